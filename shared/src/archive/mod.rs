@@ -1,0 +1,221 @@
+//! An opened archive: one site, or the members of a hub read as one.
+//!
+//! Promises: opening reads `corpus.json` (and, for a hub, each chosen
+//! member's) and nothing else; a hub subset naming an unknown member is an
+//! error listing the members there are; every site shares one page cache
+//! whose budget bounds the whole archive's resident pages.
+
+mod page_cache;
+mod site;
+
+pub use page_cache::{budget_from_env, PageCache, DEFAULT_BUDGET_MB};
+pub use site::{check_segment, CachedPage, PageKey, SharedPageCache, Site};
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::format::{self, paths, CorpusFile, HubCorpus};
+use crate::source::{
+    DiskCache, HttpOptions, HttpStore, LocalStore, ReadError, SourceHandle, Store,
+};
+
+/// How to open archives: caches and network settings.
+#[derive(Debug, Clone)]
+pub struct OpenOptions {
+    /// Budget of the in-memory page cache, in raw page bytes.
+    pub page_cache_bytes: u64,
+    /// The HTTP disk cache directory; `None` disables it.
+    pub http_cache_dir: Option<PathBuf>,
+    pub http_cache_bytes: u64,
+    pub http: HttpOptions,
+}
+
+impl Default for OpenOptions {
+    /// Budgets from the environment, the HTTP cache under [`cache_dir`].
+    fn default() -> Self {
+        let http_mb = std::env::var("ARCHILYZER_HTTP_CACHE_MB")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .unwrap_or(2048);
+        OpenOptions {
+            page_cache_bytes: budget_from_env(),
+            http_cache_dir: cache_dir().map(|d| d.join("http")),
+            http_cache_bytes: http_mb * 1024 * 1024,
+            http: HttpOptions::default(),
+        }
+    }
+}
+
+/// The project's cache directory: `$ARCHILYZER_CACHE_DIR`, else the
+/// platform cache dir (`$XDG_CACHE_HOME` or `~/.cache`) + `archilyzer`.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("ARCHILYZER_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    dirs::cache_dir().map(|d| d.join("archilyzer"))
+}
+
+/// A readable archive.
+#[derive(Debug)]
+pub struct Archive {
+    handle: SourceHandle,
+    hub: Option<HubCorpus>,
+    sites: Vec<Arc<Site>>,
+}
+
+impl Archive {
+    /// Opens the archive a handle names.
+    pub fn open(handle: &SourceHandle, options: &OpenOptions) -> Result<Archive, ReadError> {
+        let pages = Arc::new(SharedPageCache::new(options.page_cache_bytes));
+        let disk = open_disk_cache(options);
+        let store: Box<dyn Store> = match handle {
+            SourceHandle::Local(dir) => Box::new(LocalStore::open(dir)?),
+            SourceHandle::Remote(url) | SourceHandle::Hub { url, .. } => {
+                Box::new(HttpStore::new(url, options.http.clone(), disk.clone())?)
+            }
+        };
+        let corpus = read_corpus(store.as_ref())?;
+        match (handle, corpus) {
+            (SourceHandle::Hub { .. }, CorpusFile::Site(_)) => Err(ReadError::Other(format!(
+                "{} is a site, not a hub: use remote:{}",
+                store.location(),
+                store.location().trim_end_matches('/')
+            ))),
+            (SourceHandle::Remote(url), CorpusFile::Hub(_)) => Err(ReadError::Other(format!(
+                "{url} is a hub, not a site: use hub:{url}"
+            ))),
+            (_, CorpusFile::Site(site)) => Ok(Archive {
+                handle: handle.clone(),
+                hub: None,
+                sites: vec![Arc::new(Site::new(store, site, pages))],
+            }),
+            (_, CorpusFile::Hub(hub)) => {
+                let wanted = match handle {
+                    SourceHandle::Hub { members, .. } => members.clone(),
+                    _ => None,
+                };
+                let sites = open_members(
+                    store.as_ref(),
+                    &hub,
+                    wanted.as_deref(),
+                    options,
+                    &disk,
+                    &pages,
+                )?;
+                Ok(Archive {
+                    handle: handle.clone(),
+                    hub: Some(hub),
+                    sites,
+                })
+            }
+        }
+    }
+
+    pub fn handle(&self) -> &SourceHandle {
+        &self.handle
+    }
+
+    /// The hub's own `corpus.json`, when this archive is a hub.
+    pub fn hub(&self) -> Option<&HubCorpus> {
+        self.hub.as_ref()
+    }
+
+    /// The sites read: one, or the chosen hub members in hub order.
+    pub fn sites(&self) -> &[Arc<Site>] {
+        &self.sites
+    }
+
+    /// Forgets every cached file and page.
+    pub fn refresh(&self) {
+        for site in &self.sites {
+            site.refresh();
+        }
+    }
+}
+
+fn open_disk_cache(options: &OpenOptions) -> Option<Arc<DiskCache>> {
+    let dir = options.http_cache_dir.as_ref()?;
+    match DiskCache::open(dir, options.http_cache_bytes) {
+        Ok(c) => Some(Arc::new(c)),
+        Err(e) => {
+            tracing::warn!(
+                "HTTP page cache at {} is unusable ({e}); reading without it",
+                dir.display()
+            );
+            None
+        }
+    }
+}
+
+/// Reads and checks `corpus.json` of a store.
+pub fn read_corpus(store: &dyn Store) -> Result<CorpusFile, ReadError> {
+    let bytes = store.read(paths::CORPUS)?.ok_or_else(|| {
+        ReadError::Other(format!(
+            "no corpus.json at {}: point at a composed public dir (the folder an export writes)",
+            store.location()
+        ))
+    })?;
+    let origin = format!(
+        "{}/{}",
+        store.location().trim_end_matches('/'),
+        paths::CORPUS
+    );
+    Ok(format::parse_corpus(&bytes, &origin)?)
+}
+
+fn open_members(
+    hub_store: &dyn Store,
+    hub: &HubCorpus,
+    wanted: Option<&[String]>,
+    options: &OpenOptions,
+    disk: &Option<Arc<DiskCache>>,
+    pages: &Arc<SharedPageCache>,
+) -> Result<Vec<Arc<Site>>, ReadError> {
+    if let Some(wanted) = wanted {
+        let unknown: Vec<&String> = wanted
+            .iter()
+            .filter(|w| !hub.members.iter().any(|m| &m.site_id == *w))
+            .collect();
+        if !unknown.is_empty() {
+            let known: Vec<&str> = hub.members.iter().map(|m| m.site_id.as_str()).collect();
+            return Err(ReadError::Other(format!(
+                "hub {} has no member {}; its members are: {}",
+                hub_store.location(),
+                unknown
+                    .iter()
+                    .map(|u| format!("{u:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                known.join(", ")
+            )));
+        }
+    }
+    let chosen = hub
+        .members
+        .iter()
+        .filter(|m| wanted.is_none_or(|w| w.contains(&m.site_id)));
+    let mut sites = Vec::new();
+    for member in chosen {
+        let store: Box<dyn Store> =
+            if member.url.starts_with("http://") || member.url.starts_with("https://") {
+                Box::new(HttpStore::new(
+                    &member.url,
+                    options.http.clone(),
+                    disk.clone(),
+                )?)
+            } else {
+                hub_store.relative(&member.url)?
+            };
+        match read_corpus(store.as_ref())? {
+            CorpusFile::Site(site) => sites.push(Arc::new(Site::new(store, site, pages.clone()))),
+            CorpusFile::Hub(_) => {
+                return Err(ReadError::Other(format!(
+                    "hub member {} at {} is itself a hub; hubs of hubs are not supported",
+                    member.site_id,
+                    store.location()
+                )))
+            }
+        }
+    }
+    Ok(sites)
+}

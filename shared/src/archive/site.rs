@@ -1,0 +1,293 @@
+//! One site: its `corpus.json`, and typed, cached access to every other file.
+//!
+//! Promises: small files (manifests, summaries, aliases, tags, duplicates,
+//! stats, digests, reports) are read once and kept until [`Site::refresh`];
+//! pages go through the shared byte-budgeted [`PageCache`]; a page is
+//! checked to be the page asked for (its `channel` and `page` fields); a
+//! missing optional file is `Ok(None)`; a malformed one is an error naming
+//! it.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::de::DeserializeOwned;
+
+use super::page_cache::PageCache;
+use crate::format::paths::{self, Layer};
+use crate::format::{
+    self, Alias, ChannelDigests, ChannelStats, ChatPage, CuratedTag, Duplicates, Manifest, Paged,
+    PostPage, Report, ReportIndex, SiteCorpus, Summaries, TranscriptPage,
+};
+use crate::source::{ReadError, Store};
+
+/// Which page of which layer of which site.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PageKey {
+    pub site: String,
+    pub layer: Layer,
+    pub channel: String,
+    pub page: u32,
+}
+
+/// A parsed page of any layer, as the cache holds it.
+#[derive(Debug)]
+pub enum CachedPage {
+    Transcripts(Arc<TranscriptPage>),
+    Chat(Arc<ChatPage>),
+    Posts(Arc<PostPage>),
+}
+
+pub type SharedPageCache = PageCache<PageKey, CachedPage, ReadError>;
+
+type FileCache = Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>;
+
+/// A site archive and its caches.
+pub struct Site {
+    store: Box<dyn Store>,
+    corpus: SiteCorpus,
+    files: FileCache,
+    pages: Arc<SharedPageCache>,
+}
+
+impl std::fmt::Debug for Site {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Site")
+            .field("id", &self.corpus.site.id)
+            .field("location", &self.store.location())
+            .finish()
+    }
+}
+
+impl Site {
+    pub fn new(store: Box<dyn Store>, corpus: SiteCorpus, pages: Arc<SharedPageCache>) -> Self {
+        Site {
+            store,
+            corpus,
+            files: Mutex::new(HashMap::new()),
+            pages,
+        }
+    }
+
+    pub fn corpus(&self) -> &SiteCorpus {
+        &self.corpus
+    }
+
+    pub fn id(&self) -> &str {
+        &self.corpus.site.id
+    }
+
+    /// Where the site is read from (a directory or URL).
+    pub fn location(&self) -> String {
+        self.store.location()
+    }
+
+    pub fn store(&self) -> &dyn Store {
+        self.store.as_ref()
+    }
+
+    /// Forgets every cached file and page of this site.
+    pub fn refresh(&self) {
+        self.files.lock().unwrap().clear();
+        self.pages.clear();
+    }
+
+    /// A JSON file read once and kept; `None` when not published.
+    fn cached<T: DeserializeOwned + Send + Sync + 'static>(
+        &self,
+        path: &str,
+    ) -> Result<Option<Arc<T>>, ReadError> {
+        if let Some(hit) = self.files.lock().unwrap().get(path) {
+            if let Ok(v) = hit.clone().downcast::<Option<Arc<T>>>() {
+                return Ok((*v).clone());
+            }
+        }
+        let value = match self.store.read(path)? {
+            Some(bytes) => Some(Arc::new(format::parse::<T>(&bytes, &self.describe(path))?)),
+            None => None,
+        };
+        self.files
+            .lock()
+            .unwrap()
+            .insert(path.to_string(), Arc::new(value.clone()));
+        Ok(value)
+    }
+
+    /// `path` as a user can find it: `<location>/<path>`.
+    pub fn describe(&self, path: &str) -> String {
+        let loc = self.store.location();
+        format!("{}/{path}", loc.trim_end_matches('/'))
+    }
+
+    /// A layer's manifest for `channel`; `None` when the layer has none.
+    pub fn manifest(
+        &self,
+        layer: Layer,
+        channel: &str,
+    ) -> Result<Option<Arc<Manifest>>, ReadError> {
+        check_segment(channel, "channel")?;
+        self.cached(&paths::manifest(layer, channel))
+    }
+
+    /// The transcript manifest of a channel the site lists, which must exist.
+    pub fn transcript_manifest(&self, channel: &str) -> Result<Arc<Manifest>, ReadError> {
+        self.manifest(Layer::Transcripts, channel)?.ok_or_else(|| {
+            ReadError::Other(format!(
+                "{} is missing: corpus.json lists channel {channel:?} but its manifest is not published; re-export the site",
+                self.describe(&paths::manifest(Layer::Transcripts, channel))
+            ))
+        })
+    }
+
+    pub fn summaries(&self) -> Result<Option<Arc<Summaries>>, ReadError> {
+        self.cached(paths::SUMMARIES)
+    }
+    pub fn aliases(&self) -> Result<Option<Arc<Vec<Alias>>>, ReadError> {
+        self.cached(paths::ALIASES)
+    }
+    pub fn tags(&self) -> Result<Option<Arc<Vec<CuratedTag>>>, ReadError> {
+        self.cached(paths::TAGS)
+    }
+    pub fn duplicates(&self) -> Result<Option<Arc<Duplicates>>, ReadError> {
+        self.cached(paths::DUPLICATES)
+    }
+    pub fn stats(&self, channel: &str) -> Result<Option<Arc<ChannelStats>>, ReadError> {
+        check_segment(channel, "channel")?;
+        self.cached(&paths::stats(channel))
+    }
+    pub fn digests(&self, channel: &str) -> Result<Option<Arc<ChannelDigests>>, ReadError> {
+        check_segment(channel, "channel")?;
+        self.cached(&paths::digests(channel))
+    }
+    pub fn reports(&self) -> Result<Option<Arc<ReportIndex>>, ReadError> {
+        self.cached(paths::REPORTS)
+    }
+    pub fn report(&self, id: &str) -> Result<Option<Arc<Report>>, ReadError> {
+        check_segment(id, "report id")?;
+        self.cached(&paths::report(id))
+    }
+
+    /// The raw bytes of page `n` of a layer, as the manifest lists it,
+    /// with the manifest's sha256 for it.
+    pub fn page_bytes(
+        &self,
+        layer: Layer,
+        channel: &str,
+        n: u32,
+    ) -> Result<(Vec<u8>, String), ReadError> {
+        let manifest = self.manifest(layer, channel)?.ok_or_else(|| {
+            ReadError::Other(format!(
+                "{} is not published",
+                self.describe(&paths::manifest(layer, channel))
+            ))
+        })?;
+        let entry = n
+            .checked_sub(1)
+            .and_then(|i| manifest.pages.get(i as usize))
+            .ok_or_else(|| {
+                ReadError::Other(format!(
+                    "{channel} has no {} page {n}: its manifest lists {} page(s)",
+                    layer.dir(),
+                    manifest.pages.len()
+                ))
+            })?;
+        check_segment(&entry.file, "page file")?;
+        let path = format!("{}/{channel}/{}", layer.dir(), entry.file);
+        let bytes = self.store.read_page(&path, &entry.sha256)?.ok_or_else(|| {
+            ReadError::Other(format!(
+                "{} is listed in its manifest but missing; re-export the site",
+                self.describe(&path)
+            ))
+        })?;
+        Ok((bytes, entry.sha256.clone()))
+    }
+
+    /// Transcript page `n` (1-based) of `channel`, through the page cache.
+    pub fn transcript_page(&self, channel: &str, n: u32) -> Result<Arc<TranscriptPage>, ReadError> {
+        match &*self.page(Layer::Transcripts, channel, n)? {
+            CachedPage::Transcripts(p) => Ok(p.clone()),
+            _ => unreachable!("the transcripts layer caches transcript pages"),
+        }
+    }
+
+    pub fn chat_page(&self, channel: &str, n: u32) -> Result<Arc<ChatPage>, ReadError> {
+        match &*self.page(Layer::Chat, channel, n)? {
+            CachedPage::Chat(p) => Ok(p.clone()),
+            _ => unreachable!("the chat layer caches chat pages"),
+        }
+    }
+
+    pub fn post_page(&self, channel: &str, n: u32) -> Result<Arc<PostPage>, ReadError> {
+        match &*self.page(Layer::Posts, channel, n)? {
+            CachedPage::Posts(p) => Ok(p.clone()),
+            _ => unreachable!("the posts layer caches post pages"),
+        }
+    }
+
+    fn page(&self, layer: Layer, channel: &str, n: u32) -> Result<Arc<CachedPage>, ReadError> {
+        let key = PageKey {
+            site: self.store.location(),
+            layer,
+            channel: channel.to_string(),
+            page: n,
+        };
+        self.pages
+            .get_or_load(&key, || self.load_page(layer, channel, n))
+            .map_err(|e| (*e).clone())
+    }
+
+    fn load_page(
+        &self,
+        layer: Layer,
+        channel: &str,
+        n: u32,
+    ) -> Result<(CachedPage, u64), ReadError> {
+        let (bytes, _) = self.page_bytes(layer, channel, n)?;
+        let name = self.describe(&paths::page(layer, channel, n));
+        let page = match layer {
+            Layer::Transcripts => {
+                CachedPage::Transcripts(Arc::new(parse_page(&bytes, &name, channel, n)?))
+            }
+            Layer::Chat => CachedPage::Chat(Arc::new(parse_page(&bytes, &name, channel, n)?)),
+            Layer::Posts => CachedPage::Posts(Arc::new(parse_page(&bytes, &name, channel, n)?)),
+        };
+        Ok((page, bytes.len() as u64))
+    }
+}
+
+/// Parses a page and checks it is the page the manifest promised.
+fn parse_page<T: DeserializeOwned + Paged>(
+    bytes: &[u8],
+    name: &str,
+    channel: &str,
+    n: u32,
+) -> Result<T, ReadError> {
+    let page: T = format::parse(bytes, name)?;
+    let (found_channel, found_page) = page.header();
+    if (found_channel, found_page) != (channel, n) {
+        return Err(format::FormatError::Invalid {
+            file: name.to_string(),
+            reason: format!(
+                "holds channel {found_channel:?} page {found_page} where the manifest promises {channel:?} page {n}"
+            ),
+        }
+        .into());
+    }
+    Ok(page)
+}
+
+/// A name used as one path segment (a channel slug, a file name, an id)
+/// must not hold `/` or be `.` / `..`.
+pub fn check_segment(name: &str, what: &'static str) -> Result<(), ReadError> {
+    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\', '\0', ':']) {
+        return Err(ReadError::UnsafePath {
+            path: name.to_string(),
+            reason: match what {
+                "channel" => "a channel slug is one path segment",
+                "page file" => "a manifest's page file is a plain file name",
+                _ => "an id is one path segment",
+            },
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,96 @@
+//! The archive format, version 1, as serde types (documented for people in
+//! `docs/corpus-format.md`).
+//!
+//! Promises: every type here round-trips (write → read gives an equal
+//! value); an unknown field is ignored, so a newer minor version still
+//! reads; a newer major version is refused by [`parse_corpus`] with a
+//! message naming both versions. Paths inside an archive are built only by
+//! [`paths`], so no other module spells a file name.
+
+mod corpus;
+mod extras;
+mod transcripts;
+
+pub use corpus::*;
+pub use extras::*;
+pub use transcripts::*;
+
+/// A file of the archive could not be understood.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum FormatError {
+    #[error("{file}: not valid archive JSON: {reason}")]
+    Json { file: String, reason: String },
+    #[error("{file}: {reason}")]
+    Invalid { file: String, reason: String },
+    #[error(
+        "{file} declares format spec {found}, but this build reads spec {} only: \
+         upgrade archilyzer to read this archive",
+        SPEC_VERSION
+    )]
+    NewerSpec { file: String, found: u64 },
+}
+
+impl FormatError {
+    pub fn json(file: &str, e: serde_json::Error) -> Self {
+        FormatError::Json {
+            file: file.to_string(),
+            reason: e.to_string(),
+        }
+    }
+}
+
+/// Parses one archive file, naming it in the error.
+pub fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8], file: &str) -> Result<T, FormatError> {
+    serde_json::from_slice(bytes).map_err(|e| FormatError::json(file, e))
+}
+
+/// The relative path of every file in an archive.
+pub mod paths {
+    use super::page_file_name;
+
+    pub const CORPUS: &str = "corpus.json";
+    pub const SUMMARIES: &str = "summaries/index.json";
+    pub const ALIASES: &str = "aliases.json";
+    pub const TAGS: &str = "tags.json";
+    pub const DUPLICATES: &str = "duplicates.json";
+    pub const REPORTS: &str = "reports/index.json";
+
+    /// The three paged layers, each `<layer>/<channel>/manifest.json` plus
+    /// `page-NNNN.json` files.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Layer {
+        Transcripts,
+        Chat,
+        Posts,
+    }
+
+    impl Layer {
+        pub fn dir(self) -> &'static str {
+            match self {
+                Layer::Transcripts => "transcripts",
+                Layer::Chat => "chat",
+                Layer::Posts => "posts",
+            }
+        }
+    }
+
+    pub fn manifest(layer: Layer, channel: &str) -> String {
+        format!("{}/{channel}/manifest.json", layer.dir())
+    }
+
+    pub fn page(layer: Layer, channel: &str, page: u32) -> String {
+        format!("{}/{channel}/{}", layer.dir(), page_file_name(page))
+    }
+
+    pub fn stats(channel: &str) -> String {
+        format!("stats/{channel}.json")
+    }
+
+    pub fn digests(channel: &str) -> String {
+        format!("digests/{channel}.json")
+    }
+
+    pub fn report(id: &str) -> String {
+        format!("reports/{id}/page.json")
+    }
+}

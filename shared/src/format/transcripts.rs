@@ -1,0 +1,200 @@
+//! Channel manifests, transcript pages and the video records they hold.
+//!
+//! A page is the unit of cost: readers fetch and parse whole pages, and the
+//! manifest's per-page `bytes` and `sha256` let a reader tell, without
+//! reading a page, whether it is the page an index was built from.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::corpus::Platform;
+
+/// `transcripts/<channel>/manifest.json` (and the same shape for chat and
+/// posts, where `slugToPage` maps video slugs or post ids).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Manifest {
+    pub channel: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<Platform>,
+    pub pages: Vec<PageEntry>,
+    /// Video slug (or post id) → 1-based page number.
+    #[serde(default)]
+    pub slug_to_page: BTreeMap<String, u32>,
+}
+
+/// One page file as the manifest records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageEntry {
+    /// File name inside the channel directory, e.g. `page-0001.json`.
+    pub file: String,
+    /// How many records the page holds.
+    pub videos: u32,
+    pub bytes: u64,
+    /// Lower-case hex sha256 of the file's bytes.
+    pub sha256: String,
+}
+
+/// The file name of page `n` (1-based): `page-0001.json`.
+pub fn page_file_name(n: u32) -> String {
+    format!("page-{n:04}.json")
+}
+
+/// `transcripts/<channel>/page-NNNN.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TranscriptPage {
+    pub channel: String,
+    pub page: u32,
+    pub videos: Vec<VideoRecord>,
+}
+
+/// A page of any layer: it says which channel and page it is.
+pub trait Paged {
+    fn header(&self) -> (&str, u32);
+}
+
+impl Paged for TranscriptPage {
+    fn header(&self) -> (&str, u32) {
+        (&self.channel, self.page)
+    }
+}
+
+/// Everything known about one video, and its captions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VideoRecord {
+    /// The platform's id (for Rumble the embed id; `webpageUrl` carries the
+    /// URL's slug id). Unique within a channel.
+    pub slug: String,
+    pub title: String,
+    /// `YYYYMMDD`; absent when the source did not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload_date: Option<String>,
+    /// Seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webpage_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<Platform>,
+    #[serde(default)]
+    pub media_type: MediaType,
+    #[serde(default)]
+    pub age: Age,
+    #[serde(default)]
+    pub state: State,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The uploader's own keywords.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Ids from `tags.json`: the operator's vocabulary.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curated_tags: Vec<String>,
+    /// `YYYYMMDD` of the original live recording, for mirrors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded_date: Option<String>,
+    #[serde(default)]
+    pub caption_source: CaptionSource,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    #[serde(default)]
+    pub cues: Vec<Cue>,
+}
+
+/// One caption line: `[start, end, "text"]` on disk, seconds.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(from = "(f64, f64, String)")]
+pub struct Cue {
+    pub start: f64,
+    pub end: f64,
+    pub text: String,
+}
+
+impl From<(f64, f64, String)> for Cue {
+    fn from((start, end, text): (f64, f64, String)) -> Self {
+        Cue { start, end, text }
+    }
+}
+
+impl Serialize for Cue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.start, self.end, &self.text).serialize(s)
+    }
+}
+
+/// Whether the upload is a plain video or a (recorded) livestream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MediaType {
+    #[default]
+    Video,
+    Livestream,
+}
+
+/// Whether the platform age-restricts the upload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Age {
+    #[default]
+    AllAges,
+    Restricted,
+}
+
+/// Whether the upload still exists on its platform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    #[default]
+    Available,
+    MaybeMissing,
+    Deleted,
+    Private,
+    MembersOnly,
+    Unlisted,
+}
+
+/// Where the captions came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaptionSource {
+    /// Written by the uploader.
+    #[default]
+    Manual,
+    /// The platform's automatic captions.
+    Auto,
+    /// Our own speech-to-text (Whisper).
+    Asr,
+}
+
+macro_rules! names {
+    ($ty:ty { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            pub const ALL: &'static [$ty] = &[$(<$ty>::$variant),+];
+            /// The value as the format spells it.
+            pub fn as_str(self) -> &'static str {
+                match self { $(<$ty>::$variant => $name),+ }
+            }
+            /// The inverse of [`Self::as_str`].
+            pub fn parse(s: &str) -> Option<Self> {
+                match s { $($name => Some(<$ty>::$variant),)+ _ => None }
+            }
+        }
+    };
+}
+
+names!(MediaType { Video => "video", Livestream => "livestream" });
+names!(Age { AllAges => "all_ages", Restricted => "restricted" });
+names!(State {
+    Available => "available",
+    MaybeMissing => "maybe_missing",
+    Deleted => "deleted",
+    Private => "private",
+    MembersOnly => "members_only",
+    Unlisted => "unlisted",
+});
+names!(CaptionSource { Manual => "manual", Auto => "auto", Asr => "asr" });

@@ -1,0 +1,18 @@
+//! archilyzer-core: everything both binaries need to read a transcript
+//! archive (a *composed public dir*).
+//!
+//! - [`format`]: the archive format, version 1, as serde types.
+//! - [`source`]: where bytes come from (local dir, HTTP with retries and a
+//!   disk cache) and the source handles that name an archive.
+//! - [`archive`]: an opened site or hub, with typed, cached access to its
+//!   files and a byte-budgeted, coalescing page cache.
+//! - [`captions`]: parsers for the caption files people have (WebVTT, SRT,
+//!   Whisper TSV/JSON, YouTube json3/srv3).
+
+pub mod archive;
+pub mod captions;
+pub mod format;
+pub mod source;
+
+#[cfg(feature = "testkit")]
+pub mod testkit;

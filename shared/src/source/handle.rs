@@ -1,0 +1,202 @@
+//! Source handles: the serialised, canonical name of an archive to read.
+//!
+//! `local:/dir`, `remote:https://site`, `hub:https://hub` and
+//! `hub:https://hub#a,b`. A handle round-trips: `parse(h.to_string()) == h`.
+//! Shorthands that need the network to classify (a bare URL, a member's
+//! name) are resolved by the server, which then holds one of these.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Which archive to read.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SourceHandle {
+    /// A composed public dir on disk (an absolute path).
+    Local(PathBuf),
+    /// One deployed site origin, without a trailing slash.
+    Remote(String),
+    /// Every member of a hub, or only those named (siteIds, sorted and
+    /// deduplicated).
+    Hub {
+        url: String,
+        members: Option<Vec<String>>,
+    },
+}
+
+/// A handle that could not be understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct HandleError(String);
+
+impl SourceHandle {
+    /// Parses a canonical handle, or a bare path (`./dir`, `/dir`), which
+    /// is read as `local:`.
+    pub fn parse(text: &str) -> Result<Self, HandleError> {
+        let text = text.trim();
+        if let Some(dir) = text.strip_prefix("local:") {
+            return Ok(Self::local(Path::new(dir)));
+        }
+        if let Some(url) = text.strip_prefix("remote:") {
+            return Ok(SourceHandle::Remote(web_origin(url)?));
+        }
+        if let Some(rest) = text.strip_prefix("hub:") {
+            let (url, subset) = match rest.split_once('#') {
+                Some((u, s)) => (u, Some(s)),
+                None => (rest, None),
+            };
+            let members = subset.map(parse_subset).transpose()?;
+            return Ok(SourceHandle::Hub {
+                url: web_origin(url)?,
+                members,
+            });
+        }
+        if text.starts_with('/') || text.starts_with("./") || text.starts_with("../") {
+            return Ok(Self::local(Path::new(text)));
+        }
+        Err(HandleError(format!(
+            "{text:?} is not a source handle: use local:/dir, remote:https://site, \
+             hub:https://hub or hub:https://hub#siteA,siteB"
+        )))
+    }
+
+    /// `local:` for `dir`, made absolute against the working directory.
+    pub fn local(dir: &Path) -> Self {
+        let abs = if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            std::env::current_dir()
+                .map(|cwd| cwd.join(dir))
+                .unwrap_or_else(|_| dir.to_path_buf())
+        };
+        SourceHandle::Local(normalize(&abs))
+    }
+
+    /// A short, file-name-safe key for per-source cache directories.
+    pub fn cache_key(&self) -> String {
+        let text = self.to_string();
+        let readable: String = text
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let tail: String = readable
+            .chars()
+            .rev()
+            .take(40)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        format!("{tail}-{}", &super::sha256_hex(text.as_bytes())[..12])
+    }
+}
+
+impl fmt::Display for SourceHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceHandle::Local(dir) => write!(f, "local:{}", dir.display()),
+            SourceHandle::Remote(url) => write!(f, "remote:{url}"),
+            SourceHandle::Hub { url, members: None } => write!(f, "hub:{url}"),
+            SourceHandle::Hub {
+                url,
+                members: Some(m),
+            } => write!(f, "hub:{url}#{}", m.join(",")),
+        }
+    }
+}
+
+/// An http(s) URL without a trailing slash, query or fragment.
+fn web_origin(url: &str) -> Result<String, HandleError> {
+    let parsed = url::Url::parse(url.trim()).map_err(|e| {
+        HandleError(format!(
+            "{url:?} is not a URL ({e}): give an https:// origin"
+        ))
+    })?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(HandleError(format!(
+            "{url:?} is not an http:// or https:// URL"
+        )));
+    }
+    let mut s = format!("{}://{}", parsed.scheme(), parsed.host_str().unwrap_or(""));
+    if let Some(port) = parsed.port() {
+        s.push_str(&format!(":{port}"));
+    }
+    s.push_str(parsed.path().trim_end_matches('/'));
+    Ok(s)
+}
+
+fn parse_subset(list: &str) -> Result<Vec<String>, HandleError> {
+    let mut ids: Vec<String> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    if ids.is_empty() {
+        return Err(HandleError(
+            "a hub subset after `#` names at least one member siteId: hub:https://hub#alpha,beta"
+                .into(),
+        ));
+    }
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}
+
+/// Removes `.` and `..` segments without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_round_trip_in_canonical_form() {
+        for (input, canonical) in [
+            ("local:/srv/export/public", "local:/srv/export/public"),
+            ("/srv/x/../export/", "local:/srv/export"),
+            (
+                "remote:https://site.example/",
+                "remote:https://site.example",
+            ),
+            (
+                "remote:http://127.0.0.1:8080/a/",
+                "remote:http://127.0.0.1:8080/a",
+            ),
+            ("hub:https://hub.example", "hub:https://hub.example"),
+            (
+                "hub:https://hub.example/#beta, alpha,beta",
+                "hub:https://hub.example#alpha,beta",
+            ),
+        ] {
+            let h = SourceHandle::parse(input).unwrap();
+            assert_eq!(h.to_string(), canonical, "{input}");
+            assert_eq!(SourceHandle::parse(&h.to_string()).unwrap(), h);
+        }
+    }
+
+    #[test]
+    fn bad_handles_say_what_to_pass() {
+        let e = SourceHandle::parse("ftp:x").unwrap_err().to_string();
+        assert!(e.contains("use local:/dir, remote:https://site"), "{e}");
+        let e = SourceHandle::parse("hub:https://h#,")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("names at least one member"), "{e}");
+        let e = SourceHandle::parse("remote:file:///etc")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not an http:// or https:// URL"), "{e}");
+    }
+}

@@ -1,0 +1,391 @@
+//! A composed public dir served over HTTP(S).
+//!
+//! Promises:
+//! - connect and read timeouts on every request;
+//! - a bounded number of attempts, with exponential backoff, on a 5xx, a
+//!   429 (honouring a short `Retry-After`), a timeout, a dropped connection
+//!   or a body cut short; any other status is answered at once;
+//! - conditional revalidation (`If-None-Match` / `If-Modified-Since`) of
+//!   every file it has cached on disk, so an unchanged file costs a 304;
+//! - pages, whose sha256 the manifest gives, are cached on disk by that
+//!   hash and served from there with no request at all; a page whose bytes
+//!   do not hash to the manifest's value is retried, then refused.
+
+use std::time::Duration;
+
+use reqwest::header::{
+    HeaderMap, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, RETRY_AFTER,
+};
+use reqwest::StatusCode;
+use reqwest::{Client, Response};
+use url::Url;
+
+use super::disk_cache::{DiskCache, Validators};
+use super::{check_relative_path, sha256_hex, ReadError, Store};
+
+/// How often and how patiently to retry.
+#[derive(Debug, Clone)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included (at least 1).
+    pub attempts: u32,
+    /// Wait before the second attempt; doubled for each one after.
+    pub first_backoff: Duration,
+    /// The longest wait between attempts, `Retry-After` included.
+    pub max_backoff: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            attempts: 4,
+            first_backoff: Duration::from_millis(250),
+            max_backoff: Duration::from_secs(5),
+        }
+    }
+}
+
+impl RetryPolicy {
+    fn backoff(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+        let exp = self
+            .first_backoff
+            .saturating_mul(1 << attempt.saturating_sub(1).min(16));
+        retry_after.unwrap_or(exp).min(self.max_backoff)
+    }
+}
+
+/// Settings of a remote store.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    pub connect_timeout: Duration,
+    /// The longest wait for any read of a response (headers or body).
+    pub read_timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        let secs = std::env::var("ARCHILYZER_HTTP_TIMEOUT_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(30);
+        HttpOptions {
+            connect_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(secs),
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// A site (or hub) origin read over HTTP.
+#[derive(Debug, Clone)]
+pub struct HttpStore {
+    base: Url,
+    client: Client,
+    options: HttpOptions,
+    cache: Option<std::sync::Arc<DiskCache>>,
+}
+
+/// What one attempt came to.
+enum Attempt {
+    Done(Result<Option<Vec<u8>>, ReadError>),
+    Retry {
+        reason: Retryable,
+        wait: Option<Duration>,
+    },
+}
+
+enum Retryable {
+    Status(u16),
+    Network(String),
+    Integrity { expected: String, found: String },
+}
+
+impl HttpStore {
+    /// A store for the origin `base` (a trailing `/` is added if missing),
+    /// with an optional disk cache.
+    pub fn new(
+        base: &str,
+        options: HttpOptions,
+        cache: Option<std::sync::Arc<DiskCache>>,
+    ) -> Result<Self, ReadError> {
+        let mut base = Url::parse(base).map_err(|e| {
+            ReadError::Other(format!(
+                "{base:?} is not a URL ({e}): pass an http:// or https:// origin"
+            ))
+        })?;
+        if !matches!(base.scheme(), "http" | "https") {
+            return Err(ReadError::Other(format!(
+                "{base} is not an http:// or https:// URL"
+            )));
+        }
+        if !base.path().ends_with('/') {
+            let path = format!("{}/", base.path());
+            base.set_path(&path);
+        }
+        base.set_query(None);
+        base.set_fragment(None);
+        let client = Client::builder()
+            .connect_timeout(options.connect_timeout)
+            .read_timeout(options.read_timeout)
+            .user_agent(concat!("archilyzer/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ReadError::Other(format!("cannot start an HTTP client: {e}")))?;
+        Ok(HttpStore {
+            base,
+            client,
+            options,
+            cache,
+        })
+    }
+
+    pub fn base(&self) -> &Url {
+        &self.base
+    }
+
+    fn url(&self, path: &str) -> Result<Url, ReadError> {
+        check_relative_path(path)?;
+        self.base
+            .join(path)
+            .map_err(|e| ReadError::Other(format!("cannot form a URL for {path}: {e}")))
+    }
+
+    /// Runs `attempt` up to the policy's count, sleeping between tries.
+    fn with_retries(
+        &self,
+        url: &Url,
+        mut attempt: impl FnMut() -> Attempt,
+    ) -> Result<Option<Vec<u8>>, ReadError> {
+        let policy = &self.options.retry;
+        let attempts = policy.attempts.max(1);
+        for n in 1..=attempts {
+            let (reason, wait) = match attempt() {
+                Attempt::Done(result) => return result,
+                Attempt::Retry { reason, wait } => (reason, wait),
+            };
+            if n == attempts {
+                return Err(match reason {
+                    Retryable::Status(status) => ReadError::Http {
+                        url: url.to_string(),
+                        status,
+                        attempts,
+                    },
+                    Retryable::Network(reason) => ReadError::Network {
+                        url: url.to_string(),
+                        reason,
+                        attempts,
+                    },
+                    Retryable::Integrity { expected, found } => ReadError::Integrity {
+                        path: url.to_string(),
+                        expected,
+                        found,
+                    },
+                });
+            }
+            let pause = policy.backoff(n, wait);
+            tracing::debug!("{url}: retrying in {pause:?}");
+            std::thread::sleep(pause);
+        }
+        unreachable!("the loop returns on its last attempt")
+    }
+
+    /// One GET, conditional on `cached` validators when given.
+    fn get_once(&self, url: &Url, cached: Option<&Validators>) -> Result<Response, Retryable> {
+        let mut req = self.client.get(url.clone());
+        if let Some(v) = cached {
+            if let Some(etag) = &v.etag {
+                req = req.header(IF_NONE_MATCH, etag);
+            }
+            if let Some(lm) = &v.last_modified {
+                req = req.header(IF_MODIFIED_SINCE, lm);
+            }
+        }
+        block_on(req.send()).map_err(|e| Retryable::Network(describe(&e)))
+    }
+
+    fn fetch_conditional(&self, url: &Url) -> Result<Option<Vec<u8>>, ReadError> {
+        let key = format!("url:{url}");
+        let cached = self.cache.as_ref().and_then(|c| c.get(&key));
+        self.with_retries(url, || {
+            let resp = match self.get_once(url, cached.as_ref().map(|c| &c.1)) {
+                Ok(r) => r,
+                Err(reason) => return Attempt::Retry { reason, wait: None },
+            };
+            let status = resp.status();
+            if status == StatusCode::NOT_MODIFIED {
+                if let Some((body, _)) = &cached {
+                    return Attempt::Done(Ok(Some(body.clone())));
+                }
+            }
+            if let Some(outcome) = classify(&resp) {
+                return outcome;
+            }
+            let validators = validators(resp.headers());
+            match read_body(resp) {
+                Ok(body) => {
+                    if let Some(c) = &self.cache {
+                        if validators.etag.is_some() || validators.last_modified.is_some() {
+                            c.put(&key, &body, &validators);
+                        }
+                    }
+                    Attempt::Done(Ok(Some(body)))
+                }
+                Err(reason) => Attempt::Retry { reason, wait: None },
+            }
+        })
+    }
+}
+
+/// Runs one future of the HTTP client to completion on the store's own
+/// small runtime. The store is synchronous so that callers (scanner
+/// threads, blocking tasks of the server) need no runtime of their own; the
+/// async client is used because only it has a read timeout. Must not be
+/// called from inside an async task.
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    static RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("archilyzer-http")
+                .enable_all()
+                .build()
+                .expect("an HTTP runtime (two threads) can be started")
+        })
+        .block_on(f)
+}
+
+/// Sorts a response that is not a plain 200 into done or retry.
+fn classify(resp: &Response) -> Option<Attempt> {
+    let status = resp.status();
+    if status.is_success() {
+        return None;
+    }
+    if status == StatusCode::NOT_FOUND || status == StatusCode::GONE {
+        return Some(Attempt::Done(Ok(None)));
+    }
+    if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+        let wait = resp
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        return Some(Attempt::Retry {
+            reason: Retryable::Status(status.as_u16()),
+            wait,
+        });
+    }
+    Some(Attempt::Done(Err(ReadError::Http {
+        url: resp.url().to_string(),
+        status: status.as_u16(),
+        attempts: 1,
+    })))
+}
+
+fn read_body(resp: Response) -> Result<Vec<u8>, Retryable> {
+    let expected = resp.content_length();
+    let body = block_on(resp.bytes()).map_err(|e| Retryable::Network(describe(&e)))?;
+    match expected {
+        Some(n) if n != body.len() as u64 => Err(Retryable::Network(format!(
+            "body cut short ({} of {n} bytes)",
+            body.len()
+        ))),
+        _ => Ok(body.to_vec()),
+    }
+}
+
+fn validators(headers: &HeaderMap) -> Validators {
+    let text = |h| {
+        headers
+            .get(h)
+            .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
+            .map(str::to_string)
+    };
+    Validators {
+        etag: text(ETAG),
+        last_modified: text(LAST_MODIFIED),
+    }
+}
+
+/// A reqwest error in a few words, with its cause.
+fn describe(e: &reqwest::Error) -> String {
+    let kind = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "could not connect"
+    } else if e.is_body() || e.is_decode() {
+        "body cut short"
+    } else {
+        "request failed"
+    };
+    let mut cause = String::new();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        cause = s.to_string();
+        source = s.source();
+    }
+    if cause.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind} ({cause})")
+    }
+}
+
+impl Store for HttpStore {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ReadError> {
+        let url = self.url(path)?;
+        self.fetch_conditional(&url)
+    }
+
+    fn read_page(&self, path: &str, sha256: &str) -> Result<Option<Vec<u8>>, ReadError> {
+        let url = self.url(path)?;
+        let key = format!("sha256:{sha256}");
+        if let Some((body, _)) = self.cache.as_ref().and_then(|c| c.get(&key)) {
+            if sha256_hex(&body) == sha256 {
+                return Ok(Some(body));
+            }
+        }
+        let body = self.with_retries(&url, || {
+            let resp = match self.get_once(&url, None) {
+                Ok(r) => r,
+                Err(reason) => return Attempt::Retry { reason, wait: None },
+            };
+            if let Some(outcome) = classify(&resp) {
+                return outcome;
+            }
+            match read_body(resp) {
+                Ok(body) => match sha256_hex(&body) {
+                    found if found == sha256 => Attempt::Done(Ok(Some(body))),
+                    found => Attempt::Retry {
+                        reason: Retryable::Integrity {
+                            expected: sha256.to_string(),
+                            found,
+                        },
+                        wait: None,
+                    },
+                },
+                Err(reason) => Attempt::Retry { reason, wait: None },
+            }
+        })?;
+        if let (Some(c), Some(b)) = (&self.cache, &body) {
+            c.put(&key, b, &Validators::default());
+        }
+        Ok(body)
+    }
+
+    fn location(&self) -> String {
+        self.base.to_string()
+    }
+
+    fn relative(&self, reference: &str) -> Result<Box<dyn Store>, ReadError> {
+        let url = self
+            .base
+            .join(reference)
+            .map_err(|e| ReadError::Other(format!("hub member URL {reference:?}: {e}")))?;
+        Ok(Box::new(HttpStore::new(
+            url.as_str(),
+            self.options.clone(),
+            self.cache.clone(),
+        )?))
+    }
+}

@@ -1,0 +1,134 @@
+//! Where archive bytes come from: a [`Store`] turns a relative path inside
+//! an archive into bytes, from a local directory or a remote site.
+//!
+//! Promises: a store never reads outside its archive (a path with `..`, an
+//! absolute path, or a symlink leading out is refused); a missing file is
+//! `Ok(None)`, never an error, because most files are optional; every error
+//! names the file and says what to do.
+
+mod disk_cache;
+mod handle;
+mod http;
+mod local;
+
+pub use disk_cache::DiskCache;
+pub use handle::{HandleError, SourceHandle};
+pub use http::{HttpOptions, HttpStore, RetryPolicy};
+pub use local::LocalStore;
+
+use crate::format::FormatError;
+
+/// Raw access to the files of one archive (a site or a hub's own
+/// `corpus.json`).
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// Reads `path` (relative, `/`-separated). `Ok(None)` when the archive
+    /// has no such file.
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ReadError>;
+
+    /// Reads a page whose manifest gives its sha256. A remote store checks
+    /// the bytes against it (and may answer from its disk cache without a
+    /// request); a local store returns the file as it is, since the file on
+    /// disk is the truth the search confirms against.
+    fn read_page(&self, path: &str, sha256: &str) -> Result<Option<Vec<u8>>, ReadError>;
+
+    /// The store's location, for messages: a directory or a URL.
+    fn location(&self) -> String;
+
+    /// A store for a location given relative to this one (hub members).
+    fn relative(&self, reference: &str) -> Result<Box<dyn Store>, ReadError>;
+}
+
+/// Why a file could not be read.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read {path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("{url}: HTTP {status} after {attempts} attempt(s); check that the site is up and the URL is right")]
+    Http {
+        url: String,
+        status: u16,
+        attempts: u32,
+    },
+    #[error("{url}: {reason} after {attempts} attempt(s); the site is unreachable or too slow (timeouts can be raised with ARCHILYZER_HTTP_TIMEOUT_SECS)")]
+    Network {
+        url: String,
+        reason: String,
+        attempts: u32,
+    },
+    #[error(
+        "{path}: sha256 {found} does not match the manifest's {expected}; the file is corrupt \
+         or the archive was re-exported while being read: refresh and try again"
+    )]
+    Integrity {
+        path: String,
+        expected: String,
+        found: String,
+    },
+    #[error("refused path {path:?}: {reason}")]
+    UnsafePath { path: String, reason: &'static str },
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error("{0}")]
+    Other(String),
+}
+
+impl ReadError {
+    pub fn io(path: impl std::fmt::Display, e: &std::io::Error) -> Self {
+        ReadError::Io {
+            path: path.to_string(),
+            reason: e.to_string(),
+        }
+    }
+}
+
+/// Lower-case hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
+
+/// Checks that `path` stays inside an archive: relative, `/`-separated,
+/// no empty, `.` or `..` segment, no backslash or NUL.
+pub fn check_relative_path(path: &str) -> Result<(), ReadError> {
+    let refuse = |reason| {
+        Err(ReadError::UnsafePath {
+            path: path.to_string(),
+            reason,
+        })
+    };
+    if path.is_empty() || path.starts_with('/') {
+        return refuse("an archive path must be relative");
+    }
+    if path.contains('\\') || path.contains('\0') || path.contains(':') {
+        return refuse("an archive path may not hold `\\`, `:` or NUL");
+    }
+    if path
+        .split('/')
+        .any(|s| s.is_empty() || s == "." || s == "..")
+    {
+        return refuse("an archive path may not hold empty, `.` or `..` segments");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_that_escape_the_archive_are_refused() {
+        for bad in [
+            "../x",
+            "a/../../b",
+            "/etc/passwd",
+            "a//b",
+            "a\\b",
+            "c:/x",
+            "",
+        ] {
+            let err = check_relative_path(bad).unwrap_err().to_string();
+            assert!(err.starts_with("refused path"), "{bad}: {err}");
+        }
+        check_relative_path("transcripts/a-b_c/page-0001.json").unwrap();
+    }
+}
