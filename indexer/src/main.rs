@@ -1,1 +1,149 @@
-fn main() {}
+//! `archilyzer-index`: the command line. Each subcommand parses its flags
+//! and calls the library; nothing here decides behaviour of its own.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::source::SourceHandle;
+use archilyzer_index::{generate, import, size, stats};
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "archilyzer-index",
+    version,
+    about = "Index, check, search, generate and import transcript archives"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write a deterministic archive of any size (four composed dirs:
+    /// alpha, beta, cited, hub).
+    Gen {
+        /// The directory to create (replaced atomically if it exists).
+        #[arg(long)]
+        out: PathBuf,
+        /// Approximate transcript bytes, e.g. 4MB or 1.3GB.
+        #[arg(long, value_parser = size::parse_size)]
+        bytes: u64,
+        /// Seed of every random choice; the same seed gives the same bytes.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Channels of the main site (alpha), at least 3.
+        #[arg(long, default_value_t = 5)]
+        channels: usize,
+    },
+    /// Compose an archive from a yt-dlp download folder or bare caption
+    /// files (VTT, SRT, Whisper TSV/JSON, json3, srv3).
+    Import(import::ImportArgs),
+    /// Channels, pages, videos, cues and bytes of an archive.
+    Stats {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Which archive to read. Precedence: hub > remote > local; without any,
+/// the environment (TRANSCRIPT_HUB_URL, TRANSCRIPT_SITE_URL,
+/// TRANSCRIPT_LOCAL_DIR), else ./export/public.
+#[derive(Args, Debug, Clone)]
+struct SourceArgs {
+    /// A composed public dir on disk.
+    #[arg(long, env = "TRANSCRIPT_LOCAL_DIR")]
+    local: Option<PathBuf>,
+    /// A deployed site origin (https://...).
+    #[arg(long, env = "TRANSCRIPT_SITE_URL")]
+    remote: Option<String>,
+    /// A hub origin; `URL#a,b` reads only members a and b.
+    #[arg(long, env = "TRANSCRIPT_HUB_URL")]
+    hub: Option<String>,
+}
+
+impl SourceArgs {
+    fn handle(&self) -> Result<SourceHandle> {
+        let text = if let Some(hub) = &self.hub {
+            format!("hub:{hub}")
+        } else if let Some(remote) = &self.remote {
+            format!("remote:{remote}")
+        } else {
+            let dir = self
+                .local
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("./export/public"));
+            return Ok(SourceHandle::local(&dir));
+        };
+        Ok(SourceHandle::parse(&text)?)
+    }
+
+    fn open(&self) -> Result<Archive> {
+        let handle = self.handle()?;
+        Archive::open(&handle, &OpenOptions::default())
+            .with_context(|| format!("cannot open {handle}"))
+    }
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ARCHILYZER_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Gen {
+            out,
+            bytes,
+            seed,
+            channels,
+        } => {
+            let options = generate::GenOptions {
+                out: out.clone(),
+                bytes,
+                seed,
+                channels,
+            };
+            let r = generate::generate(&options, &|line| eprintln!("gen: {line}"))?;
+            eprintln!(
+                "gen: wrote {} ({} videos, {} pages, {:.1} MB) in {:.2} s: {:.0} MB/s",
+                out.display(),
+                r.videos,
+                r.pages,
+                r.bytes_written as f64 / 1e6,
+                r.seconds,
+                r.bytes_written as f64 / 1e6 / r.seconds.max(1e-9)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Import(args) => import::run(&args, &|line| eprintln!("import: {line}")),
+        Command::Stats { source, json } => {
+            let archive = source.open()?;
+            let f = stats::figures(&archive)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&f)?);
+            } else {
+                print!("{}", stats::render(&f));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

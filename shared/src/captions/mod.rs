@@ -1,1 +1,251 @@
-//! placeholder
+//! Caption files as people have them, parsed into cues.
+//!
+//! Formats: WebVTT (incl. YouTube's rolling auto-captions), SRT, Whisper's
+//! TSV and JSON, and YouTube's json3 and srv3. Promises: a timestamp is
+//! parsed in full or the file is refused naming the line (never a silent
+//! `0`); every cue the file holds comes out once, in file order, with
+//! markup stripped and entities decoded; YouTube's rolling auto-caption
+//! VTT gives each spoken line once, at the time it first appears.
+
+mod srt;
+mod vtt;
+mod whisper;
+mod youtube;
+
+use std::path::Path;
+
+use crate::format::Cue;
+
+/// A caption file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CaptionFormat {
+    Json3,
+    Srv3,
+    Vtt,
+    Srt,
+    WhisperJson,
+    WhisperTsv,
+}
+
+impl CaptionFormat {
+    /// The format of a file, from its extension.
+    pub fn of_path(path: &Path) -> Option<Self> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "json3" => CaptionFormat::Json3,
+            "srv3" => CaptionFormat::Srv3,
+            "vtt" => CaptionFormat::Vtt,
+            "srt" => CaptionFormat::Srt,
+            "json" => CaptionFormat::WhisperJson,
+            "tsv" => CaptionFormat::WhisperTsv,
+            _ => return None,
+        })
+    }
+
+    /// The extension this format is written with.
+    pub fn extension(self) -> &'static str {
+        match self {
+            CaptionFormat::Json3 => "json3",
+            CaptionFormat::Srv3 => "srv3",
+            CaptionFormat::Vtt => "vtt",
+            CaptionFormat::Srt => "srt",
+            CaptionFormat::WhisperJson => "json",
+            CaptionFormat::WhisperTsv => "tsv",
+        }
+    }
+}
+
+/// Why a caption file could not be parsed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CaptionError {
+    #[error("line {line}: {reason}")]
+    Line { line: usize, reason: String },
+    #[error("{0}")]
+    File(String),
+}
+
+/// Parses caption text of a known format.
+pub fn parse(format: CaptionFormat, text: &str) -> Result<Vec<Cue>, CaptionError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match format {
+        CaptionFormat::Vtt => vtt::parse(text),
+        CaptionFormat::Srt => srt::parse(text),
+        CaptionFormat::WhisperTsv => whisper::parse_tsv(text),
+        CaptionFormat::WhisperJson => whisper::parse_json(text),
+        CaptionFormat::Json3 => youtube::parse_json3(text),
+        CaptionFormat::Srv3 => youtube::parse_srv3(text),
+    }
+}
+
+/// Parses `h:mm:ss.mmm`, `mm:ss.mmm` (`,` also accepted before the
+/// milliseconds, as SRT writes it) into seconds. Every part must be digits.
+pub fn parse_timestamp(text: &str) -> Option<f64> {
+    let (clock, frac) = match text.rsplit_once(['.', ',']) {
+        Some((c, f)) if !f.is_empty() && f.len() <= 3 && f.bytes().all(|b| b.is_ascii_digit()) => {
+            (c, f)
+        }
+        Some(_) => return None,
+        None => (text, "0"),
+    };
+    let parts: Vec<&str> = clock.split(':').collect();
+    if !(2..=3).contains(&parts.len())
+        || parts
+            .iter()
+            .any(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let nums: Vec<f64> = parts
+        .iter()
+        .map(|p| p.parse::<f64>().ok())
+        .collect::<Option<_>>()?;
+    let (h, m, s) = match nums[..] {
+        [m, s] => (0.0, m, s),
+        [h, m, s] => (h, m, s),
+        _ => return None,
+    };
+    if s >= 60.0 || (parts.len() == 3 && m >= 60.0) {
+        return None;
+    }
+    let millis: f64 = format!("{frac:0<3}").parse().ok()?;
+    Some(h * 3600.0 + m * 60.0 + s + millis / 1000.0)
+}
+
+/// Parses a `start --> end` line (cue settings after `end` are ignored).
+pub(crate) fn parse_timing(line: &str, line_no: usize) -> Result<(f64, f64), CaptionError> {
+    let bad = |what: &str| CaptionError::Line {
+        line: line_no,
+        reason: format!("{what} in timing line {line:?}"),
+    };
+    let (a, rest) = line.split_once("-->").ok_or_else(|| bad("no `-->`"))?;
+    let b = rest
+        .split_whitespace()
+        .next()
+        .ok_or_else(|| bad("no end time"))?;
+    let start = parse_timestamp(a.trim()).ok_or_else(|| bad("unreadable start time"))?;
+    let end = parse_timestamp(b).ok_or_else(|| bad("unreadable end time"))?;
+    Ok((start, end))
+}
+
+/// Removes `<...>` markup (`<c>`, `<i>`, `<00:00:01.234>`, `<v Name>`).
+pub(crate) fn strip_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = false;
+    for c in text.chars() {
+        match c {
+            '<' => depth = true,
+            '>' if depth => depth = false,
+            _ if !depth => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Decodes the HTML entities caption files use.
+pub(crate) fn decode_entities(text: &str) -> String {
+    if !text.contains('&') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let decoded = rest.find(';').filter(|&end| end <= 10).and_then(|end| {
+            let c = match &rest[1..end] {
+                "amp" => '&',
+                "lt" => '<',
+                "gt" => '>',
+                "quot" => '"',
+                "apos" => '\'',
+                "nbsp" => ' ',
+                "lrm" | "rlm" => '\u{200b}',
+                e if e.starts_with("#x") || e.starts_with("#X") => {
+                    char::from_u32(u32::from_str_radix(&e[2..], 16).ok()?)?
+                }
+                e if e.starts_with('#') => char::from_u32(e[1..].parse().ok()?)?,
+                _ => return None,
+            };
+            Some((c, end))
+        });
+        match decoded {
+            Some(('\u{200b}', end)) => rest = &rest[end + 1..],
+            Some((c, end)) => {
+                out.push(c);
+                rest = &rest[end + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Markup stripped, entities decoded, lines joined by single spaces.
+pub(crate) fn clean_text(lines: &[&str]) -> String {
+    let joined = lines
+        .iter()
+        .map(|l| strip_tags(l))
+        .collect::<Vec<_>>()
+        .join(" ");
+    decode_entities(&joined)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Milliseconds to seconds with three decimals.
+pub(crate) fn ms(ms: f64) -> f64 {
+    (ms).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_parse_in_full_or_not_at_all() {
+        assert_eq!(parse_timestamp("00:15.920"), Some(15.92));
+        assert_eq!(parse_timestamp("1:02:03.5"), Some(3723.5));
+        assert_eq!(parse_timestamp("01:02:03,045"), Some(3723.045));
+        for bad in [
+            "",
+            "12",
+            ":12.000",
+            "00:1x.000",
+            "00:61.000",
+            "1:60:00.000",
+            "00:10.",
+            "a:b:c",
+            "00:10.1234",
+        ] {
+            assert_eq!(parse_timestamp(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn entities_and_tags_are_cleaned() {
+        assert_eq!(
+            clean_text(&["<i>Tom &amp; Jerry</i>", "&lt;3 &#39;hi&#x21;"]),
+            "Tom & Jerry <3 'hi!"
+        );
+        assert_eq!(decode_entities("a &bogus; b & c"), "a &bogus; b & c");
+    }
+
+    #[test]
+    fn formats_are_known_by_extension() {
+        assert_eq!(
+            CaptionFormat::of_path(Path::new("x.en-orig.json3")),
+            Some(CaptionFormat::Json3)
+        );
+        assert_eq!(
+            CaptionFormat::of_path(Path::new("a.mp3.vtt")),
+            Some(CaptionFormat::Vtt)
+        );
+        assert_eq!(CaptionFormat::of_path(Path::new("a.mp3")), None);
+    }
+}

@@ -1,0 +1,249 @@
+//! Writing a composed public dir: pages, manifests, summaries, extras and
+//! `corpus.json`, the way an export would.
+//!
+//! Promises: every page file's `bytes` and `sha256` in its manifest are
+//! those of the bytes written; `slugToPage` lists every record; pages are
+//! cut at a byte target, never splitting a record; the summaries table has
+//! one row per video written. The caller writes into a staging directory
+//! and renames it into place ([`Staging`]), so a reader never sees half an
+//! archive.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use archilyzer_core::format::paths::{self, Layer};
+use archilyzer_core::format::{
+    page_file_name, ChannelEntry, CorpusFile, Manifest, PageEntry, Platform, SummaryRow,
+    VideoRecord,
+};
+use archilyzer_core::source::sha256_hex;
+use serde::Serialize;
+
+/// A directory being written, renamed over the target on [`Staging::commit`]
+/// and removed if dropped before that.
+pub struct Staging {
+    dir: Option<tempfile::TempDir>,
+    target: PathBuf,
+}
+
+impl Staging {
+    /// A fresh directory beside `target` (same file system, so the final
+    /// rename is atomic).
+    pub fn beside(target: &Path) -> Result<Self> {
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let dir = tempfile::Builder::new()
+            .prefix(&format!(".{name}.partial-"))
+            .tempdir_in(&parent)
+            .with_context(|| {
+                format!("cannot create a staging directory in {}", parent.display())
+            })?;
+        Ok(Staging {
+            dir: Some(dir),
+            target: target.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir
+            .as_ref()
+            .expect("staging is live until commit")
+            .path()
+    }
+
+    /// Replaces `target` with the staged directory. An existing target is
+    /// moved aside first and removed after the rename.
+    pub fn commit(mut self) -> Result<()> {
+        let dir = self.dir.take().expect("commit runs once").keep();
+        let old = self.target.with_extension("old-archilyzer");
+        let had_old = self.target.exists();
+        if had_old {
+            let _ = std::fs::remove_dir_all(&old);
+            std::fs::rename(&self.target, &old)
+                .with_context(|| format!("cannot move the old {} aside", self.target.display()))?;
+        }
+        std::fs::rename(&dir, &self.target).with_context(|| {
+            format!(
+                "cannot rename {} to {}",
+                dir.display(),
+                self.target.display()
+            )
+        })?;
+        if had_old {
+            std::fs::remove_dir_all(&old)
+                .with_context(|| format!("cannot remove {}", old.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `value` as JSON to `root/rel`, creating directories.
+pub fn write_json<T: Serialize>(root: &Path, rel: &str, value: &T) -> Result<u64> {
+    let bytes = serde_json::to_vec(value)?;
+    write_bytes(root, rel, &bytes)
+}
+
+fn write_bytes(root: &Path, rel: &str, bytes: &[u8]) -> Result<u64> {
+    let path = root.join(rel);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(bytes.len() as u64)
+}
+
+/// Cuts serialized records of one channel and layer into pages.
+pub struct Pager<'a> {
+    root: &'a Path,
+    layer: Layer,
+    channel: String,
+    /// `"videos"` or `"posts"`: the array's name in the page object.
+    field: &'static str,
+    target_bytes: usize,
+    pages: Vec<PageEntry>,
+    slug_to_page: BTreeMap<String, u32>,
+    current: Vec<u8>,
+    current_count: u32,
+}
+
+impl<'a> Pager<'a> {
+    pub fn new(root: &'a Path, layer: Layer, channel: &str, target_bytes: usize) -> Self {
+        Pager {
+            root,
+            layer,
+            channel: channel.to_string(),
+            field: if layer == Layer::Posts {
+                "posts"
+            } else {
+                "videos"
+            },
+            target_bytes,
+            pages: Vec::new(),
+            slug_to_page: BTreeMap::new(),
+            current: Vec::new(),
+            current_count: 0,
+        }
+    }
+
+    /// The page number the next record will land on.
+    pub fn next_page(&self) -> u32 {
+        self.pages.len() as u32 + 1
+    }
+
+    /// Adds one record, keyed by `slug` (a post's id for posts); returns
+    /// its page and its size in bytes.
+    pub fn push<T: Serialize>(&mut self, slug: &str, record: &T) -> Result<(u32, usize)> {
+        if self.current_count > 0 {
+            self.current.push(b',');
+        }
+        let before = self.current.len();
+        serde_json::to_writer(&mut self.current, record)?;
+        let size = self.current.len() - before;
+        self.current_count += 1;
+        let page = self.next_page();
+        self.slug_to_page.insert(slug.to_string(), page);
+        if self.current.len() >= self.target_bytes {
+            self.flush()?;
+        }
+        Ok((page, size))
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.current_count == 0 {
+            return Ok(());
+        }
+        let n = self.next_page();
+        let head = format!(
+            "{{\"channel\":{},\"page\":{n},\"{}\":[",
+            serde_json::to_string(&self.channel)?,
+            self.field
+        );
+        let mut bytes = Vec::with_capacity(head.len() + self.current.len() + 2);
+        bytes.extend_from_slice(head.as_bytes());
+        bytes.append(&mut self.current);
+        bytes.extend_from_slice(b"]}");
+        write_bytes(
+            self.root,
+            &paths::page(self.layer, &self.channel, n),
+            &bytes,
+        )?;
+        self.pages.push(PageEntry {
+            file: page_file_name(n),
+            videos: self.current_count,
+            bytes: bytes.len() as u64,
+            sha256: sha256_hex(&bytes),
+        });
+        self.current_count = 0;
+        Ok(())
+    }
+
+    /// Writes the last page and the manifest; returns the manifest.
+    pub fn finish(mut self, name: &str, platform: Option<Platform>) -> Result<Manifest> {
+        self.flush()?;
+        let manifest = Manifest {
+            channel: self.channel.clone(),
+            name: name.to_string(),
+            platform,
+            pages: self.pages,
+            slug_to_page: self.slug_to_page,
+        };
+        write_json(
+            self.root,
+            &paths::manifest(self.layer, &self.channel),
+            &manifest,
+        )?;
+        Ok(manifest)
+    }
+}
+
+/// The summaries row of a record on `page`.
+pub fn summary_row(channel: &str, page: u32, v: &VideoRecord) -> SummaryRow {
+    SummaryRow {
+        channel: channel.to_string(),
+        slug: v.slug.clone(),
+        title: v.title.clone(),
+        upload_date: v.upload_date.clone(),
+        media_type: v.media_type,
+        age: v.age,
+        state: v.state,
+        page,
+        curated_tags: v.curated_tags.clone(),
+    }
+}
+
+/// Writes a channel's transcript pages and manifest from its records;
+/// returns its `corpus.json` entry and adds its rows to `summaries`.
+pub fn write_channel(
+    root: &Path,
+    entry: ChannelEntry,
+    videos: &[VideoRecord],
+    page_target: usize,
+    summaries: &mut Vec<SummaryRow>,
+) -> Result<ChannelEntry> {
+    let mut pager = Pager::new(root, Layer::Transcripts, &entry.slug, page_target);
+    for v in videos {
+        let (page, _) = pager.push(&v.slug, v)?;
+        summaries.push(summary_row(&entry.slug, page, v));
+    }
+    let manifest = pager.finish(&entry.name, Some(entry.platform))?;
+    Ok(ChannelEntry {
+        video_count: videos.len() as u32,
+        page_count: manifest.pages.len() as u32,
+        ..entry
+    })
+}
+
+/// Writes `corpus.json` last, so a directory with one is complete.
+pub fn write_corpus(root: &Path, corpus: &CorpusFile) -> Result<()> {
+    write_json(root, paths::CORPUS, corpus)?;
+    Ok(())
+}

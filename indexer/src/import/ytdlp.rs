@@ -1,0 +1,185 @@
+//! A video from a yt-dlp `<id>.info.json` and its caption files.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use archilyzer_core::captions::CaptionFormat;
+use archilyzer_core::format::*;
+use serde::Deserialize;
+
+use super::choose::{rank, Candidate};
+use super::files::{file_name, read_captions, slugify};
+use super::{ImportReport, Imported};
+
+/// The fields of yt-dlp's info JSON the archive uses; the rest is ignored.
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+struct Info {
+    id: String,
+    title: Option<String>,
+    upload_date: Option<String>,
+    duration: Option<f64>,
+    description: Option<String>,
+    tags: Option<Vec<String>>,
+    webpage_url: Option<String>,
+    live_status: Option<String>,
+    was_live: Option<bool>,
+    age_limit: Option<u32>,
+    channel: Option<String>,
+    channel_id: Option<String>,
+    uploader: Option<String>,
+    uploader_id: Option<String>,
+    extractor_key: Option<String>,
+    availability: Option<String>,
+    subtitles: Option<BTreeMap<String, serde_json::Value>>,
+}
+
+/// Reads the info JSON, picks and parses a caption file, and makes the
+/// record. Failed caption files are reported; the next best is tried.
+pub(super) fn video(
+    id: &str,
+    info_path: &Path,
+    captions: Vec<&PathBuf>,
+    lang: &str,
+    report: &mut ImportReport,
+) -> Result<Imported> {
+    let bytes = std::fs::read(info_path).context("cannot read")?;
+    let info: Info = serde_json::from_slice(&bytes).context("not a yt-dlp info JSON")?;
+    let slug = if info.id.is_empty() {
+        id.to_string()
+    } else {
+        info.id.clone()
+    };
+    let manual: Vec<String> = info
+        .subtitles
+        .as_ref()
+        .map(|s| s.keys().cloned().collect())
+        .unwrap_or_default();
+    let candidates: Vec<Candidate> = captions
+        .iter()
+        .filter_map(|p| {
+            let format = CaptionFormat::of_path(p)?;
+            let name = file_name(p);
+            let middle = name
+                .strip_prefix(id)?
+                .strip_prefix('.')?
+                .strip_suffix(format.extension())?
+                .trim_end_matches('.');
+            Some(Candidate {
+                path: (*p).clone(),
+                lang: middle.to_string(),
+                format,
+                manual: manual.iter().any(|m| m == middle),
+            })
+        })
+        .collect();
+    let ranked = rank(candidates, lang);
+    let mut cues = Vec::new();
+    let mut chosen = None;
+    for (i, (c, why)) in ranked.iter().enumerate() {
+        match read_captions(&c.path) {
+            Ok((_, parsed)) => {
+                if ranked.len() > 1 {
+                    let others: Vec<String> = ranked
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .map(|(_, (o, _))| file_name(&o.path))
+                        .collect();
+                    report.choices.push(format!(
+                        "{slug}: chose {} ({why}) over {}",
+                        file_name(&c.path),
+                        others.join(", ")
+                    ));
+                }
+                cues = parsed;
+                chosen = Some(c.clone());
+                break;
+            }
+            Err(e) => report.failures.push(format!("{}: {e:#}", c.path.display())),
+        }
+    }
+    if chosen.is_none() {
+        report.choices.push(format!(
+            "{slug}: no caption file could be read; imported with metadata only"
+        ));
+    }
+    let platform = platform_of(info.extractor_key.as_deref());
+    let channel_slug = info
+        .channel_id
+        .clone()
+        .or(info.uploader_id.clone())
+        .or(info.channel.clone())
+        .map(|c| slugify(&c))
+        .unwrap_or_else(|| "imported".to_string());
+    let channel_name = info
+        .channel
+        .clone()
+        .or(info.uploader.clone())
+        .unwrap_or_else(|| channel_slug.clone());
+    let live = matches!(
+        info.live_status.as_deref(),
+        Some("was_live" | "is_live" | "post_live")
+    ) || info.was_live == Some(true);
+    Ok(Imported {
+        channel: Some((channel_slug, channel_name, platform)),
+        seq: None,
+        record: VideoRecord {
+            slug,
+            title: info.title.clone().unwrap_or_else(|| id.to_string()),
+            upload_date: info
+                .upload_date
+                .clone()
+                .filter(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit())),
+            duration: info.duration.or(cues.last().map(|c: &Cue| c.end)),
+            webpage_url: info.webpage_url.clone(),
+            platform: Some(platform),
+            media_type: if live {
+                MediaType::Livestream
+            } else {
+                MediaType::Video
+            },
+            age: if info.age_limit.unwrap_or(0) >= 18 {
+                Age::Restricted
+            } else {
+                Age::AllAges
+            },
+            state: state_of(info.availability.as_deref()),
+            description: info.description.clone().unwrap_or_default(),
+            tags: info.tags.clone().unwrap_or_default(),
+            curated_tags: vec![],
+            recorded_date: None,
+            caption_source: match &chosen {
+                Some(c) if c.manual => CaptionSource::Manual,
+                _ => CaptionSource::Auto,
+            },
+            lang: chosen.map(|c| c.lang.trim_end_matches("-orig").to_string()),
+            cues,
+        },
+    })
+}
+
+fn platform_of(extractor: Option<&str>) -> Platform {
+    let key = extractor.unwrap_or("").to_ascii_lowercase();
+    match key.as_str() {
+        k if k.starts_with("youtube") => Platform::Youtube,
+        k if k.starts_with("rumble") => Platform::Rumble,
+        k if k.starts_with("twitch") => Platform::Twitch,
+        k if k.starts_with("odysee") || k.starts_with("lbry") => Platform::Odysee,
+        k if k.starts_with("kick") => Platform::Kick,
+        k if k.starts_with("archiveorg") => Platform::ArchiveOrg,
+        k if k.starts_with("bitchute") => Platform::Bitchute,
+        k if k.starts_with("tiktok") => Platform::Tiktok,
+        _ => Platform::Other,
+    }
+}
+
+fn state_of(availability: Option<&str>) -> State {
+    match availability {
+        Some("private") => State::Private,
+        Some("unlisted") => State::Unlisted,
+        Some("subscriber_only" | "premium_only" | "needs_auth") => State::MembersOnly,
+        _ => State::Available,
+    }
+}
