@@ -113,12 +113,10 @@ pub fn generate(options: &GenOptions, progress: &dyn Fn(&str)) -> Result<GenRepo
     let started = Instant::now();
     let staging = Staging::beside(&options.out)?;
     let root = staging.path().to_path_buf();
-    let vocab = Vocabulary::new(40_000, 1.07, &mut ChaCha8Rng::seed_from_u64(options.seed));
+    let vocab = vocabulary(options);
     let videos = Videos::new(&vocab, options.seed, options.bytes);
 
-    let alpha_bytes = options.bytes * 85 / 100;
-    let alpha_plans = alpha_channels(options.channels, alpha_bytes);
-    let beta_plans = beta_channels(options.bytes - alpha_bytes);
+    let [alpha_plans, beta_plans] = plans(options);
     let mut report = GenReport::default();
     let alpha = write_site(
         &root.join("alpha"),
@@ -142,6 +140,20 @@ pub fn generate(options: &GenOptions, progress: &dyn Fn(&str)) -> Result<GenRepo
     staging.commit()?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The channels of alpha and of beta.
+pub fn plans(options: &GenOptions) -> [Vec<ChannelPlan>; 2] {
+    let alpha_bytes = options.bytes * 85 / 100;
+    [
+        alpha_channels(options.channels, alpha_bytes),
+        beta_channels(options.bytes - alpha_bytes),
+    ]
+}
+
+/// The vocabulary and video maker a generation uses.
+pub fn vocabulary(options: &GenOptions) -> Vocabulary {
+    Vocabulary::new(40_000, 1.07, &mut ChaCha8Rng::seed_from_u64(options.seed))
 }
 
 fn alpha_site() -> SiteInfo {

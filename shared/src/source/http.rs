@@ -124,6 +124,7 @@ impl HttpStore {
         }
         base.set_query(None);
         base.set_fragment(None);
+        let _in_runtime = runtime().enter();
         let client = Client::builder()
             .connect_timeout(options.connect_timeout)
             .read_timeout(options.read_timeout)
@@ -199,7 +200,7 @@ impl HttpStore {
                 req = req.header(IF_MODIFIED_SINCE, lm);
             }
         }
-        block_on(req.send()).map_err(|e| Retryable::Network(describe(&e)))
+        block_on(async move { req.send().await }).map_err(|e| Retryable::Network(describe(&e)))
     }
 
     fn fetch_conditional(&self, url: &Url) -> Result<Option<Vec<u8>>, ReadError> {
@@ -241,17 +242,19 @@ impl HttpStore {
 /// async client is used because only it has a read timeout. Must not be
 /// called from inside an async task.
 fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    runtime().block_on(f)
+}
+
+fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
-    RUNTIME
-        .get_or_init(|| {
-            tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .thread_name("archilyzer-http")
-                .enable_all()
-                .build()
-                .expect("an HTTP runtime (two threads) can be started")
-        })
-        .block_on(f)
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("archilyzer-http")
+            .enable_all()
+            .build()
+            .expect("an HTTP runtime (two threads) can be started")
+    })
 }
 
 /// Sorts a response that is not a plain 200 into done or retry.
@@ -284,7 +287,8 @@ fn classify(resp: &Response) -> Option<Attempt> {
 
 fn read_body(resp: Response) -> Result<Vec<u8>, Retryable> {
     let expected = resp.content_length();
-    let body = block_on(resp.bytes()).map_err(|e| Retryable::Network(describe(&e)))?;
+    let body = block_on(async move { resp.bytes().await })
+        .map_err(|e| Retryable::Network(describe(&e)))?;
     match expected {
         Some(n) if n != body.len() as u64 => Err(Retryable::Network(format!(
             "body cut short ({} of {n} bytes)",

@@ -1,0 +1,62 @@
+//! Helpers shared by the integration tests: a generated archive per test
+//! binary, and archive openers with test-sized timeouts.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::source::{HttpOptions, RetryPolicy, SourceHandle};
+use archilyzer_index::generate::{self, GenOptions};
+
+/// The options every generated test archive uses.
+pub fn gen_options(out: &Path) -> GenOptions {
+    GenOptions {
+        out: out.to_path_buf(),
+        bytes: 3_000_000,
+        seed: 7,
+        channels: 5,
+    }
+}
+
+/// A generated archive (alpha, beta, cited, hub), made once per test binary.
+pub fn generated() -> &'static Path {
+    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &DIR.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("archive");
+        generate::generate(&gen_options(&out), &|_| {}).unwrap();
+        (tmp, out)
+    })
+    .1
+}
+
+/// Options with no HTTP disk cache (unless `cache` is given), fast retries
+/// and a short read timeout.
+pub fn options(cache: Option<&Path>) -> OpenOptions {
+    OpenOptions {
+        page_cache_bytes: 48 << 20,
+        http_cache_dir: cache.map(Path::to_path_buf),
+        http_cache_bytes: 1 << 30,
+        http: HttpOptions {
+            connect_timeout: Duration::from_secs(2),
+            read_timeout: Duration::from_millis(700),
+            retry: RetryPolicy {
+                attempts: 3,
+                first_backoff: Duration::from_millis(20),
+                max_backoff: Duration::from_millis(200),
+            },
+        },
+    }
+}
+
+pub fn open(handle: &str, cache: Option<&Path>) -> Archive {
+    let handle = SourceHandle::parse(handle).unwrap();
+    Archive::open(&handle, &options(cache)).unwrap_or_else(|e| panic!("open {handle}: {e}"))
+}
+
+pub fn open_local(dir: &Path) -> Archive {
+    Archive::open(&SourceHandle::local(dir), &options(None)).unwrap()
+}
