@@ -1,0 +1,290 @@
+//! `archilyzer-index import` and `stats`, run as the real binary.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use archilyzer_core::format::{CaptionSource, MediaType, Platform, State};
+use common::open_local;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_archilyzer-index"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("run archilyzer-index")
+}
+
+fn twiml() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora/twiml/vtt");
+    assert!(
+        dir.is_dir(),
+        "the TWIML corpus is expected beside the checkout at {}",
+        dir.display()
+    );
+    dir
+}
+
+#[test]
+fn twiml_imports_all_537_files_and_285764_cues() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("twiml");
+    let o = run(&[
+        "import",
+        "--from",
+        twiml().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--channel",
+        "twiml",
+        "--channel-name",
+        "TWIML AI Podcast",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("imported 537 videos, 285764 cues, 1 channel(s)"));
+    let o = run(&["stats", "--local", out.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stats["total"]["videos"], 537);
+    assert_eq!(stats["total"]["cues"], 285_764);
+    assert_eq!(stats["channels"][0]["channel"], "twiml");
+
+    let archive = open_local(&out);
+    let site = &archive.sites()[0];
+    assert_eq!(site.corpus().channels[0].name, "TWIML AI Podcast");
+    let first = &site.transcript_page("twiml", 1).unwrap().videos[0];
+    assert_eq!(
+        first.slug, "twiml-1",
+        "ordered by the episode number in the file name"
+    );
+    let m = site.transcript_manifest("twiml").unwrap();
+    let p = m.slug_to_page["twiml-100"];
+    let ep = site
+        .transcript_page("twiml", p)
+        .unwrap()
+        .videos
+        .iter()
+        .find(|v| v.slug == "twiml-100")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        ep.title,
+        "Eric Humphrey Interview - Separating Vocals in Recorded Music at Spotify with Eric Humphrey"
+    );
+    assert_eq!(ep.cues[0].text, "Hello and welcome to another episode of Twimble Talk, the podcast where I interview interesting");
+    assert_eq!((ep.cues[0].start, ep.cues[0].end), (0.0, 15.92));
+}
+
+const ROLLING_VTT: &str = "WEBVTT\nKind: captions\nLanguage: en\n\n\
+00:00:00.000 --> 00:00:02.000 align:start position:0%\n \nhola<00:00:00.500><c> amigos</c>\n\n\
+00:00:02.000 --> 00:00:02.010 align:start position:0%\nhola amigos\n \n\n\
+00:00:02.010 --> 00:00:04.000 align:start position:0%\nhola amigos\nque<00:00:02.500><c> tal</c>\n";
+
+fn write(dir: &Path, name: &str, body: &str) {
+    std::fs::write(dir.join(name), body).unwrap();
+}
+
+/// A yt-dlp folder: a video whose id starts with `-`, with an
+/// auto-translation beside its original-language track; a video with the
+/// uploader's captions in two formats; a bare SRT; and a broken file.
+fn ytdlp_folder(dir: &Path) {
+    write(
+        dir,
+        "-dQw4w9WgXc.info.json",
+        r#"{"id":"-dQw4w9WgXc","title":"Hola","upload_date":"20210304","duration":5.0,"description":"d",
+            "tags":["a","b"],"webpage_url":"https://www.youtube.com/watch?v=-dQw4w9WgXc","live_status":"was_live",
+            "age_limit":18,"channel":"Canal Uno","channel_id":"UC123","extractor_key":"Youtube","availability":"unlisted",
+            "automatic_captions":{"en":[],"es-orig":[]},"subtitles":{}}"#,
+    );
+    write(
+        dir,
+        "-dQw4w9WgXc.en.vtt",
+        "WEBVTT\n\n00:00.000 --> 00:02.000\nhello friends\n",
+    );
+    write(dir, "-dQw4w9WgXc.es-orig.vtt", ROLLING_VTT);
+    write(
+        dir,
+        "v4abcde.info.json",
+        r#"{"id":"v4abcde","title":"Rumble one","upload_date":"20220101","channel":"Canal Uno","channel_id":"UC123",
+            "extractor_key":"RumbleEmbed","webpage_url":"https://rumble.com/v9zzzz-rumble-one.html","subtitles":{"en":[]}}"#,
+    );
+    write(
+        dir,
+        "v4abcde.en.json3",
+        r#"{"events":[{"tStartMs":1000,"dDurationMs":1500,"segs":[{"utf8":"from json3"}]}]}"#,
+    );
+    write(
+        dir,
+        "v4abcde.en.srt",
+        "1\n00:00:01,000 --> 00:00:02,500\nfrom srt\n",
+    );
+    write(
+        dir,
+        "7_A_Bare_Talk.mp3.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\nbare words\n",
+    );
+    write(
+        dir,
+        "broken.vtt",
+        "WEBVTT\n\n00:00.000 --> 00:xx.000\noops\n",
+    );
+}
+
+#[test]
+fn a_ytdlp_folder_imports_with_metadata_and_the_original_language_track() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    ytdlp_folder(&from);
+    let out = tmp.path().join("out");
+    let o = run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a failed file makes the exit non-zero: {stderr}"
+    );
+    assert!(
+        stderr.contains("broken.vtt: cannot parse as vtt: line 3: unreadable end time"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 file(s) could not be imported"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("-dQw4w9WgXc: chose -dQw4w9WgXc.es-orig.vtt (automatic captions in the spoken language) over -dQw4w9WgXc.en.vtt"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "v4abcde: chose v4abcde.en.json3 (the uploader's captions in the wanted language)"
+        ),
+        "{stderr}"
+    );
+
+    let archive = open_local(&out);
+    let site = &archive.sites()[0];
+    let slugs: Vec<&str> = site
+        .corpus()
+        .channels
+        .iter()
+        .map(|c| c.slug.as_str())
+        .collect();
+    assert_eq!(slugs, ["imported", "uc123"]);
+    let videos = site.transcript_page("uc123", 1).unwrap().videos.clone();
+    let hola = videos.iter().find(|v| v.slug == "-dQw4w9WgXc").unwrap();
+    let texts: Vec<&str> = hola.cues.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["hola amigos", "que tal"],
+        "rolling captions folded, each line once"
+    );
+    assert_eq!(
+        (hola.upload_date.as_deref(), hola.media_type, hola.state),
+        (Some("20210304"), MediaType::Livestream, State::Unlisted)
+    );
+    assert_eq!(
+        (hola.age, hola.lang.as_deref(), hola.caption_source),
+        (
+            archilyzer_core::format::Age::Restricted,
+            Some("es"),
+            CaptionSource::Auto
+        )
+    );
+    let rumble = videos.iter().find(|v| v.slug == "v4abcde").unwrap();
+    assert_eq!(
+        (rumble.platform, rumble.caption_source),
+        (Some(Platform::Rumble), CaptionSource::Manual)
+    );
+    assert_eq!(rumble.cues[0].text, "from json3");
+    let bare = &site.transcript_page("imported", 1).unwrap().videos[0];
+    assert_eq!(
+        (bare.slug.as_str(), bare.title.as_str()),
+        ("imported-7", "A Bare Talk")
+    );
+    let summaries = site.summaries().unwrap().unwrap();
+    assert_eq!(summaries.videos.len(), 3);
+}
+
+#[test]
+fn an_interrupted_import_leaves_the_previous_archive_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    write(
+        &from,
+        "1_Old.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\nold words\n",
+    );
+    let out = tmp.path().join("out");
+    assert!(run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap()
+    ])
+    .status
+    .success());
+
+    let mut child = bin()
+        .args([
+            "import",
+            "--from",
+            twiml().to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--page-bytes",
+            "200KB",
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let archive = open_local(&out);
+    let site = &archive.sites()[0];
+    let channel = &site.corpus().channels[0];
+    let manifest = site.transcript_manifest(&channel.slug).unwrap();
+    let videos: usize = (1..=manifest.pages.len() as u32)
+        .map(|n| site.transcript_page(&channel.slug, n).unwrap().videos.len())
+        .sum();
+    assert!(
+        videos == 1 || videos == 537,
+        "the old archive or the whole new one, never a part: {videos}"
+    );
+}
+
+#[test]
+fn an_empty_or_missing_folder_is_refused_with_what_to_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "import",
+        "--from",
+        "/nonexistent/dir",
+        "--out",
+        tmp.path().join("o").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("/nonexistent/dir is not a folder: pass --from the folder"));
+    let o = run(&[
+        "import",
+        "--from",
+        tmp.path().to_str().unwrap(),
+        "--out",
+        tmp.path().join("o").to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nothing to import from"));
+    assert!(!tmp.path().join("o").exists());
+}
