@@ -63,7 +63,8 @@ struct SourceArgs {
     /// A deployed site origin (https://...).
     #[arg(long, env = "TRANSCRIPT_SITE_URL")]
     remote: Option<String>,
-    /// A hub origin; `URL#a,b` reads only members a and b.
+    /// A hub origin; `URL#a,b` reads only members a and b. A directory
+    /// holding a hub's corpus.json is read as that hub.
     #[arg(long, env = "TRANSCRIPT_HUB_URL")]
     hub: Option<String>,
 }
@@ -71,6 +72,10 @@ struct SourceArgs {
 impl SourceArgs {
     fn handle(&self) -> Result<SourceHandle> {
         let text = if let Some(hub) = &self.hub {
+            if !hub.contains("://") {
+                // A hub on disk: its corpus.json says it is a hub.
+                return Ok(SourceHandle::local(std::path::Path::new(hub)));
+            }
             format!("hub:{hub}")
         } else if let Some(remote) = &self.remote {
             format!("remote:{remote}")

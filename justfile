@@ -1,0 +1,31 @@
+# Everyday recipes. `just --list` shows them.
+
+# Build both binaries, optimised.
+build:
+    cargo build --release
+
+# The tests (the same command the README and CI use).
+test:
+    cargo test --workspace
+
+# Formatting and lints, as CI checks them.
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# What the committed test archive holds.
+stats:
+    cargo run --release -p archilyzer-index -- stats --local testdata/archive/alpha
+
+# Regenerate the committed test archive (deterministic: same bytes).
+testdata:
+    cargo run --release -p archilyzer-index -- gen --out testdata/archive --bytes 3MB --seed 1
+
+# Import the TWIML corpus beside the checkout into /tmp/twiml.
+twiml:
+    cargo run --release -p archilyzer-index -- import --from ../shared/corpora/twiml/vtt --out /tmp/twiml --channel twiml --channel-name "TWIML AI Podcast"
+    cargo run --release -p archilyzer-index -- stats --local /tmp/twiml
+
+# A generated archive of the reference shape (1.3 GB) in /tmp/ref.
+gen-ref:
+    cargo run --release -p archilyzer-index -- gen --out /tmp/ref --bytes 1.3GB --seed 1
