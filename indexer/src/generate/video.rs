@@ -571,7 +571,7 @@ mod tests {
     #[test]
     fn civil_dates_are_right() {
         assert_eq!(super::civil_date(0), "19700101");
-        assert_eq!(super::civil_date(19_782), "20240301");
-        assert_eq!(super::civil_date(19_781), "20240229");
+        assert_eq!(super::civil_date(19_783), "20240301");
+        assert_eq!(super::civil_date(19_782), "20240229");
     }
 }
