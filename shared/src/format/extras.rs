@@ -141,25 +141,9 @@ pub struct VideoChat {
     pub messages: Vec<ChatMessage>,
 }
 
-/// `[t, author, text]` on disk; `t` in seconds from the video's start.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(from = "(f64, String, String)")]
-pub struct ChatMessage {
-    pub t: f64,
-    pub author: String,
-    pub text: String,
-}
-
-impl From<(f64, String, String)> for ChatMessage {
-    fn from((t, author, text): (f64, String, String)) -> Self {
-        ChatMessage { t, author, text }
-    }
-}
-
-impl Serialize for ChatMessage {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        (self.t, &self.author, &self.text).serialize(s)
-    }
+array_record! {
+    /// `[t, author, text]` on disk; `t` in seconds from the video's start.
+    ChatMessage { t: f64, author: String, text: String }
 }
 
 /// `posts/<channel>/page-NNNN.json`. Its manifest's `slugToPage` maps post

@@ -7,6 +7,31 @@
 //! message naming both versions. Paths inside an archive are built only by
 //! [`paths`], so no other module spells a file name.
 
+/// Declares a record stored on disk as a JSON array of its fields, in
+/// order (`[start, end, "text"]`), with named fields in Rust.
+macro_rules! array_record {
+    ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $field:ident : $ty:ty),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: $ty),+
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let ($($field,)+) = <($($ty,)+)>::deserialize(d)?;
+                Ok($name { $($field),+ })
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                ($(&self.$field,)+).serialize(s)
+            }
+        }
+    };
+}
+
 mod corpus;
 mod extras;
 mod transcripts;

@@ -106,25 +106,9 @@ pub struct VideoRecord {
     pub cues: Vec<Cue>,
 }
 
-/// One caption line: `[start, end, "text"]` on disk, seconds.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(from = "(f64, f64, String)")]
-pub struct Cue {
-    pub start: f64,
-    pub end: f64,
-    pub text: String,
-}
-
-impl From<(f64, f64, String)> for Cue {
-    fn from((start, end, text): (f64, f64, String)) -> Self {
-        Cue { start, end, text }
-    }
-}
-
-impl Serialize for Cue {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        (self.start, self.end, &self.text).serialize(s)
-    }
+array_record! {
+    /// One caption line: `[start, end, "text"]` on disk, seconds.
+    Cue { start: f64, end: f64, text: String }
 }
 
 /// Whether the upload is a plain video or a (recorded) livestream.
