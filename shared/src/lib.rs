@@ -8,11 +8,13 @@
 //!   files and a byte-budgeted, coalescing page cache.
 //! - [`captions`]: parsers for the caption files people have (WebVTT, SRT,
 //!   Whisper TSV/JSON, YouTube json3/srv3).
+//! - [`text`]: the one normaliser and tokeniser (index and query share it).
 
 pub mod archive;
 pub mod captions;
 pub mod format;
 pub mod source;
+pub mod text;
 
 #[cfg(feature = "testkit")]
 pub mod testkit;

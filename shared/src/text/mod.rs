@@ -1,0 +1,155 @@
+//! The one normaliser and tokeniser, shared by the index builder and the
+//! query engine (ARCHITECTURE.md invariant 4: one normaliser).
+//!
+//! Normalisation: canonical decomposition (NFD) with the combining marks
+//! dropped, then Unicode *simple* case folding (not lowercasing: the long
+//! s `ſ` folds to `s`, the Kelvin sign to `k`; `İ` decomposes to `I` + a
+//! dot, which is dropped, then folds to `i`). Words are the maximal runs of
+//! letters and digits of the normalised text; everything else separates
+//! them, and a dropped mark separates nothing (`cafe\u{301}` is one word).
+//! So `K-Cups`, `k cups` and `k. cups` are the same two words, `don't` is
+//! `don t`, and `cup` is not a word of `hiccups`.
+//!
+//! Promise: [`NORMALIZER_VERSION`] changes whenever the output of
+//! [`for_each_token`] could change for any input, so an index built by
+//! another version is recognised and ignored, never misused.
+
+use icu_casemap::CaseMapper;
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+
+/// The version of the normalisation and tokenisation below.
+pub const NORMALIZER_VERSION: u32 = 1;
+
+/// Calls `emit` with the normalised form of `c`: zero chars (a combining
+/// mark), one, or several (a decomposed letter without its marks).
+fn normalize_char(c: char, emit: &mut impl FnMut(char)) {
+    if c.is_ascii() {
+        emit(c.to_ascii_lowercase());
+        return;
+    }
+    let folder = CaseMapper::new();
+    decompose_canonical(c, |d| {
+        if is_combining_mark(d) {
+            return;
+        }
+        let folded = folder.simple_fold(d);
+        if folded == d || folded.is_ascii() {
+            emit(folded);
+        } else {
+            // A fold can land on a precomposed letter: decompose it too.
+            decompose_canonical(folded, |e| {
+                if !is_combining_mark(e) {
+                    emit(e)
+                }
+            });
+        }
+    });
+}
+
+/// The normalised text of `text`, separators kept as they normalise.
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        normalize_char(c, &mut |n| out.push(n));
+    }
+    out
+}
+
+/// Calls `f(token, start)` for each word of `text`, in order: the
+/// normalised word and the byte offset in `text` of the char it begins at.
+pub fn for_each_token(text: &str, mut f: impl FnMut(&str, usize)) {
+    let mut word = String::new();
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                if word.is_empty() {
+                    start = at;
+                }
+                word.push(c.to_ascii_lowercase());
+            } else if !word.is_empty() {
+                f(&word, start);
+                word.clear();
+            }
+            continue;
+        }
+        normalize_char(c, &mut |n| {
+            if n.is_alphanumeric() {
+                if word.is_empty() {
+                    start = at;
+                }
+                word.push(n);
+            } else if !word.is_empty() {
+                f(&word, start);
+                word.clear();
+            }
+        });
+    }
+    if !word.is_empty() {
+        f(&word, start);
+    }
+}
+
+/// The words of `text`, normalised.
+pub fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_token(text, |t, _| out.push(t.to_string()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn punctuation_separates_words_and_case_folds() {
+        assert_eq!(tokens("K-Cups"), ["k", "cups"]);
+        assert_eq!(tokens("k. cups"), ["k", "cups"]);
+        assert_eq!(tokens("k cups"), ["k", "cups"]);
+        assert_eq!(tokens("DON'T"), ["don", "t"]);
+        assert_eq!(tokens("hiccups, cupcake"), ["hiccups", "cupcake"]);
+        assert_eq!(tokens("  10K-run_2x "), ["10k", "run", "2x"]);
+    }
+
+    #[test]
+    fn diacritics_drop_and_simple_folding_is_not_lowercasing() {
+        assert_eq!(tokens("Café CAFÉ cafe\u{301}"), ["cafe", "cafe", "cafe"]);
+        assert_eq!(
+            tokens("naïve NAÏVE résumé São Zürich"),
+            ["naive", "naive", "resume", "sao", "zurich"]
+        );
+        assert_eq!(
+            tokens("ſtraße Straße"),
+            ["straße", "straße"],
+            "long s folds to s; ß is not ss under simple folding"
+        );
+        assert_eq!(
+            tokens("\u{212A}elvin"),
+            ["kelvin"],
+            "the Kelvin sign folds to k"
+        );
+        assert_eq!(tokens("İstanbul ISTANBUL"), ["istanbul", "istanbul"]);
+        assert_eq!(
+            tokens("ΣΊΣΥΦΟΣ σίσυφος"),
+            ["σισυφοσ", "σισυφοσ"],
+            "final sigma folds to sigma"
+        );
+    }
+
+    #[test]
+    fn token_offsets_point_at_the_original_text() {
+        let text = "a Café, ſtraße";
+        let mut seen = Vec::new();
+        for_each_token(text, |t, at| seen.push((t.to_string(), at)));
+        assert_eq!(
+            seen,
+            [("a".into(), 0), ("cafe".into(), 2), ("straße".into(), 9)]
+        );
+        assert_eq!(&text[9..11], "ſ");
+    }
+
+    #[test]
+    fn normalize_keeps_separators() {
+        assert_eq!(normalize("K-Cups, CAFÉ!"), "k-cups, cafe!");
+    }
+}
