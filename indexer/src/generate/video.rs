@@ -37,7 +37,7 @@ impl<'v> Videos<'v> {
         index: usize,
     ) -> (VideoRecord, Option<DuplicateCluster>) {
         match &plan.mirrors_of {
-            Some(original) if index % 3 == 0 => self.mirror(plan, original, index),
+            Some(original) if index.is_multiple_of(3) => self.mirror(plan, original, index),
             _ => (self.original(plan, index), None),
         }
     }
@@ -60,7 +60,7 @@ impl<'v> Videos<'v> {
         };
         let state = if plan.index == 0 && index < State::ALL.len() {
             State::ALL[index]
-        } else if plan.index == 0 && index % 10 == 0 {
+        } else if plan.index == 0 && index.is_multiple_of(10) {
             State::Deleted // mirrored elsewhere: the mirror is the surviving copy
         } else {
             weighted_state(&mut rng)
@@ -422,7 +422,7 @@ pub fn curated_tags() -> Vec<CuratedTag> {
 
 fn curated_for(index: usize, rng: &mut ChaCha8Rng) -> Vec<String> {
     let tags = curated_tags();
-    if index % 3 != 0 && !rng.random_bool(0.15) {
+    if !index.is_multiple_of(3) && !rng.random_bool(0.15) {
         return vec![];
     }
     let first = rng.random_range(0..tags.len());
@@ -457,7 +457,7 @@ pub fn stats(video: &VideoRecord, index: usize) -> VideoStats {
     let duration = video.duration.unwrap_or(1.0).max(1.0);
     VideoStats {
         views: Some(1_000 + (index as u64 * 7_919) % 250_000),
-        likes: (index % 4 != 0).then(|| 10 + (index as u64 * 131) % 9_000),
+        likes: (!index.is_multiple_of(4)).then(|| 10 + (index as u64 * 131) % 9_000),
         cues: video.cues.len() as u32,
         coverage: round2((spoken / duration).min(1.0)),
     }
