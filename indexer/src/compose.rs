@@ -9,7 +9,7 @@
 //! archive.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use archilyzer_core::format::paths::{self, Layer};
@@ -18,73 +18,8 @@ use archilyzer_core::format::{
     VideoRecord,
 };
 use archilyzer_core::source::sha256_hex;
+pub use archilyzer_core::staging::Staging;
 use serde::Serialize;
-
-/// A directory being written, renamed over the target on [`Staging::commit`]
-/// and removed if dropped before that.
-pub struct Staging {
-    dir: Option<tempfile::TempDir>,
-    target: PathBuf,
-}
-
-impl Staging {
-    /// A fresh directory beside `target` (same file system, so the final
-    /// rename is atomic).
-    pub fn beside(target: &Path) -> Result<Self> {
-        let parent = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let dir = tempfile::Builder::new()
-            .prefix(&format!(".{name}.partial-"))
-            .tempdir_in(&parent)
-            .with_context(|| {
-                format!("cannot create a staging directory in {}", parent.display())
-            })?;
-        Ok(Staging {
-            dir: Some(dir),
-            target: target.to_path_buf(),
-        })
-    }
-
-    pub fn path(&self) -> &Path {
-        self.dir
-            .as_ref()
-            .expect("staging is live until commit")
-            .path()
-    }
-
-    /// Replaces `target` with the staged directory. An existing target is
-    /// moved aside first and removed after the rename.
-    pub fn commit(mut self) -> Result<()> {
-        let dir = self.dir.take().expect("commit runs once").keep();
-        let old = self.target.with_extension("old-archilyzer");
-        let had_old = self.target.exists();
-        if had_old {
-            let _ = std::fs::remove_dir_all(&old);
-            std::fs::rename(&self.target, &old)
-                .with_context(|| format!("cannot move the old {} aside", self.target.display()))?;
-        }
-        std::fs::rename(&dir, &self.target).with_context(|| {
-            format!(
-                "cannot rename {} to {}",
-                dir.display(),
-                self.target.display()
-            )
-        })?;
-        if had_old {
-            std::fs::remove_dir_all(&old)
-                .with_context(|| format!("cannot remove {}", old.display()))?;
-        }
-        Ok(())
-    }
-}
 
 /// Writes `value` as JSON to `root/rel`, creating directories.
 pub fn write_json<T: Serialize>(root: &Path, rel: &str, value: &T) -> Result<u64> {
@@ -205,21 +140,6 @@ impl<'a> Pager<'a> {
     }
 }
 
-/// The summaries row of a record on `page`.
-pub fn summary_row(channel: &str, page: u32, v: &VideoRecord) -> SummaryRow {
-    SummaryRow {
-        channel: channel.to_string(),
-        slug: v.slug.clone(),
-        title: v.title.clone(),
-        upload_date: v.upload_date.clone(),
-        media_type: v.media_type,
-        age: v.age,
-        state: v.state,
-        page,
-        curated_tags: v.curated_tags.clone(),
-    }
-}
-
 /// Writes a channel's transcript pages and manifest from its records;
 /// returns its `corpus.json` entry and adds its rows to `summaries`.
 pub fn write_channel(
@@ -232,7 +152,7 @@ pub fn write_channel(
     let mut pager = Pager::new(root, Layer::Transcripts, &entry.slug, page_target);
     for v in videos {
         let (page, _) = pager.push(&v.slug, v)?;
-        summaries.push(summary_row(&entry.slug, page, v));
+        summaries.push(SummaryRow::of(&entry.slug, page, v));
     }
     let manifest = pager.finish(&entry.name, Some(entry.platform))?;
     Ok(ChannelEntry {

@@ -13,7 +13,9 @@
 pub mod archive;
 pub mod captions;
 pub mod format;
+pub mod index;
 pub mod source;
+pub mod staging;
 pub mod text;
 
 #[cfg(feature = "testkit")]

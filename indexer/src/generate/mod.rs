@@ -343,7 +343,7 @@ fn write_channel(root: &Path, videos: &Videos, plan: &ChannelPlan) -> Result<Cha
         let (page, size) = pages.push(&record.slug, &record)?;
         out.bytes += size as u64;
         out.summaries
-            .push(compose::summary_row(&plan.slug, page, &record));
+            .push(SummaryRow::of(&plan.slug, page, &record));
         if let Some(cluster) = mirror {
             out.clusters.push(cluster);
         }

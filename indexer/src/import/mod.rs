@@ -293,7 +293,7 @@ fn write_archive(
             generated_at: None,
         }),
     )?;
-    staging.commit()
+    Ok(staging.commit()?)
 }
 
 /// Gives bare files their slugs (`<channel>-<seq>`, else a slug of the

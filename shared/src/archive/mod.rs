@@ -14,6 +14,7 @@ pub use site::{check_segment, CachedPage, PageKey, SharedPageCache, Site};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::format::paths::Layer;
 use crate::format::{self, paths, CorpusFile, HubCorpus};
 use crate::source::{
     DiskCache, HttpOptions, HttpStore, LocalStore, ReadError, SourceHandle, Store,
@@ -53,6 +54,20 @@ pub fn cache_dir() -> Option<PathBuf> {
         return Some(PathBuf::from(dir));
     }
     dirs::cache_dir().map(|d| d.join("archilyzer"))
+}
+
+/// One page of one layer, as the current manifests describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageRef {
+    /// Index into [`Archive::sites`].
+    pub site: usize,
+    pub layer: Layer,
+    pub channel: String,
+    pub page: u32,
+    /// The manifest's sha256 of the page.
+    pub sha256: String,
+    /// The store's stamp of the file (local: size and mtime).
+    pub stamp: Option<String>,
 }
 
 /// A readable archive.
@@ -123,6 +138,49 @@ impl Archive {
     /// The sites read: one, or the chosen hub members in hub order.
     pub fn sites(&self) -> &[Arc<Site>] {
         &self.sites
+    }
+
+    /// Every page of every layer of every site, in archive order (site,
+    /// channel as `corpus.json` lists them, layer, page), with what the
+    /// manifests say of each. A manifest that cannot be read is returned
+    /// as a problem naming it, never skipped quietly.
+    pub fn page_table(&self) -> (Vec<PageRef>, Vec<String>) {
+        let mut pages = Vec::new();
+        let mut problems = Vec::new();
+        for (site_index, site) in self.sites.iter().enumerate() {
+            for ch in &site.corpus().channels {
+                for layer in [Layer::Transcripts, Layer::Chat, Layer::Posts] {
+                    let manifest = match site.manifest(layer, &ch.slug) {
+                        Ok(Some(m)) => m,
+                        Ok(None) if layer != Layer::Transcripts => continue,
+                        Ok(None) => {
+                            problems.push(format!(
+                                "{}: transcript manifest missing",
+                                site.describe(&paths::manifest(layer, &ch.slug))
+                            ));
+                            continue;
+                        }
+                        Err(e) => {
+                            problems.push(e.to_string());
+                            continue;
+                        }
+                    };
+                    for (i, entry) in manifest.pages.iter().enumerate() {
+                        let page = i as u32 + 1;
+                        let path = format!("{}/{}/{}", layer.dir(), ch.slug, entry.file);
+                        pages.push(PageRef {
+                            site: site_index,
+                            layer,
+                            channel: ch.slug.clone(),
+                            page,
+                            sha256: entry.sha256.clone(),
+                            stamp: site.store().stamp(&path),
+                        });
+                    }
+                }
+            }
+        }
+        (pages, problems)
     }
 
     /// Forgets every cached file and page.

@@ -202,6 +202,13 @@ impl Site {
         Ok((bytes, entry.sha256.clone()))
     }
 
+    /// The path of page `n` of a layer as its manifest names it.
+    pub fn page_path(&self, layer: Layer, channel: &str, n: u32) -> Option<String> {
+        let manifest = self.manifest(layer, channel).ok()??;
+        let entry = manifest.pages.get(n.checked_sub(1)? as usize)?;
+        Some(format!("{}/{channel}/{}", layer.dir(), entry.file))
+    }
+
     /// Transcript page `n` (1-based) of `channel`, through the page cache.
     pub fn transcript_page(&self, channel: &str, n: u32) -> Result<Arc<TranscriptPage>, ReadError> {
         match &*self.page(Layer::Transcripts, channel, n)? {

@@ -37,6 +37,23 @@ pub struct SummaryRow {
     pub curated_tags: Vec<String>,
 }
 
+impl SummaryRow {
+    /// The row of a video record found on `page` of `channel`.
+    pub fn of(channel: &str, page: u32, v: &super::VideoRecord) -> Self {
+        SummaryRow {
+            channel: channel.to_string(),
+            slug: v.slug.clone(),
+            title: v.title.clone(),
+            upload_date: v.upload_date.clone(),
+            media_type: v.media_type,
+            age: v.age,
+            state: v.state,
+            page,
+            curated_tags: v.curated_tags.clone(),
+        }
+    }
+}
+
 /// One entry of `aliases.json`: a plain query that matches a trigger also
 /// searches `regex`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -61,6 +61,16 @@ impl Store for LocalStore {
         self.read(path)
     }
 
+    fn stamp(&self, path: &str) -> Option<String> {
+        let meta = std::fs::metadata(self.resolve(path).ok()??).ok()?;
+        let mtime = meta
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        Some(format!("{}:{}", meta.len(), mtime.as_nanos()))
+    }
+
     fn location(&self) -> String {
         self.root.display().to_string()
     }

@@ -31,6 +31,13 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// disk is the truth the search confirms against.
     fn read_page(&self, path: &str, sha256: &str) -> Result<Option<Vec<u8>>, ReadError>;
 
+    /// A cheap stamp of a file's current state without reading it (size
+    /// and modification time for a local file), or `None` where the store
+    /// has none (remote pages are checked by their sha256 instead).
+    fn stamp(&self, _path: &str) -> Option<String> {
+        None
+    }
+
     /// The store's location, for messages: a directory or a URL.
     fn location(&self) -> String;
 

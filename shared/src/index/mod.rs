@@ -1,0 +1,206 @@
+//! The offline index: which pages hold which words, and every video.
+//!
+//! # Files (one directory per source)
+//!
+//! ```text
+//! meta.json     format and normaliser versions, the source, when, and the
+//!               page table: for each page its key (site, layer, channel,
+//!               page), the manifest sha256 and file stamp it was built
+//!               from, and whether it was read ("ok") or failed (why)
+//! terms.fst     fst map: normalised word → byte offset in postings.bin
+//! postings.bin  per word: varint count, then varint deltas of page ids
+//!               (a page id is the page's position in meta.json's table)
+//! terms.txt     every word, one per line, in order: the blob infix
+//!               lookups (regex literals inside words) scan with memchr
+//! videos.json   one row per video read: site, channel, slug, title,
+//!               date, media type, age, state, page, curated tags
+//! ```
+//!
+//! # Why the index never loses a match
+//!
+//! A query's hits are decided only by the matcher on the real page text.
+//! The index is used to skip pages, and a page is skipped only when the
+//! index proves it cannot hold a hit:
+//!
+//! 1. Every word of every searchable field of a page (captions, title,
+//!    description, tags, channel name, chat, posts) is in that page's
+//!    postings, produced by [`crate::text`], the same tokeniser the
+//!    matcher uses (invariant 4; a version mismatch discards the index).
+//! 2. A phrase matches only where each of its words occurs as a token, so a
+//!    page lacking one of them cannot match; a final `word*` needs a token
+//!    with that prefix. A regex match contains each literal the regex
+//!    requires, so a page whose vocabulary has no word containing each
+//!    normalised piece of that literal cannot match (literals with
+//!    characters outside ASCII are not used to prune at all).
+//! 3. The claims above hold only for the bytes that were tokenised. A
+//!    page is vouched for only when its manifest sha256 and its file stamp
+//!    equal those recorded at build time and it was read successfully;
+//!    every other page (new, changed, failed, unknown) is read
+//!    unconditionally (invariant 2).
+//! 4. Whenever a lookup would be costly, the planner widens to "all
+//!    pages"; it never truncates a union of postings.
+//!
+//! So a fresh, stale, foreign or corrupt index changes only how many pages
+//! are read (invariant 1).
+
+mod build;
+mod read;
+
+pub use build::{build, BuildEvent, BuildReport};
+pub use read::{default_dir, Index, IndexStatus, RawIndex, Vouched};
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::paths::Layer;
+use crate::format::{SummaryRow, VideoRecord};
+
+/// The on-disk layout version of the index.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// `meta.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    pub format: u32,
+    pub normalizer: u32,
+    /// The source handle it was built from.
+    pub source: String,
+    /// Unix seconds of the build.
+    pub built_at: u64,
+    pub pages: Vec<PageMeta>,
+}
+
+/// One page as the build saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PageKey {
+    pub site: String,
+    pub layer: LayerName,
+    pub channel: String,
+    pub page: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PageMeta {
+    #[serde(flatten)]
+    pub key: PageKey,
+    pub sha256: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stamp: Option<String>,
+    /// `None` when read and tokenised; the reason when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+}
+
+/// A layer as the index file spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LayerName {
+    Transcripts,
+    Chat,
+    Posts,
+}
+
+impl From<Layer> for LayerName {
+    fn from(l: Layer) -> Self {
+        match l {
+            Layer::Transcripts => LayerName::Transcripts,
+            Layer::Chat => LayerName::Chat,
+            Layer::Posts => LayerName::Posts,
+        }
+    }
+}
+
+/// A row of `videos.json`: a summaries row and the site it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VideoRow {
+    pub site: String,
+    #[serde(flatten)]
+    pub row: SummaryRow,
+}
+
+impl VideoRow {
+    pub fn of(site: &str, channel: &str, page: u32, v: &VideoRecord) -> Self {
+        VideoRow {
+            site: site.to_string(),
+            row: SummaryRow::of(channel, page, v),
+        }
+    }
+}
+
+/// Appends `v` as a LEB128 varint.
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a varint at `*at`, advancing it; `None` on a truncated value.
+pub(crate) fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// A postings list: ascending page ids as count + deltas.
+pub(crate) fn encode_postings(out: &mut Vec<u8>, ids: &[u32]) {
+    put_varint(out, ids.len() as u64);
+    let mut prev = 0;
+    for &id in ids {
+        put_varint(out, u64::from(id - prev));
+        prev = id;
+    }
+}
+
+/// The inverse of [`encode_postings`]; `None` if the bytes are damaged
+/// (truncated, or ids past `limit`).
+pub(crate) fn decode_postings(bytes: &[u8], offset: usize, limit: u32) -> Option<Vec<u32>> {
+    let mut at = offset;
+    let n = get_varint(bytes, &mut at)?;
+    if n > u64::from(limit) {
+        return None;
+    }
+    let mut ids = Vec::with_capacity(n as usize);
+    let mut cur = 0u64;
+    for _ in 0..n {
+        cur += get_varint(bytes, &mut at)?;
+        if cur >= u64::from(limit) {
+            return None;
+        }
+        ids.push(cur as u32);
+    }
+    Some(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn postings_round_trip_and_damage_is_detected() {
+        let mut buf = Vec::new();
+        encode_postings(&mut buf, &[0, 3, 4, 200, 70_000]);
+        assert_eq!(
+            decode_postings(&buf, 0, 70_001),
+            Some(vec![0, 3, 4, 200, 70_000])
+        );
+        assert_eq!(
+            decode_postings(&buf, 0, 1000),
+            None,
+            "an id past the page table"
+        );
+        assert_eq!(
+            decode_postings(&buf[..buf.len() - 1], 0, 70_001),
+            None,
+            "truncated"
+        );
+    }
+}

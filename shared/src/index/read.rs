@@ -1,0 +1,236 @@
+//! Opening an index and answering lookups: exact words, prefixes, and
+//! pieces inside words.
+//!
+//! Promises: a missing, damaged, foreign or outdated index is reported as
+//! [`IndexStatus::Ignored`] with the reason and used for nothing; a lookup
+//! that hits damaged postings answers `None` ("cannot say"), which the
+//! planner treats as "every page"; a page is vouched for only when its
+//! current manifest sha256 and file stamp equal the recorded ones and it
+//! was read successfully at build time.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use fst::{IntoStreamer, Streamer};
+
+use super::build::key_of;
+use super::{decode_postings, Meta, PageKey, VideoRow, FORMAT_VERSION};
+use crate::archive::{Archive, PageRef};
+use crate::source::ReadError;
+use crate::text::NORMALIZER_VERSION;
+
+/// The files of an index, loaded.
+pub struct RawIndex {
+    pub meta: Meta,
+    pub terms: fst::Map<Vec<u8>>,
+    postings: Vec<u8>,
+    vocabulary: Vec<u8>,
+    pub videos: Vec<VideoRow>,
+    ids: HashMap<PageKey, u32>,
+}
+
+impl RawIndex {
+    /// Loads every file of the index in `dir`; the error says what is wrong.
+    pub fn load(dir: &Path) -> Result<RawIndex, String> {
+        let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+        let meta: Meta =
+            serde_json::from_slice(&read("meta.json")?).map_err(|e| format!("meta.json: {e}"))?;
+        let terms = fst::Map::new(read("terms.fst")?).map_err(|e| format!("terms.fst: {e}"))?;
+        let videos = serde_json::from_slice(&read("videos.json")?)
+            .map_err(|e| format!("videos.json: {e}"))?;
+        let ids = meta
+            .pages
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.key.clone(), i as u32))
+            .collect();
+        Ok(RawIndex {
+            postings: read("postings.bin")?,
+            vocabulary: read("terms.txt")?,
+            meta,
+            terms,
+            videos,
+            ids,
+        })
+    }
+
+    /// Built by this format and normaliser version.
+    pub fn compatible(&self) -> bool {
+        self.meta.format == FORMAT_VERSION && self.meta.normalizer == NORMALIZER_VERSION
+    }
+
+    pub fn page_id(&self, key: &PageKey) -> Option<u32> {
+        self.ids.get(key).copied()
+    }
+
+    /// The recorded page id, if the page is unchanged and was read.
+    pub fn reusable(&self, key: &PageKey, sha256: &str, stamp: Option<&str>) -> Option<u32> {
+        let id = self.page_id(key)?;
+        let p = &self.meta.pages[id as usize];
+        (p.sha256 == sha256 && p.stamp.as_deref() == stamp && p.failed.is_none()).then_some(id)
+    }
+
+    /// The page ids of the postings at `offset`.
+    pub fn postings(&self, offset: u64) -> Result<Vec<u32>, ReadError> {
+        decode_postings(
+            &self.postings,
+            offset as usize,
+            self.meta.pages.len() as u32,
+        )
+        .ok_or_else(|| ReadError::Other("the index's postings are damaged; rebuild it".into()))
+    }
+
+    /// Pages holding the word `term` exactly; `None` if the index cannot say.
+    pub fn exact(&self, term: &str) -> Option<BTreeSet<u32>> {
+        match self.terms.get(term) {
+            Some(offset) => self.postings(offset).ok().map(|v| v.into_iter().collect()),
+            None => Some(BTreeSet::new()),
+        }
+    }
+
+    /// Pages holding a word that starts with `prefix`.
+    pub fn prefix(&self, prefix: &str) -> Option<BTreeSet<u32>> {
+        let mut out = BTreeSet::new();
+        let mut stream = self.terms.range().ge(prefix).into_stream();
+        while let Some((term, offset)) = stream.next() {
+            if !term.starts_with(prefix.as_bytes()) {
+                break;
+            }
+            out.extend(self.postings(offset).ok()?);
+        }
+        Some(out)
+    }
+
+    /// Pages holding a word that contains `piece` anywhere.
+    pub fn infix(&self, piece: &str) -> Option<BTreeSet<u32>> {
+        let mut out = BTreeSet::new();
+        let mut last_line = usize::MAX;
+        for at in memchr::memmem::find_iter(&self.vocabulary, piece.as_bytes()) {
+            let start = memchr::memrchr(b'\n', &self.vocabulary[..at]).map_or(0, |i| i + 1);
+            if start == last_line {
+                continue;
+            }
+            last_line = start;
+            let end = memchr::memchr(b'\n', &self.vocabulary[at..])
+                .map_or(self.vocabulary.len(), |i| at + i);
+            let term = &self.vocabulary[start..end];
+            out.extend(self.postings(self.terms.get(term)?).ok()?);
+        }
+        Some(out)
+    }
+}
+
+/// What an index can do for a query, said in results.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IndexStatus {
+    /// Every page of the archive is vouched for.
+    Fresh,
+    /// Some pages changed, appeared or failed since the build; they are
+    /// read unconditionally.
+    PartlyStale { unvouched: usize, pages: usize },
+    /// Not used, with the reason.
+    Ignored(String),
+    /// None was asked for (`--no-index`).
+    NotUsed,
+}
+
+impl IndexStatus {
+    /// One line for the end of a result.
+    pub fn describe(&self) -> String {
+        match self {
+            IndexStatus::Fresh => "index: fresh".into(),
+            IndexStatus::PartlyStale { unvouched, pages } => {
+                format!("index: partly stale, {unvouched} of {pages} page(s) changed or new since the build and read in full")
+            }
+            IndexStatus::Ignored(why) => {
+                format!("index: ignored ({why}); every page in scope was read")
+            }
+            IndexStatus::NotUsed => "index: not used (full scan)".into(),
+        }
+    }
+}
+
+/// An index opened against an archive: lookups, plus which current pages
+/// it vouches for.
+pub struct Index {
+    pub raw: RawIndex,
+    /// For each page of the archive's page table, its index id when vouched.
+    pub vouched: Vouched,
+}
+
+/// Current page position → index page id, for pages the index vouches for.
+#[derive(Debug, Clone, Default)]
+pub struct Vouched {
+    pub ids: Vec<Option<u32>>,
+}
+
+impl Index {
+    /// Opens the index in `dir` for `archive`, whose page table is `pages`.
+    pub fn open(dir: &Path, archive: &Archive, pages: &[PageRef]) -> (Option<Index>, IndexStatus) {
+        let raw = match RawIndex::load(dir) {
+            Ok(raw) => raw,
+            Err(e) if !dir.join("meta.json").exists() => {
+                let _ = e;
+                return (
+                    None,
+                    IndexStatus::Ignored(format!(
+                        "no index at {}: run `archilyzer-index build`",
+                        dir.display()
+                    )),
+                );
+            }
+            Err(e) => {
+                return (
+                    None,
+                    IndexStatus::Ignored(format!("index unusable: {e}; rebuild it")),
+                )
+            }
+        };
+        if !raw.compatible() {
+            return (
+                None,
+                IndexStatus::Ignored(format!(
+                    "built by index format {} / normaliser {}, this build uses {FORMAT_VERSION} / {NORMALIZER_VERSION}; rebuild it",
+                    raw.meta.format, raw.meta.normalizer
+                )),
+            );
+        }
+        let source = archive.handle().to_string();
+        if raw.meta.source != source {
+            return (
+                None,
+                IndexStatus::Ignored(format!("built from another archive ({})", raw.meta.source)),
+            );
+        }
+        let ids: Vec<Option<u32>> = pages
+            .iter()
+            .map(|p| raw.reusable(&key_of(archive, p), &p.sha256, p.stamp.as_deref()))
+            .collect();
+        let unvouched = ids.iter().filter(|i| i.is_none()).count();
+        let status = if unvouched == 0 {
+            IndexStatus::Fresh
+        } else {
+            IndexStatus::PartlyStale {
+                unvouched,
+                pages: pages.len(),
+            }
+        };
+        (
+            Some(Index {
+                raw,
+                vouched: Vouched { ids },
+            }),
+            status,
+        )
+    }
+}
+
+/// The default index directory of a source: under the cache dir, one
+/// subdirectory per source; `ARCHILYZER_INDEX_DIR` overrides the root.
+pub fn default_dir(handle: &crate::source::SourceHandle) -> Option<PathBuf> {
+    let root = match std::env::var_os("ARCHILYZER_INDEX_DIR").filter(|d| !d.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => crate::archive::cache_dir()?.join("index"),
+    };
+    Some(root.join(handle.cache_key()))
+}
