@@ -14,6 +14,7 @@ pub mod archive;
 pub mod captions;
 pub mod format;
 pub mod index;
+pub mod query;
 pub mod source;
 pub mod staging;
 pub mod text;

@@ -64,8 +64,9 @@ pub struct PageRef {
     pub layer: Layer,
     pub channel: String,
     pub page: u32,
-    /// The manifest's sha256 of the page.
+    /// The manifest's sha256 and size of the page.
     pub sha256: String,
+    pub bytes: u64,
     /// The store's stamp of the file (local: size and mtime).
     pub stamp: Option<String>,
 }
@@ -174,6 +175,7 @@ impl Archive {
                             channel: ch.slug.clone(),
                             page,
                             sha256: entry.sha256.clone(),
+                            bytes: entry.bytes,
                             stamp: site.store().stamp(&path),
                         });
                     }

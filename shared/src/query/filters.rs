@@ -1,0 +1,249 @@
+//! Filters and scope: which videos a query may return, resolved against
+//! the archive once, then applied the same way to summary rows (planning)
+//! and to real records (confirming).
+//!
+//! Promise (invariant 6): a value that is not recognised is named in
+//! [`Filters::notes`], never dropped silently. A filter left with no
+//! recognised value matches nothing rather than widening to everything;
+//! a malformed date is the exception the reference keeps: it is reported
+//! and ignored, never compared as text.
+
+use std::collections::BTreeSet;
+
+use crate::archive::Archive;
+use crate::format::{Age, MediaType, State};
+
+/// Filter values as a user gave them.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct FilterArgs {
+    pub states: Vec<String>,
+    pub date_from: Option<String>,
+    pub date_to: Option<String>,
+    pub media_type: Option<String>,
+    pub age: Option<String>,
+    pub channels: Vec<String>,
+    pub groups: Vec<String>,
+    pub tags: Vec<String>,
+}
+
+/// Filters resolved against an archive.
+#[derive(Debug, Clone, Default)]
+pub struct Filters {
+    /// `(site index, channel slug)` in scope; `None` = every channel.
+    pub channels: Option<BTreeSet<(usize, String)>>,
+    pub states: Option<Vec<State>>,
+    pub date_from: Option<String>,
+    pub date_to: Option<String>,
+    pub media_type: Option<Vec<MediaType>>,
+    pub age: Option<Vec<Age>>,
+    /// Curated tag ids; a video needs one of them.
+    pub tags: Option<BTreeSet<String>>,
+    /// What was not recognised, and the resolved scope, for the footer.
+    pub notes: Vec<String>,
+}
+
+/// What the predicate looks at, from a summary row or a record.
+pub struct VideoFacts<'a> {
+    pub site: usize,
+    pub channel: &'a str,
+    pub upload_date: Option<&'a str>,
+    pub media_type: MediaType,
+    pub age: Age,
+    pub state: State,
+    pub curated_tags: &'a [String],
+}
+
+impl Filters {
+    /// Resolves `args` against `archive`.
+    pub fn resolve(args: &FilterArgs, archive: &Archive) -> Filters {
+        let mut f = Filters::default();
+        let states: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
+        f.states = enum_filter(&args.states, "state", State::parse, &states, &mut f.notes);
+        let media: Vec<&str> = MediaType::ALL.iter().map(|s| s.as_str()).collect();
+        f.media_type = enum_filter(
+            args.media_type.as_slice(),
+            "media_type",
+            MediaType::parse,
+            &media,
+            &mut f.notes,
+        );
+        let ages: Vec<&str> = Age::ALL.iter().map(|s| s.as_str()).collect();
+        f.age = enum_filter(args.age.as_slice(), "age", Age::parse, &ages, &mut f.notes);
+        f.date_from = date(args.date_from.as_deref(), "date_from", &mut f.notes);
+        f.date_to = date(args.date_to.as_deref(), "date_to", &mut f.notes);
+        f.channels = channel_scope(args, archive, &mut f.notes);
+        f.tags = tag_filter(&args.tags, archive, &mut f.notes);
+        f
+    }
+
+    /// Whether any filter beyond the channel scope is set.
+    pub fn narrows_videos(&self) -> bool {
+        self.states.is_some()
+            || self.date_from.is_some()
+            || self.date_to.is_some()
+            || self.media_type.is_some()
+            || self.age.is_some()
+            || self.tags.is_some()
+    }
+
+    pub fn channel_in_scope(&self, site: usize, channel: &str) -> bool {
+        self.channels
+            .as_ref()
+            .is_none_or(|c| c.contains(&(site, channel.to_string())))
+    }
+
+    /// The one predicate planning and confirming share.
+    pub fn passes(&self, v: &VideoFacts) -> bool {
+        let date = v.upload_date.unwrap_or("");
+        self.channel_in_scope(v.site, v.channel)
+            && self.states.as_ref().is_none_or(|s| s.contains(&v.state))
+            && self
+                .media_type
+                .as_ref()
+                .is_none_or(|m| m.contains(&v.media_type))
+            && self.age.as_ref().is_none_or(|a| a.contains(&v.age))
+            && self
+                .date_from
+                .as_deref()
+                .is_none_or(|from| !date.is_empty() && date >= from)
+            && self
+                .date_to
+                .as_deref()
+                .is_none_or(|to| !date.is_empty() && date <= to)
+            && self
+                .tags
+                .as_ref()
+                .is_none_or(|t| v.curated_tags.iter().any(|x| t.contains(x)))
+    }
+}
+
+fn enum_filter<T: Copy>(
+    values: &[String],
+    what: &str,
+    parse: fn(&str) -> Option<T>,
+    valid: &[&str],
+    notes: &mut Vec<String>,
+) -> Option<Vec<T>> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for v in values {
+        match parse(v.trim().to_ascii_lowercase().as_str()) {
+            Some(x) => out.push(x),
+            None => notes.push(format!(
+                "unrecognised {what} {v:?} (valid: {})",
+                valid.join(", ")
+            )),
+        }
+    }
+    if out.is_empty() {
+        notes.push(format!(
+            "no valid {what} given: the {what} filter matches nothing"
+        ));
+    }
+    Some(out)
+}
+
+fn date(value: Option<&str>, what: &str, notes: &mut Vec<String>) -> Option<String> {
+    let v = value?.trim();
+    if v.len() == 8 && v.bytes().all(|b| b.is_ascii_digit()) {
+        Some(v.to_string())
+    } else {
+        notes.push(format!("{what} {v:?} is not YYYYMMDD and was ignored"));
+        None
+    }
+}
+
+/// Channels and groups (additive), by slug, name or group id/name,
+/// case-insensitive. Unmatched tokens are named.
+fn channel_scope(
+    args: &FilterArgs,
+    archive: &Archive,
+    notes: &mut Vec<String>,
+) -> Option<BTreeSet<(usize, String)>> {
+    if args.channels.is_empty() && args.groups.is_empty() {
+        return None;
+    }
+    let mut scope = BTreeSet::new();
+    for token in &args.channels {
+        let t = token.trim().to_lowercase();
+        let mut found = false;
+        for (i, site) in archive.sites().iter().enumerate() {
+            for c in &site.corpus().channels {
+                if c.slug.to_lowercase() == t || c.name.to_lowercase() == t {
+                    scope.insert((i, c.slug.clone()));
+                    found = true;
+                }
+            }
+        }
+        if !found {
+            notes.push(format!("channel {token:?} matched no channel"));
+        }
+    }
+    for token in &args.groups {
+        let t = token.trim().to_lowercase();
+        let mut found = false;
+        for (i, site) in archive.sites().iter().enumerate() {
+            let ids: Vec<&str> = site
+                .corpus()
+                .groups
+                .iter()
+                .filter(|g| g.id.to_lowercase() == t || g.name.to_lowercase() == t)
+                .map(|g| g.id.as_str())
+                .collect();
+            for c in &site.corpus().channels {
+                if c.group.as_deref().is_some_and(|g| ids.contains(&g)) {
+                    scope.insert((i, c.slug.clone()));
+                    found = true;
+                }
+            }
+        }
+        if !found {
+            notes.push(format!("group {token:?} matched no group"));
+        }
+    }
+    notes.push(format!("scope: {} channel(s)", scope.len()));
+    Some(scope)
+}
+
+/// Curated tags by id or label, case-insensitive.
+fn tag_filter(
+    tags: &[String],
+    archive: &Archive,
+    notes: &mut Vec<String>,
+) -> Option<BTreeSet<String>> {
+    if tags.is_empty() {
+        return None;
+    }
+    let known: Vec<(String, String)> = archive
+        .sites()
+        .iter()
+        .filter_map(|s| s.tags().ok().flatten())
+        .flat_map(|t| {
+            t.iter()
+                .map(|c| (c.id.clone(), c.label.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut out = BTreeSet::new();
+    for token in tags {
+        let t = token.trim().to_lowercase();
+        let ids: Vec<&String> = known
+            .iter()
+            .filter(|(id, label)| id.to_lowercase() == t || label.to_lowercase() == t)
+            .map(|(id, _)| id)
+            .collect();
+        if ids.is_empty() {
+            notes.push(format!(
+                "tag {token:?} is not a curated tag of this archive"
+            ));
+        }
+        out.extend(ids.into_iter().cloned());
+    }
+    if out.is_empty() {
+        notes.push("no curated tag matched: the tags filter matches nothing".into());
+    }
+    Some(out)
+}

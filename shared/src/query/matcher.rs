@@ -1,0 +1,237 @@
+//! Deciding hits on the real text: phrases of whole words (optional final
+//! `*`) and regexes, both running on across the consecutive units (cues,
+//! or the single text of a title) of one field.
+//!
+//! Phrase: the query's words, normalised by [`crate::text`], must occur as
+//! consecutive tokens of the field's token stream; the last one only as a
+//! prefix when the query ends in `*`. Regex: runs on the raw text of the
+//! field's units joined by single spaces, case-insensitive unless asked
+//! otherwise. Either way the hit is the unit where the match starts, and a
+//! unit is reported once however many matches start in it.
+
+use memchr::memmem;
+use regex::{Regex, RegexBuilder};
+
+use crate::text::for_each_token;
+
+/// The longest query or regex accepted, in bytes.
+pub const MAX_QUERY_BYTES: usize = 1000;
+
+/// A compiled query.
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    Phrase(Phrase),
+    Regex(Regex),
+}
+
+/// A phrase's normalised words; `prefix` when the last one ends in `*`.
+#[derive(Debug, Clone)]
+pub struct Phrase {
+    pub words: Vec<String>,
+    pub prefix: bool,
+    /// `" w1 w2 w3"`, what is searched for in a [`TokenStream`].
+    needle: String,
+}
+
+impl Matcher {
+    /// A plain query: whole words, optional final `*`.
+    pub fn phrase(query: &str) -> Result<Matcher, String> {
+        check_length(query)?;
+        let trimmed = query.trim();
+        let prefix = trimmed.ends_with('*');
+        let words = crate::text::tokens(trimmed.trim_end_matches('*'));
+        if words.is_empty() {
+            return Err(format!(
+                "the query {query:?} has no words (letters or digits) to search for"
+            ));
+        }
+        let needle: String = words.iter().map(|w| format!(" {w}")).collect();
+        Ok(Matcher::Phrase(Phrase {
+            words,
+            prefix,
+            needle,
+        }))
+    }
+
+    /// A regex, case-insensitive unless `case_sensitive`.
+    pub fn regex(pattern: &str, case_sensitive: bool) -> Result<Matcher, String> {
+        check_length(pattern)?;
+        RegexBuilder::new(pattern)
+            .case_insensitive(!case_sensitive)
+            .size_limit(10 << 20)
+            .build()
+            .map(Matcher::Regex)
+            .map_err(|e| format!("the regex {pattern:?} does not compile: {e}"))
+    }
+
+    /// The units of `units` where a match starts, ascending, each once.
+    pub fn hits<'a>(
+        &self,
+        units: impl Iterator<Item = &'a str> + Clone,
+        scratch: &mut TokenStream,
+    ) -> Vec<usize> {
+        match self {
+            Matcher::Phrase(p) => {
+                scratch.clear();
+                for (i, text) in units.enumerate() {
+                    scratch.push(text, i);
+                }
+                scratch.find(p)
+            }
+            Matcher::Regex(re) => regex_hits(re, units, &mut scratch.joined),
+        }
+    }
+}
+
+fn check_length(q: &str) -> Result<(), String> {
+    if q.len() > MAX_QUERY_BYTES {
+        return Err(format!(
+            "the query is {} bytes long; the limit is {MAX_QUERY_BYTES}",
+            q.len()
+        ));
+    }
+    Ok(())
+}
+
+fn regex_hits<'a>(
+    re: &Regex,
+    units: impl Iterator<Item = &'a str>,
+    joined: &mut String,
+) -> Vec<usize> {
+    joined.clear();
+    let mut starts = Vec::new();
+    for (i, text) in units.enumerate() {
+        if i > 0 {
+            joined.push(' ');
+        }
+        starts.push(joined.len());
+        joined.push_str(text);
+    }
+    let mut out: Vec<usize> = Vec::new();
+    for m in re.find_iter(joined) {
+        let unit = starts
+            .partition_point(|&s| s <= m.start())
+            .saturating_sub(1);
+        if out.last() != Some(&unit) {
+            out.push(unit);
+        }
+    }
+    out
+}
+
+/// A field's normalised tokens as one string (`" t1 t2 t3"`), with the
+/// unit each token came from. Reused across videos to save allocations.
+#[derive(Debug, Default)]
+pub struct TokenStream {
+    buf: String,
+    /// Byte offset in `buf` of each token's leading space.
+    starts: Vec<u32>,
+    units: Vec<u32>,
+    joined: String,
+}
+
+impl TokenStream {
+    fn clear(&mut self) {
+        self.buf.clear();
+        self.starts.clear();
+        self.units.clear();
+    }
+
+    fn push(&mut self, text: &str, unit: usize) {
+        let (buf, starts, units) = (&mut self.buf, &mut self.starts, &mut self.units);
+        for_each_token(text, |t, _| {
+            starts.push(buf.len() as u32);
+            units.push(unit as u32);
+            buf.push(' ');
+            buf.push_str(t);
+        });
+    }
+
+    /// Units where the phrase starts.
+    fn find(&self, p: &Phrase) -> Vec<usize> {
+        let finder = memmem::Finder::new(p.needle.as_bytes());
+        let hay = self.buf.as_bytes();
+        let mut out: Vec<usize> = Vec::new();
+        let mut from = 0;
+        while let Some(found) = finder.find(&hay[from..]) {
+            let at = from + found;
+            from = at + 1;
+            let end = at + p.needle.len();
+            let whole_word = p.prefix || end == hay.len() || hay[end] == b' ';
+            if !whole_word {
+                continue;
+            }
+            // `at` is a token start: every token starts with the space.
+            let Ok(token) = self.starts.binary_search(&(at as u32)) else {
+                continue;
+            };
+            let unit = self.units[token] as usize;
+            if out.last() != Some(&unit) {
+                out.push(unit);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hits(m: &Matcher, units: &[&str]) -> Vec<usize> {
+        m.hits(units.iter().copied(), &mut TokenStream::default())
+    }
+
+    #[test]
+    fn a_phrase_of_whole_words_matches_across_cues_at_its_first_word() {
+        let m = Matcher::phrase("k cups").unwrap();
+        assert_eq!(
+            hits(
+                &m,
+                &["I love K-Cups", "no", "buy k.", "cups now", "hiccups"]
+            ),
+            [0, 2]
+        );
+        let cup = Matcher::phrase("cup").unwrap();
+        assert_eq!(hits(&cup, &["hiccups", "cupcake", "a cup", "CUP!"]), [2, 3]);
+        let pre = Matcher::phrase("cup*").unwrap();
+        assert_eq!(hits(&pre, &["hiccups", "cupcake", "a cup"]), [1, 2]);
+        let diacritics = Matcher::phrase("CAFE au").unwrap();
+        assert_eq!(
+            hits(&diacritics, &["un café", "au lait", "cafe au"]),
+            [0, 2]
+        );
+    }
+
+    #[test]
+    fn a_phrase_whose_words_repeat_finds_every_start() {
+        let m = Matcher::phrase("la la").unwrap();
+        assert_eq!(hits(&m, &["la", "la", "la"]), [0, 1]);
+    }
+
+    #[test]
+    fn a_regex_runs_on_raw_text_joined_by_spaces() {
+        let m = Matcher::regex("cake cu", false).unwrap();
+        assert_eq!(hits(&m, &["a CAKE", "cup", "x"]), [0]);
+        let m = Matcher::regex("(k|cake)[ -]?cups?", false).unwrap();
+        assert_eq!(hits(&m, &["K-Cups", "cake", "cups", "kcup"]), [0, 1, 3]);
+        let strict = Matcher::regex("Cup", true).unwrap();
+        assert_eq!(hits(&strict, &["cup", "Cup"]), [1]);
+    }
+
+    #[test]
+    fn bad_queries_say_what_is_wrong() {
+        assert_eq!(
+            Matcher::phrase("!!").unwrap_err(),
+            "the query \"!!\" has no words (letters or digits) to search for"
+        );
+        assert!(Matcher::regex("(", false)
+            .unwrap_err()
+            .starts_with("the regex \"(\" does not compile"));
+        let long = "a".repeat(1001);
+        assert_eq!(
+            Matcher::phrase(&long).unwrap_err(),
+            "the query is 1001 bytes long; the limit is 1000"
+        );
+    }
+}

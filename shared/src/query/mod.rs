@@ -1,0 +1,168 @@
+//! The query engine: source → planner → scanner → matcher → result.
+//!
+//! - [`filters`]: filters and channel scope, one predicate for planning and
+//!   confirming.
+//! - [`matcher`]: phrases and regexes decided on the real text.
+//! - [`prune`]: the pages a query could match, from the index's words.
+//! - [`plan`]: which pages to read: scope ∩ filters ∩ query, plus every page
+//!   the index cannot vouch for.
+//! - [`scan`]: reads the planned pages concurrently, folds in page order.
+//!
+//! Promise (invariant 1): the index only prunes. Hits are decided by the
+//! matcher on the page text alone, so a result is the same with the index
+//! fresh, stale, corrupt, foreign or absent; only `pages_read` differs.
+
+pub mod filters;
+pub mod matcher;
+pub mod plan;
+pub mod prune;
+pub mod scan;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+pub use filters::{FilterArgs, Filters};
+pub use matcher::Matcher;
+
+use crate::archive::Archive;
+use crate::index::IndexStatus;
+
+/// A search as a caller asks for it.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct Request {
+    pub query: String,
+    pub regex: bool,
+    /// Regexes only: match case as written.
+    pub case_sensitive: bool,
+    /// Expand a plain query through the archive's curated aliases.
+    pub use_aliases: bool,
+    /// Drop any video that also matches one of these (never alias-expanded).
+    pub exclude: Vec<String>,
+    /// Which fields to match: transcripts, chat, description, tags,
+    /// metadata, posts. Empty means captions plus titles.
+    pub scopes: Vec<String>,
+    #[serde(flatten)]
+    pub filters: FilterArgs,
+    /// Read at most this many pages (`None`: no cap).
+    pub max_pages: Option<usize>,
+}
+
+/// A searchable field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Transcripts,
+    Title,
+    /// Title and channel name.
+    Metadata,
+    Description,
+    Tags,
+    Chat,
+    Posts,
+}
+
+impl Scope {
+    pub fn parse(s: &str) -> Option<Scope> {
+        Some(match s.trim().to_ascii_lowercase().as_str() {
+            "transcripts" | "captions" => Scope::Transcripts,
+            "metadata" => Scope::Metadata,
+            "description" => Scope::Description,
+            "tags" => Scope::Tags,
+            "chat" => Scope::Chat,
+            "posts" => Scope::Posts,
+            _ => return None,
+        })
+    }
+}
+
+/// One place a query matched.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit {
+    pub scope: Scope,
+    /// The cue (transcripts), message (chat) or tag index; 0 otherwise.
+    pub unit: usize,
+    /// Seconds into the video, for timed fields.
+    pub start: Option<f64>,
+    pub text: String,
+}
+
+/// A video (or post) with its hits.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VideoResult {
+    pub site: String,
+    pub channel: String,
+    pub slug: String,
+    pub title: String,
+    pub upload_date: Option<String>,
+    /// `video` or `post`.
+    pub kind: &'static str,
+    pub page: u32,
+    pub hits: Vec<Hit>,
+}
+
+/// How much of the archive a result covers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Coverage {
+    /// Some planned page was not read (a cap, or a read error).
+    pub partial: bool,
+    /// `site/channel` fully read, partly read, and never reached.
+    pub scanned: Vec<String>,
+    pub partly: Vec<String>,
+    pub unreached: Vec<String>,
+}
+
+/// A search's answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct Response {
+    pub source: String,
+    pub videos: Vec<VideoResult>,
+    pub total_videos: usize,
+    pub total_hits: usize,
+    pub pages_read: usize,
+    pub pages_planned: usize,
+    /// Pages of the layers the scopes search, in the channels in scope.
+    pub pages_total: usize,
+    pub bytes_read: u64,
+    #[serde(serialize_with = "as_text")]
+    pub index: IndexStatus,
+    /// Unrecognised values, the resolved scope, aliases that fired,
+    /// whether the index could help.
+    pub notes: Vec<String>,
+    /// Pages (or manifests) that could not be read or parsed, with why.
+    pub unreadable: Vec<String>,
+    pub coverage: Coverage,
+}
+
+fn as_text<S: serde::Serializer>(status: &IndexStatus, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&status.describe())
+}
+
+/// Runs `request` on `archive`, pruning with the index in `index_dir`
+/// when one is given. The error is a message for the user (a bad query).
+pub fn search(
+    archive: &Archive,
+    index_dir: Option<&Path>,
+    request: &Request,
+) -> Result<Response, String> {
+    let compiled = plan::Compiled::new(archive, request)?;
+    let (pages, problems) = archive.page_table();
+    let (index, status) = match index_dir {
+        Some(dir) => crate::index::Index::open(dir, archive, &pages),
+        None => (None, IndexStatus::NotUsed),
+    };
+    let planned = plan::plan(
+        archive,
+        &pages,
+        index.as_ref(),
+        &compiled,
+        request.max_pages,
+    );
+    let mut response = scan::scan(archive, &pages, &planned, &compiled);
+    response.index = status;
+    response.unreadable.splice(0..0, problems);
+    response.notes.splice(0..0, compiled.notes.clone());
+    response.notes.extend(planned.notes);
+    Ok(response)
+}

@@ -1,0 +1,233 @@
+//! The planner: which pages a query reads.
+//!
+//! A page is planned when its layer is one the scopes search, its channel
+//! is in scope, and either the index cannot vouch for it (invariant 2:
+//! new, changed, failed at build, or no index at all) or the index shows
+//! it may hold both a video passing the filters and the query's words.
+//! `max_pages` then cuts the plan in archive order, never at random, and
+//! the coverage names what was and was not reached.
+
+use std::collections::{BTreeSet, HashSet};
+
+use super::filters::{Filters, VideoFacts};
+use super::matcher::Matcher;
+use super::prune::Cond;
+use super::{Request, Scope};
+use crate::archive::{Archive, PageRef};
+use crate::format::paths::Layer;
+use crate::index::{Index, LayerName, PageKey};
+
+/// A request compiled against an archive.
+pub struct Compiled {
+    /// The query, then any aliases it fired.
+    pub matchers: Vec<Matcher>,
+    pub excludes: Vec<Matcher>,
+    pub scopes: BTreeSet<Scope>,
+    pub filters: Filters,
+    pub notes: Vec<String>,
+}
+
+impl Compiled {
+    pub fn new(archive: &Archive, req: &Request) -> Result<Compiled, String> {
+        let compile = |q: &str| {
+            if req.regex {
+                Matcher::regex(q, req.case_sensitive)
+            } else {
+                Matcher::phrase(q)
+            }
+        };
+        let mut matchers = vec![compile(&req.query)?];
+        let filters = Filters::resolve(&req.filters, archive);
+        let mut notes = filters.notes.clone();
+        if req.use_aliases && !req.regex {
+            for (label, regex) in fired_aliases(archive, &req.query) {
+                matchers.push(Matcher::regex(&regex, false)?);
+                notes.push(format!("expanded via alias {label} → `{regex}`"));
+            }
+        }
+        let excludes = req
+            .exclude
+            .iter()
+            .map(|q| compile(q))
+            .collect::<Result<_, _>>()?;
+        let mut scopes = BTreeSet::new();
+        for s in &req.scopes {
+            match Scope::parse(s) {
+                Some(scope) => {
+                    scopes.insert(scope);
+                }
+                None => notes.push(format!(
+                    "unrecognised scope {s:?} (valid: transcripts, chat, description, tags, metadata, posts)"
+                )),
+            }
+        }
+        if req.scopes.is_empty() {
+            scopes.extend([Scope::Transcripts, Scope::Title]);
+        } else if scopes.is_empty() {
+            notes.push("no valid scope given: nothing was searched".into());
+        }
+        Ok(Compiled {
+            matchers,
+            excludes,
+            scopes,
+            filters,
+            notes,
+        })
+    }
+
+    /// Whether pages of `layer` can hold a hit.
+    pub fn reads_layer(&self, layer: Layer) -> bool {
+        match layer {
+            Layer::Transcripts => self
+                .scopes
+                .iter()
+                .any(|s| !matches!(s, Scope::Chat | Scope::Posts)),
+            Layer::Chat => self.scopes.contains(&Scope::Chat),
+            Layer::Posts => self.scopes.contains(&Scope::Posts),
+        }
+    }
+}
+
+/// Aliases whose trigger is the query (as words), with their regexes.
+fn fired_aliases(archive: &Archive, query: &str) -> Vec<(String, String)> {
+    let words = crate::text::tokens(query);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for site in archive.sites() {
+        for alias in site.aliases().ok().flatten().iter().flat_map(|a| a.iter()) {
+            let fires = alias
+                .triggers
+                .iter()
+                .any(|t| crate::text::tokens(t) == words);
+            if fires && !out.iter().any(|(_, r)| r == &alias.regex) {
+                out.push((alias.label.clone(), alias.regex.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Pages to read, by position in the page table, in order.
+pub struct Plan {
+    pub pages: Vec<usize>,
+    /// Planned before the `max_pages` cut.
+    pub planned: usize,
+    /// Pages of the searched layers in scope.
+    pub in_scope: usize,
+    /// Cut by `max_pages`, in order.
+    pub cut: Vec<usize>,
+    pub notes: Vec<String>,
+}
+
+pub fn plan(
+    archive: &Archive,
+    pages: &[PageRef],
+    index: Option<&Index>,
+    c: &Compiled,
+    max_pages: Option<usize>,
+) -> Plan {
+    let mut notes = Vec::new();
+    let in_scope: Vec<usize> = (0..pages.len())
+        .filter(|&i| {
+            c.reads_layer(pages[i].layer)
+                && c.filters.channel_in_scope(pages[i].site, &pages[i].channel)
+        })
+        .collect();
+    let mut planned = in_scope.clone();
+    if let Some(index) = index {
+        let (allowed, note) = index_allows(archive, index, c);
+        notes.extend(note);
+        planned.retain(|&i| match index.vouched.ids[i] {
+            Some(id) => allowed.as_ref().is_none_or(|a| a.contains(&id)),
+            None => true,
+        });
+        notes.push(format!(
+            "index-pruned: planned {} of {} page(s)",
+            planned.len(),
+            in_scope.len()
+        ));
+    }
+    let total = planned.len();
+    let cut = match max_pages {
+        Some(max) if planned.len() > max => planned.split_off(max),
+        _ => Vec::new(),
+    };
+    Plan {
+        pages: planned,
+        planned: total,
+        in_scope: in_scope.len(),
+        cut,
+        notes,
+    }
+}
+
+/// Index page ids that may hold a hit passing the filters; `None` = all.
+fn index_allows(
+    archive: &Archive,
+    index: &Index,
+    c: &Compiled,
+) -> (Option<HashSet<u32>>, Option<String>) {
+    let mut allowed: Option<HashSet<u32>> = None;
+    let conds: Vec<Cond> = c.matchers.iter().map(Cond::of).collect();
+    let by_query = if conds.contains(&Cond::All) {
+        None
+    } else {
+        let mut union = BTreeSet::new();
+        let mut known = true;
+        for cond in &conds {
+            match cond.pages(&index.raw) {
+                Some(set) => union.extend(set),
+                None => known = false,
+            }
+        }
+        known.then_some(union)
+    };
+    let note = by_query.is_none().then(|| "the index could not narrow this query (no required words); every page in scope was read".to_string());
+    if let Some(set) = by_query {
+        allowed = Some(set.into_iter().collect());
+    }
+    if c.filters.narrows_videos() {
+        let site_index = |id: &str| archive.sites().iter().position(|s| s.id() == id);
+        let by_filter: HashSet<u32> = index
+            .raw
+            .videos
+            .iter()
+            .filter(|v| {
+                site_index(&v.site).is_some_and(|site| {
+                    c.filters.passes(&VideoFacts {
+                        site,
+                        channel: &v.row.channel,
+                        upload_date: v.row.upload_date.as_deref(),
+                        media_type: v.row.media_type,
+                        age: v.row.age,
+                        state: v.row.state,
+                        curated_tags: &v.row.curated_tags,
+                    })
+                })
+            })
+            .filter_map(|v| {
+                index.raw.page_id(&PageKey {
+                    site: v.site.clone(),
+                    layer: LayerName::Transcripts,
+                    channel: v.row.channel.clone(),
+                    page: v.row.page,
+                })
+            })
+            .collect();
+        // Chat and post pages are not described by video rows: keep them.
+        let other_layers: HashSet<u32> = index
+            .raw
+            .meta
+            .pages
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.key.layer != LayerName::Transcripts)
+            .map(|(i, _)| i as u32)
+            .collect();
+        let by_filter: HashSet<u32> = by_filter.union(&other_layers).copied().collect();
+        allowed = Some(match allowed {
+            Some(a) => a.intersection(&by_filter).copied().collect(),
+            None => by_filter,
+        });
+    }
+    (allowed, note)
+}

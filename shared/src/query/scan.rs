@@ -1,0 +1,401 @@
+//! The scanner: reads planned pages concurrently (4 at a time from disk, 8
+//! over HTTP), confirms every hit with the matcher, and folds the results
+//! back in page order, so the order of a result never depends on timing.
+//!
+//! Promise (invariant 6): a page that cannot be read or parsed is named in
+//! `unreadable` and marks the coverage partial; it is never dropped
+//! quietly.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::filters::VideoFacts;
+use super::matcher::{Matcher, TokenStream};
+use super::plan::{Compiled, Plan};
+use super::{Coverage, Hit, Response, Scope, VideoResult};
+use crate::archive::{Archive, PageRef, Site};
+use crate::format::paths::Layer;
+use crate::format::{Post, VideoRecord};
+use crate::index::IndexStatus;
+use crate::source::SourceHandle;
+
+type PageOutcome = Result<Vec<VideoResult>, String>;
+
+pub fn scan(archive: &Archive, pages: &[PageRef], plan: &Plan, c: &Compiled) -> Response {
+    let workers = match archive.handle() {
+        SourceHandle::Local(_) => 4,
+        _ => 8,
+    }
+    .min(plan.pages.len().max(1));
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<PageOutcome>>> =
+        plan.pages.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let mut scratch = TokenStream::default();
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = plan.pages.get(k) else { break };
+                    let outcome = page_results(archive, &pages[i], c, &mut scratch);
+                    *slots[k].lock().unwrap() = Some(outcome);
+                }
+            });
+        }
+    });
+    let mut response = Response {
+        source: archive.handle().to_string(),
+        videos: Vec::new(),
+        total_videos: 0,
+        total_hits: 0,
+        pages_read: 0,
+        pages_planned: plan.planned,
+        pages_total: plan.in_scope,
+        bytes_read: 0,
+        index: IndexStatus::NotUsed,
+        notes: Vec::new(),
+        unreadable: Vec::new(),
+        coverage: Coverage::default(),
+    };
+    let mut failed = Vec::new();
+    for (k, slot) in slots.into_iter().enumerate() {
+        let page = &pages[plan.pages[k]];
+        match slot
+            .into_inner()
+            .unwrap()
+            .expect("every planned page was scanned")
+        {
+            Ok(videos) => {
+                response.pages_read += 1;
+                response.bytes_read += page.bytes;
+                response.videos.extend(videos);
+            }
+            Err(e) => {
+                response.unreadable.push(e);
+                failed.push(plan.pages[k]);
+            }
+        }
+    }
+    response.total_videos = response.videos.len();
+    response.total_hits = response.videos.iter().map(|v| v.hits.len()).sum();
+    response.coverage = coverage(archive, pages, plan, &failed);
+    response
+}
+
+/// Which channels were fully read, partly read, never reached.
+fn coverage(archive: &Archive, pages: &[PageRef], plan: &Plan, failed: &[usize]) -> Coverage {
+    if plan.cut.is_empty() && failed.is_empty() {
+        return Coverage::default();
+    }
+    let name = |p: &PageRef| {
+        if archive.sites().len() > 1 {
+            format!("{}/{}", archive.sites()[p.site].id(), p.channel)
+        } else {
+            p.channel.clone()
+        }
+    };
+    // (read, not read) per channel, in archive order.
+    let mut per: BTreeMap<(usize, usize), (String, usize, usize)> = BTreeMap::new();
+    let mut order = |i: usize, read: bool| {
+        let p = &pages[i];
+        let first = pages
+            .iter()
+            .position(|q| q.site == p.site && q.channel == p.channel)
+            .unwrap_or(i);
+        let e = per
+            .entry((first, p.site))
+            .or_insert_with(|| (name(p), 0, 0));
+        if read {
+            e.1 += 1;
+        } else {
+            e.2 += 1;
+        }
+    };
+    for &i in &plan.pages {
+        order(i, !failed.contains(&i));
+    }
+    for &i in &plan.cut {
+        order(i, false);
+    }
+    let mut c = Coverage {
+        partial: true,
+        ..Default::default()
+    };
+    for (_, (channel, read, missed)) in per {
+        match (read, missed) {
+            (_, 0) => c.scanned.push(channel),
+            (0, _) => c.unreached.push(channel),
+            _ => c.partly.push(channel),
+        }
+    }
+    c
+}
+
+fn page_results(
+    archive: &Archive,
+    p: &PageRef,
+    c: &Compiled,
+    scratch: &mut TokenStream,
+) -> PageOutcome {
+    let site = &archive.sites()[p.site];
+    let err = |e: crate::source::ReadError| e.to_string();
+    match p.layer {
+        Layer::Transcripts => {
+            let page = site.transcript_page(&p.channel, p.page).map_err(err)?;
+            Ok(page
+                .videos
+                .iter()
+                .filter(|v| c.filters.passes(&facts(p.site, &p.channel, v)))
+                .filter_map(|v| video_result(site, p, v, c, scratch))
+                .collect())
+        }
+        Layer::Chat => {
+            let page = site.chat_page(&p.channel, p.page).map_err(err)?;
+            let mut out = Vec::new();
+            for chat in &page.videos {
+                let Some(record) = find_record(site, &p.channel, &chat.slug) else {
+                    continue;
+                };
+                if !c.filters.passes(&facts(p.site, &p.channel, &record)) {
+                    continue;
+                }
+                let hits = unit_hits(
+                    &c.matchers,
+                    Scope::Chat,
+                    chat.messages.iter().map(|m| (m.text.as_str(), Some(m.t))),
+                    false,
+                    scratch,
+                );
+                let excluded = !unit_hits(
+                    &c.excludes,
+                    Scope::Chat,
+                    chat.messages.iter().map(|m| (m.text.as_str(), None)),
+                    false,
+                    scratch,
+                )
+                .is_empty();
+                if !hits.is_empty() && !excluded {
+                    out.push(result_of(
+                        site,
+                        p,
+                        &record.slug,
+                        &record.title,
+                        record.upload_date.clone(),
+                        "video",
+                        hits,
+                    ));
+                }
+            }
+            Ok(out)
+        }
+        Layer::Posts => {
+            let page = site.post_page(&p.channel, p.page).map_err(err)?;
+            Ok(page
+                .posts
+                .iter()
+                .filter(|post| post_passes(c, p, post))
+                .filter_map(|post| post_result(site, p, post, c, scratch))
+                .collect())
+        }
+    }
+}
+
+fn facts<'a>(site: usize, channel: &'a str, v: &'a VideoRecord) -> VideoFacts<'a> {
+    VideoFacts {
+        site,
+        channel,
+        upload_date: v.upload_date.as_deref(),
+        media_type: v.media_type,
+        age: v.age,
+        state: v.state,
+        curated_tags: &v.curated_tags,
+    }
+}
+
+/// Posts have a date and a channel, none of a video's other facts: a
+/// filter on those excludes them.
+fn post_passes(c: &Compiled, p: &PageRef, post: &Post) -> bool {
+    let f = &c.filters;
+    let video_only =
+        f.states.is_some() || f.media_type.is_some() || f.age.is_some() || f.tags.is_some();
+    let date = post.date.as_str();
+    !video_only
+        && f.channel_in_scope(p.site, &p.channel)
+        && f.date_from.as_deref().is_none_or(|d| date >= d)
+        && f.date_to.as_deref().is_none_or(|d| date <= d)
+}
+
+fn find_record(site: &Site, channel: &str, slug: &str) -> Option<VideoRecord> {
+    let manifest = site.transcript_manifest(channel).ok()?;
+    let page = site
+        .transcript_page(channel, *manifest.slug_to_page.get(slug)?)
+        .ok()?;
+    page.videos.iter().find(|v| v.slug == slug).cloned()
+}
+
+/// Hits of `matchers` over `units` (text, start): spanning across units
+/// when `span` (captions), else each unit alone.
+fn unit_hits<'a>(
+    matchers: &[Matcher],
+    scope: Scope,
+    units: impl Iterator<Item = (&'a str, Option<f64>)> + Clone,
+    span: bool,
+    scratch: &mut TokenStream,
+) -> Vec<Hit> {
+    let units: Vec<(&str, Option<f64>)> = units.collect();
+    let mut found: Vec<usize> = Vec::new();
+    for m in matchers {
+        if span {
+            found.extend(m.hits(units.iter().map(|u| u.0), scratch));
+        } else {
+            for (i, u) in units.iter().enumerate() {
+                if !m.hits(std::iter::once(u.0), scratch).is_empty() {
+                    found.push(i);
+                }
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
+        .into_iter()
+        .map(|i| Hit {
+            scope,
+            unit: i,
+            start: units[i].1,
+            text: units[i].0.to_string(),
+        })
+        .collect()
+}
+
+/// Every hit of a video record in the scopes searched.
+fn record_hits(
+    matchers: &[Matcher],
+    c: &Compiled,
+    site: &Site,
+    channel: &str,
+    v: &VideoRecord,
+    scratch: &mut TokenStream,
+) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    for &scope in &c.scopes {
+        match scope {
+            Scope::Transcripts => hits.extend(unit_hits(
+                matchers,
+                scope,
+                v.cues
+                    .iter()
+                    .map(|cue| (cue.text.as_str(), Some(cue.start))),
+                true,
+                scratch,
+            )),
+            Scope::Title => hits.extend(unit_hits(
+                matchers,
+                scope,
+                std::iter::once((v.title.as_str(), None)),
+                false,
+                scratch,
+            )),
+            Scope::Metadata => {
+                let channel_name = site
+                    .corpus()
+                    .channels
+                    .iter()
+                    .find(|ch| ch.slug == channel)
+                    .map(|ch| ch.name.as_str())
+                    .unwrap_or("");
+                hits.extend(unit_hits(
+                    matchers,
+                    scope,
+                    [(v.title.as_str(), None), (channel_name, None)].into_iter(),
+                    false,
+                    scratch,
+                ))
+            }
+            Scope::Description => hits.extend(unit_hits(
+                matchers,
+                scope,
+                std::iter::once((v.description.as_str(), None)),
+                false,
+                scratch,
+            )),
+            Scope::Tags => hits.extend(unit_hits(
+                matchers,
+                scope,
+                v.tags.iter().map(|t| (t.as_str(), None)),
+                false,
+                scratch,
+            )),
+            Scope::Chat | Scope::Posts => {}
+        }
+    }
+    hits
+}
+
+fn video_result(
+    site: &Site,
+    p: &PageRef,
+    v: &VideoRecord,
+    c: &Compiled,
+    scratch: &mut TokenStream,
+) -> Option<VideoResult> {
+    let hits = record_hits(&c.matchers, c, site, &p.channel, v, scratch);
+    if hits.is_empty() || !record_hits(&c.excludes, c, site, &p.channel, v, scratch).is_empty() {
+        return None;
+    }
+    Some(result_of(
+        site,
+        p,
+        &v.slug,
+        &v.title,
+        v.upload_date.clone(),
+        "video",
+        hits,
+    ))
+}
+
+fn post_result(
+    site: &Site,
+    p: &PageRef,
+    post: &Post,
+    c: &Compiled,
+    scratch: &mut TokenStream,
+) -> Option<VideoResult> {
+    let text = std::iter::once((post.text.as_str(), None));
+    let hits = unit_hits(&c.matchers, Scope::Posts, text.clone(), false, scratch);
+    if hits.is_empty() || !unit_hits(&c.excludes, Scope::Posts, text, false, scratch).is_empty() {
+        return None;
+    }
+    let title = format!("post by {}, {}", post.author, post.date);
+    Some(result_of(
+        site,
+        p,
+        &post.id,
+        &title,
+        Some(post.date.clone()),
+        "post",
+        hits,
+    ))
+}
+
+fn result_of(
+    site: &Site,
+    p: &PageRef,
+    slug: &str,
+    title: &str,
+    date: Option<String>,
+    kind: &'static str,
+    hits: Vec<Hit>,
+) -> VideoResult {
+    VideoResult {
+        site: site.id().to_string(),
+        channel: p.channel.clone(),
+        slug: slug.to_string(),
+        title: title.to_string(),
+        upload_date: date,
+        kind,
+        page: p.page,
+        hits,
+    }
+}
