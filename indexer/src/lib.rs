@@ -1,14 +1,20 @@
 //! archilyzer-index as a library: what the `archilyzer-index` binary does,
 //! in modules the tests can call.
 //!
+//! - [`check`]: index-vs-full-scan parity.
+//! - [`search`]: search flags and the rendering of results.
+//! - [`progress`]: progress bars on a terminal, lines otherwise.
 //! - [`compose`]: writing a composed public dir (pages, manifests, extras).
 //! - [`generate`]: the deterministic archive generator.
 //! - [`import`]: composing an archive from caption files people have.
 //! - [`stats`]: figures about an archive.
 //! - [`size`]: human byte sizes on the command line (`50MB`, `1.3GiB`).
 
+pub mod check;
 pub mod compose;
 pub mod generate;
 pub mod import;
+pub mod progress;
+pub mod search;
 pub mod size;
 pub mod stats;

@@ -6,8 +6,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::index;
 use archilyzer_core::source::SourceHandle;
-use archilyzer_index::{generate, import, size, stats};
+use archilyzer_index::progress::Progress;
+use archilyzer_index::search::QueryArgs;
+use archilyzer_index::{check, generate, import, search, size, stats};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
@@ -42,6 +45,44 @@ enum Command {
     /// Compose an archive from a yt-dlp download folder or bare caption
     /// files (VTT, SRT, Whisper TSV/JSON, json3, srv3).
     Import(import::ImportArgs),
+    /// Read the archive once and write its index (incremental: unchanged
+    /// pages are not read again).
+    Build {
+        #[command(flatten)]
+        source: SourceArgs,
+        #[command(flatten)]
+        index: IndexArgs,
+    },
+    /// Search an archive, pruned by its index, confirmed on the text.
+    Search {
+        #[command(flatten)]
+        source: SourceArgs,
+        #[command(flatten)]
+        index: IndexArgs,
+        /// Read every page in scope; do not use an index.
+        #[arg(long, conflicts_with = "index")]
+        no_index: bool,
+        #[command(flatten)]
+        query: QueryArgs,
+        /// List at most this many videos (totals stay complete).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Prove parity: run queries with the index and with a full scan and
+    /// exit 1 on any difference in hits.
+    Check {
+        #[command(flatten)]
+        source: SourceArgs,
+        #[command(flatten)]
+        index: IndexArgs,
+        /// Queries, one per line: plain text, `re:REGEX`, or a JSON request.
+        /// Default: a set sampled from the archive.
+        #[arg(long)]
+        queries: Option<PathBuf>,
+    },
     /// Channels, pages, videos, cues and bytes of an archive.
     Stats {
         #[command(flatten)]
@@ -96,6 +137,25 @@ impl SourceArgs {
     }
 }
 
+/// Where the index lives.
+#[derive(Args, Debug, Clone)]
+struct IndexArgs {
+    /// The index directory (default: the cache dir, one subdir per source;
+    /// ARCHILYZER_INDEX_DIR overrides the root).
+    #[arg(long = "index")]
+    index: Option<PathBuf>,
+}
+
+impl IndexArgs {
+    fn dir(&self, archive: &Archive) -> Result<PathBuf> {
+        match &self.index {
+            Some(d) => Ok(d.clone()),
+            None => index::default_dir(archive.handle())
+                .context("no cache directory on this system: pass --index DIR"),
+        }
+    }
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -140,6 +200,89 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Import(args) => import::run(&args, &|line| eprintln!("import: {line}")),
+        Command::Build { source, index } => {
+            let archive = source.open()?;
+            let dir = index.dir(&archive)?;
+            let progress = Progress::new("build");
+            let report = index::build(&archive, &dir, &|event| match event {
+                index::BuildEvent::Start { to_read, .. } => progress.set_total(to_read as u64),
+                index::BuildEvent::PageRead { .. } => progress.tick(),
+            })?;
+            progress.finish();
+            eprintln!(
+                "build: {} page(s): {} read ({:.1} MB), {} unchanged; {} words, {} videos; index {:.1} MB at {} in {:.2} s",
+                report.pages,
+                report.read,
+                report.bytes_read as f64 / 1e6,
+                report.reused,
+                report.terms,
+                report.videos,
+                report.index_bytes as f64 / 1e6,
+                dir.display(),
+                report.seconds
+            );
+            for f in &report.failed {
+                eprintln!("build: UNREADABLE {f} (searches will read it in full)");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Search {
+            source,
+            index,
+            no_index,
+            query,
+            limit,
+            json,
+        } => {
+            let archive = source.open()?;
+            let dir = if no_index {
+                None
+            } else {
+                Some(index.dir(&archive)?)
+            };
+            let response =
+                archilyzer_core::query::search(&archive, dir.as_deref(), &query.request())
+                    .map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&search::to_json(&response, limit))?
+                );
+            } else {
+                print!("{}", search::render(&response, limit));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check {
+            source,
+            index,
+            queries,
+        } => {
+            let archive = source.open()?;
+            let dir = index.dir(&archive)?;
+            let queries = match queries {
+                Some(file) => check::read_queries(&file)?,
+                None => check::sample_queries(&archive, &dir)?,
+            };
+            let report = check::check(&archive, &dir, &queries, &|line| eprintln!("check: {line}"));
+            for d in report.differences.iter().take(10) {
+                eprintln!("check: DIFFERENCE {d}");
+            }
+            println!(
+                "check: {} queries, {} hit(s); pages read with the index {} vs full scan {}; {} difference(s) (corpus: {})",
+                report.queries,
+                report.hits,
+                report.pages_read_indexed,
+                report.pages_read_full,
+                report.differences.len(),
+                archive.handle()
+            );
+            Ok(if report.differences.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
         Command::Stats { source, json } => {
             let archive = source.open()?;
             let f = stats::figures(&archive)?;
