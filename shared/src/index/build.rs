@@ -199,17 +199,16 @@ fn read_pages(
         .min(8);
     std::thread::scope(|s| {
         for _ in 0..workers {
-            s.spawn(|| loop {
-                let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    break;
-                };
-                let result = page_words(archive, &pages[i]);
-                let bytes = result.as_ref().map(|r| r.1).unwrap_or(0);
-                progress(BuildEvent::PageRead {
-                    key: &keys[i],
-                    bytes,
-                });
-                out.lock().unwrap().push((i, result));
+            s.spawn(|| {
+                while let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    let result = page_words(archive, &pages[i]);
+                    let bytes = result.as_ref().map(|r| r.1).unwrap_or(0);
+                    progress(BuildEvent::PageRead {
+                        key: &keys[i],
+                        bytes,
+                    });
+                    out.lock().unwrap().push((i, result));
+                }
             });
         }
     });
