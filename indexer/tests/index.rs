@@ -1,0 +1,480 @@
+//! The index only prunes: every stale, foreign, corrupt or missing index
+//! gives the same hits as a full scan (ARCHITECTURE.md invariants 1-4),
+//! and builds are incremental and atomic.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use archilyzer_core::archive::Archive;
+use archilyzer_core::format::{Manifest, SiteCorpus};
+use archilyzer_core::index::{self, IndexStatus};
+use archilyzer_core::query::{search, FilterArgs, Request};
+use archilyzer_index::check;
+use common::{generated, open_local};
+
+/// A private copy of the generated alpha site, and an index dir beside it.
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    site: PathBuf,
+    index: PathBuf,
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn fixture() -> Fixture {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("alpha");
+    copy_dir(&generated().join("alpha"), &site);
+    let index = tmp.path().join("index");
+    let f = Fixture {
+        _tmp: tmp,
+        site,
+        index,
+    };
+    build(&f);
+    f
+}
+
+fn build(f: &Fixture) -> index::BuildReport {
+    index::build(&open_local(&f.site), &f.index, &|_| {}).unwrap()
+}
+
+fn plain(q: &str) -> Request {
+    Request {
+        query: q.into(),
+        use_aliases: true,
+        ..Default::default()
+    }
+}
+
+type Hits = BTreeSet<(String, String, usize)>;
+
+fn hits(
+    archive: &Archive,
+    index: Option<&Path>,
+    q: &Request,
+) -> (Hits, archilyzer_core::query::Response) {
+    let r = search(archive, index, q).unwrap();
+    let set = r
+        .videos
+        .iter()
+        .flat_map(|v| {
+            v.hits
+                .iter()
+                .map(move |h| (v.channel.clone(), v.slug.clone(), h.unit))
+        })
+        .collect();
+    (set, r)
+}
+
+/// Asserts the indexed answer equals the full scan; returns the status
+/// and the pages read with the index.
+fn assert_parity(f: &Fixture, q: &Request) -> (IndexStatus, usize, Hits) {
+    let archive = open_local(&f.site);
+    let (with, r) = hits(&archive, Some(&f.index), q);
+    let (without, full) = hits(&archive, None, q);
+    assert_eq!(
+        with,
+        without,
+        "{:?}: indexed vs full scan ({})",
+        q.query,
+        r.index.describe()
+    );
+    assert!(r.pages_read <= full.pages_read);
+    (r.index, r.pages_read, with)
+}
+
+fn page_file(f: &Fixture, channel: &str, n: u32) -> PathBuf {
+    f.site
+        .join(format!("transcripts/{channel}/page-{n:04}.json"))
+}
+
+fn manifest(f: &Fixture, channel: &str) -> Manifest {
+    serde_json::from_slice(
+        &std::fs::read(f.site.join(format!("transcripts/{channel}/manifest.json"))).unwrap(),
+    )
+    .unwrap()
+}
+
+fn write_manifest(f: &Fixture, m: &Manifest) {
+    std::fs::write(
+        f.site
+            .join(format!("transcripts/{}/manifest.json", m.channel)),
+        serde_json::to_vec(m).unwrap(),
+    )
+    .unwrap();
+}
+
+/// Replaces the first occurrence of `from` in a page with `to` (same length).
+fn edit_page(path: &Path, from: &str, to: &str) {
+    assert_eq!(from.len(), to.len());
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from:?} in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// A word of the first cue of the first video on a page.
+fn a_word_of(path: &Path) -> String {
+    let page: archilyzer_core::format::TranscriptPage =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    archilyzer_core::text::tokens(&page.videos[0].cues[0].text)
+        .into_iter()
+        .find(|w| w.len() >= 4 && w.is_ascii())
+        .unwrap()
+}
+
+#[test]
+fn the_index_only_prunes_a_fresh_index_reads_fewer_pages_for_the_same_hits() {
+    let f = fixture();
+    let word = a_word_of(&page_file(&f, "stream-vault", 2));
+    let (status, read, hits) = assert_parity(&f, &plain(&word));
+    assert_eq!(status, IndexStatus::Fresh);
+    assert!(!hits.is_empty());
+    let total = open_local(&f.site)
+        .page_table()
+        .0
+        .iter()
+        .filter(|p| p.layer == archilyzer_core::format::paths::Layer::Transcripts)
+        .count();
+    assert!(read < total, "a rarer word prunes pages: {read} of {total}");
+}
+
+#[test]
+fn a_page_the_index_cannot_vouch_for_is_read_when_edited_with_the_same_size() {
+    let f = fixture();
+    let path = page_file(&f, "daily-dispatch", 3);
+    let word = a_word_of(&path);
+    let new_word = "q".repeat(word.len());
+    edit_page(&path, &word, &new_word);
+    let (status, _, hits) = assert_parity(&f, &plain(&new_word));
+    assert!(!hits.is_empty(), "the edited word is found");
+    assert!(
+        matches!(status, IndexStatus::PartlyStale { unvouched: 1, .. }),
+        "{status:?}"
+    );
+    assert!(status.describe().contains("1 of"), "{}", status.describe());
+}
+
+#[test]
+fn a_page_added_after_the_build_is_read() {
+    let f = fixture();
+    let mut m = manifest(&f, "daily-dispatch");
+    let n = m.pages.len() as u32;
+    let last = page_file(&f, "daily-dispatch", n);
+    let text = std::fs::read_to_string(&last).unwrap().replacen(
+        &format!("\"page\":{n}"),
+        &format!("\"page\":{}", n + 1),
+        1,
+    );
+    let text = text.replacen("\"cues\":[[", "\"cues\":[[0.0,1.0,\"brandnewword\"],[", 1);
+    std::fs::write(page_file(&f, "daily-dispatch", n + 1), &text).unwrap();
+    m.pages.push(archilyzer_core::format::PageEntry {
+        file: format!("page-{:04}.json", n + 1),
+        videos: m.pages[n as usize - 1].videos,
+        bytes: text.len() as u64,
+        sha256: archilyzer_core::source::sha256_hex(text.as_bytes()),
+    });
+    write_manifest(&f, &m);
+    let (status, _, hits) = assert_parity(&f, &plain("brandnewword"));
+    assert_eq!(hits.len(), 1);
+    assert!(
+        matches!(status, IndexStatus::PartlyStale { unvouched: 1, .. }),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn a_page_deleted_after_the_build_is_simply_gone() {
+    let f = fixture();
+    let mut m = manifest(&f, "odysee-archive");
+    let removed = m.pages.pop().unwrap();
+    let word = a_word_of(
+        &f.site
+            .join("transcripts/odysee-archive")
+            .join(&removed.file),
+    );
+    std::fs::remove_file(
+        f.site
+            .join("transcripts/odysee-archive")
+            .join(&removed.file),
+    )
+    .unwrap();
+    write_manifest(&f, &m);
+    let (status, _, _) = assert_parity(&f, &plain(&word));
+    assert_eq!(
+        status,
+        IndexStatus::Fresh,
+        "every remaining page is vouched for"
+    );
+}
+
+#[test]
+fn a_channel_added_after_the_build_is_read() {
+    let f = fixture();
+    let corpus_path = f.site.join("corpus.json");
+    let mut corpus: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&corpus_path).unwrap()).unwrap();
+    let src = f.site.join("transcripts/daily-dispatch");
+    let dst = f.site.join("transcripts/new-channel");
+    std::fs::create_dir_all(&dst).unwrap();
+    let mut m = manifest(&f, "daily-dispatch");
+    m.channel = "new-channel".into();
+    m.pages.truncate(1);
+    let text = std::fs::read_to_string(src.join("page-0001.json"))
+        .unwrap()
+        .replacen(
+            "\"channel\":\"daily-dispatch\"",
+            "\"channel\":\"new-channel\"",
+            1,
+        );
+    m.pages[0].bytes = text.len() as u64;
+    m.pages[0].sha256 = archilyzer_core::source::sha256_hex(text.as_bytes());
+    std::fs::write(dst.join("page-0001.json"), &text).unwrap();
+    write_manifest(&f, &m);
+    let mut entry = corpus["channels"][0].clone();
+    entry["slug"] = "new-channel".into();
+    entry["pageCount"] = 1.into();
+    corpus["channels"].as_array_mut().unwrap().push(entry);
+    std::fs::write(&corpus_path, serde_json::to_vec(&corpus).unwrap()).unwrap();
+    let _: SiteCorpus = serde_json::from_value(corpus).unwrap();
+    let word = a_word_of(&dst.join("page-0001.json"));
+    let (status, _, hits) = assert_parity(&f, &plain(&word));
+    assert!(hits.iter().any(|h| h.0 == "new-channel"));
+    assert!(
+        matches!(status, IndexStatus::PartlyStale { unvouched: 1, .. }),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn an_index_built_from_another_archive_is_ignored() {
+    let f = fixture();
+    let other = tempfile::tempdir().unwrap();
+    index::build(
+        &open_local(&generated().join("beta")),
+        other.path(),
+        &|_| {},
+    )
+    .unwrap();
+    let archive = open_local(&f.site);
+    let q = plain("the");
+    let (with, r) = hits(&archive, Some(other.path()), &q);
+    let (without, _) = hits(&archive, None, &q);
+    assert_eq!(with, without);
+    assert!(
+        r.index
+            .describe()
+            .contains("ignored (built from another archive (local:"),
+        "{}",
+        r.index.describe()
+    );
+}
+
+#[test]
+fn a_truncated_or_corrupt_index_file_gives_a_full_scan() {
+    for (file, damage) in [
+        ("postings.bin", "truncate"),
+        ("terms.fst", "garbage"),
+        ("meta.json", "truncate"),
+        ("videos.json", "garbage"),
+    ] {
+        let f = fixture();
+        let path = f.index.join(file);
+        let bytes = std::fs::read(&path).unwrap();
+        match damage {
+            "truncate" => std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap(),
+            _ => std::fs::write(&path, vec![0xA5u8; bytes.len()]).unwrap(),
+        }
+        let word = a_word_of(&page_file(&f, "daily-dispatch", 1));
+        for q in [
+            plain(&word),
+            plain("the"),
+            Request {
+                filters: FilterArgs {
+                    states: vec!["deleted".into()],
+                    ..Default::default()
+                },
+                ..plain(&word)
+            },
+        ] {
+            let (status, _, _) = assert_parity(&f, &q);
+            if file != "postings.bin" {
+                assert!(
+                    matches!(status, IndexStatus::Ignored(ref why) if why.contains("unusable")),
+                    "{file}: {status:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_normaliser_version_mismatch_means_the_index_is_ignored() {
+    let f = fixture();
+    let path = f.index.join("meta.json");
+    let mut meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    meta["normalizer"] = 999.into();
+    std::fs::write(&path, serde_json::to_vec(&meta).unwrap()).unwrap();
+    let (status, _, _) = assert_parity(&f, &plain("the"));
+    let text = status.describe();
+    assert!(
+        text.contains("normaliser 999") && text.contains("rebuild it"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_rebuild_reads_only_the_pages_that_changed() {
+    let f = fixture();
+    let path = page_file(&f, "late-night-live", 2);
+    let word = a_word_of(&path);
+    edit_page(&path, &word, &"z".repeat(word.len()));
+    let report = build(&f);
+    assert_eq!(report.read, 1, "only the edited page is read again");
+    assert_eq!(report.reused, report.pages - 1);
+    let (status, _, hits) = assert_parity(&f, &plain(&"z".repeat(word.len())));
+    assert_eq!(status, IndexStatus::Fresh);
+    assert!(!hits.is_empty());
+    // The carried-over words still prune correctly.
+    let other = a_word_of(&page_file(&f, "daily-dispatch", 1));
+    assert_parity(&f, &plain(&other));
+}
+
+#[test]
+fn an_interrupted_build_leaves_the_previous_index_working() {
+    let f = fixture();
+    let before = std::fs::read(f.index.join("meta.json")).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_archilyzer-index"))
+        .args([
+            "build",
+            "--local",
+            f.site.to_str().unwrap(),
+            "--index",
+            f.index.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (status, _, _) = assert_parity(&f, &plain("the"));
+    assert_eq!(
+        status,
+        IndexStatus::Fresh,
+        "the old or the new index, whole"
+    );
+    let after = std::fs::read(f.index.join("meta.json")).unwrap();
+    let parsed: serde_json::Value = serde_json::from_slice(&after).unwrap();
+    assert!(parsed["pages"].is_array());
+    let _ = before;
+}
+
+#[test]
+fn the_sampled_parity_check_finds_no_difference_on_the_generated_archive() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let queries = check::sample_queries(&archive, &f.index).unwrap();
+    assert!(queries.len() >= 50, "{}", queries.len());
+    assert!(queries.iter().any(|q| q.regex) && queries.iter().any(|q| !q.scopes.is_empty()));
+    let report = check::check(&archive, &f.index, &queries, &|_| {});
+    assert!(report.differences.is_empty(), "{:#?}", report.differences);
+    assert!(report.hits > 0 && report.pages_read_indexed < report.pages_read_full);
+}
+
+#[test]
+fn unrecognised_filter_values_are_named_never_widening() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let q = Request {
+        filters: FilterArgs {
+            states: vec!["delted".into()],
+            channels: vec!["no-such".into()],
+            date_from: Some("2019".into()),
+            ..Default::default()
+        },
+        ..plain("the")
+    };
+    let r = search(&archive, Some(&f.index), &q).unwrap();
+    assert_eq!(
+        r.total_videos, 0,
+        "a typo'd state matches nothing rather than everything"
+    );
+    let notes = r.notes.join("\n");
+    assert!(notes.contains("unrecognised state \"delted\" (valid: available, maybe_missing, deleted, private, members_only, unlisted)"), "{notes}");
+    assert!(
+        notes.contains("no valid state given: the state filter matches nothing"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("channel \"no-such\" matched no channel"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("date_from \"2019\" is not YYYYMMDD and was ignored"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn max_pages_reports_partial_coverage_naming_the_channels() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let r = search(
+        &archive,
+        None,
+        &Request {
+            max_pages: Some(3),
+            ..plain("the")
+        },
+    )
+    .unwrap();
+    assert_eq!(r.pages_read, 3);
+    assert!(r.coverage.partial);
+    assert_eq!(r.coverage.partly, ["daily-dispatch"]);
+    assert_eq!(
+        r.coverage.unreached,
+        [
+            "late-night-live",
+            "dispatch-rumble",
+            "stream-vault",
+            "odysee-archive"
+        ]
+    );
+}
+
+#[test]
+fn a_page_with_broken_json_is_named_and_the_rest_answered() {
+    let f = fixture();
+    std::fs::write(
+        page_file(&f, "stream-vault", 2),
+        b"{\"channel\": \"stream-vault\", \"page\": 2, \"videos\": [",
+    )
+    .unwrap();
+    let archive = open_local(&f.site);
+    let r = search(&archive, Some(&f.index), &plain("the")).unwrap();
+    assert!(r.total_videos > 0);
+    assert!(r.coverage.partial);
+    assert!(
+        r.unreadable
+            .iter()
+            .any(|u| u.contains("stream-vault/page-0002.json: not valid archive JSON")),
+        "{:?}",
+        r.unreadable
+    );
+    assert_eq!(r.coverage.partly, ["stream-vault"]);
+}
