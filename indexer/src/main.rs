@@ -240,17 +240,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 Some(index.dir(&archive)?)
             };
-            let response =
-                archilyzer_core::query::search(&archive, dir.as_deref(), &query.request())
-                    .map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&search::to_json(&response, limit))?
-                );
-            } else {
-                print!("{}", search::render(&response, limit));
-            }
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            search::run(
+                &archive,
+                dir.as_deref(),
+                &query.request(),
+                limit,
+                json,
+                &mut out,
+            )?;
+            std::io::Write::flush(&mut out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Check {

@@ -1,7 +1,11 @@
 //! `archilyzer-index search`: the query engine for a person, as text or as
 //! one JSON object.
 
-use archilyzer_core::query::{FilterArgs, Request, Response, Scope};
+use std::io::Write;
+use std::path::Path;
+
+use archilyzer_core::archive::Archive;
+use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 
 /// The flags of a search (also used by `check` and `bench`).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -88,10 +92,10 @@ pub fn clock(seconds: f64) -> String {
     }
 }
 
-/// The result as text for a person; `limit` caps the videos listed.
-pub fn render(r: &Response, limit: Option<usize>) -> String {
+/// One video and its hits as text.
+pub fn render_video(v: &VideoResult) -> String {
     let mut out = String::new();
-    for v in r.videos.iter().take(limit.unwrap_or(usize::MAX)) {
+    {
         let date = v.upload_date.as_deref().unwrap_or("no date");
         out.push_str(&format!(
             "{}/{}  {} ({date}, {} hit(s))\n",
@@ -114,11 +118,11 @@ pub fn render(r: &Response, limit: Option<usize>) -> String {
             out.push_str(&format!("  {at} {}\n", h.text));
         }
     }
-    out.push_str(&footer(r, limit));
     out
 }
 
-fn footer(r: &Response, limit: Option<usize>) -> String {
+/// The lines after the videos: totals, index, notes, coverage, corpus.
+pub fn footer(r: &Response, limit: Option<usize>) -> String {
     let mut lines = vec![format!(
         "{} video(s), {} hit(s); read {} of {} page(s) ({:.1} MB); {}",
         r.total_videos,
@@ -128,7 +132,7 @@ fn footer(r: &Response, limit: Option<usize>) -> String {
         r.bytes_read as f64 / 1e6,
         r.index.describe()
     )];
-    if let Some(l) = limit.filter(|l| *l < r.videos.len()) {
+    if let Some(l) = limit.filter(|l| *l < r.total_videos) {
         lines.push(format!(
             "showing the first {l} of {} video(s) (--limit)",
             r.total_videos
@@ -158,14 +162,55 @@ fn list(items: &[String]) -> String {
     }
 }
 
-/// The result as JSON; `limit` caps `videos` (the totals stay whole).
-pub fn to_json(r: &Response, limit: Option<usize>) -> serde_json::Value {
-    let mut value = serde_json::to_value(r).expect("a response serialises");
-    if let (Some(l), Some(videos)) = (
-        limit,
-        value.get_mut("videos").and_then(|v| v.as_array_mut()),
-    ) {
-        videos.truncate(l);
+/// Runs a search and writes its result to `out` as it is confirmed: text,
+/// or one JSON object whose `videos` come first and totals last. `limit`
+/// caps the videos written; the totals stay whole.
+pub fn run(
+    archive: &Archive,
+    index_dir: Option<&Path>,
+    request: &Request,
+    limit: Option<usize>,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let limit_n = limit.unwrap_or(usize::MAX);
+    let mut written = 0;
+    let mut failure: Option<std::io::Error> = None;
+    if json {
+        out.write_all(b"{\"videos\":[")?;
     }
-    value
+    let mut sink = |v: VideoResult| {
+        if written >= limit_n || failure.is_some() {
+            return;
+        }
+        let text = if json {
+            let sep = if written > 0 { "," } else { "" };
+            format!(
+                "{sep}{}",
+                serde_json::to_string(&v).expect("a video serialises")
+            )
+        } else {
+            render_video(&v)
+        };
+        written += 1;
+        if let Err(e) = out.write_all(text.as_bytes()) {
+            failure = Some(e);
+        }
+    };
+    let result = search_each(archive, index_dir, request, &mut sink);
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let response = result.map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
+    if json {
+        let mut rest = serde_json::to_value(&response)?;
+        if let Some(map) = rest.as_object_mut() {
+            map.remove("videos");
+            let tail = serde_json::to_string(map)?;
+            out.write_all(format!("],{}\n", &tail[1..]).as_bytes())?;
+        }
+    } else {
+        out.write_all(footer(&response, limit).as_bytes())?;
+    }
+    Ok(())
 }

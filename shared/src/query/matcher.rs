@@ -12,7 +12,7 @@
 use memchr::memmem;
 use regex::{Regex, RegexBuilder};
 
-use crate::text::for_each_token;
+use crate::text::append_words;
 
 /// The longest query or regex accepted, in bytes.
 pub const MAX_QUERY_BYTES: usize = 1000;
@@ -138,12 +138,10 @@ impl TokenStream {
     }
 
     fn push(&mut self, text: &str, unit: usize) {
-        let (buf, starts, units) = (&mut self.buf, &mut self.starts, &mut self.units);
-        for_each_token(text, |t, _| {
-            starts.push(buf.len() as u32);
+        let (starts, units) = (&mut self.starts, &mut self.units);
+        append_words(text, &mut self.buf, |at| {
+            starts.push(at as u32);
             units.push(unit as u32);
-            buf.push(' ');
-            buf.push_str(t);
         });
     }
 

@@ -146,6 +146,21 @@ pub fn search(
     index_dir: Option<&Path>,
     request: &Request,
 ) -> Result<Response, String> {
+    let mut videos = Vec::new();
+    let mut response = search_each(archive, index_dir, request, &mut |v| videos.push(v))?;
+    response.videos = videos;
+    Ok(response)
+}
+
+/// Like [`search`], but hands each video to `sink` in order as its page is
+/// confirmed, so a huge result never sits in memory; the response's
+/// `videos` stays empty.
+pub fn search_each(
+    archive: &Archive,
+    index_dir: Option<&Path>,
+    request: &Request,
+    sink: &mut dyn FnMut(VideoResult),
+) -> Result<Response, String> {
     let compiled = plan::Compiled::new(archive, request)?;
     let (pages, problems) = archive.page_table();
     let (index, status) = match index_dir {
@@ -159,7 +174,7 @@ pub fn search(
         &compiled,
         request.max_pages,
     );
-    let mut response = scan::scan(archive, &pages, &planned, &compiled);
+    let mut response = scan::scan(archive, &pages, &planned, &compiled, sink);
     response.index = status;
     response.unreadable.splice(0..0, problems);
     response.notes.splice(0..0, compiled.notes.clone());

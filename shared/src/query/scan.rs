@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use super::filters::VideoFacts;
 use super::matcher::{Matcher, TokenStream};
@@ -22,29 +21,58 @@ use crate::source::SourceHandle;
 
 type PageOutcome = Result<Vec<VideoResult>, String>;
 
-pub fn scan(archive: &Archive, pages: &[PageRef], plan: &Plan, c: &Compiled) -> Response {
+/// Reads the planned pages and hands each video with hits to `sink`, in
+/// page order; the returned response holds the counts (its `videos` is
+/// left empty). Only the results of pages read ahead of the next one in
+/// order are held at once, so memory does not grow with the result.
+pub fn scan(
+    archive: &Archive,
+    pages: &[PageRef],
+    plan: &Plan,
+    c: &Compiled,
+    sink: &mut dyn FnMut(VideoResult),
+) -> Response {
     let workers = match archive.handle() {
         SourceHandle::Local(_) => 4,
         _ => 8,
     }
     .min(plan.pages.len().max(1));
     let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<PageOutcome>>> =
-        plan.pages.iter().map(|_| Mutex::new(None)).collect();
+    let mut response = empty_response(archive, plan);
+    let mut failed = Vec::new();
     std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, PageOutcome)>(workers * 2);
         for _ in 0..workers {
-            s.spawn(|| {
+            let tx = tx.clone();
+            let next = &next;
+            s.spawn(move || {
                 let mut scratch = TokenStream::default();
-                loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&i) = plan.pages.get(k) else { break };
+                while let Some(&i) = plan.pages.get(next.fetch_add(1, Ordering::SeqCst)) {
                     let outcome = page_results(archive, &pages[i], c, &mut scratch);
-                    *slots[k].lock().unwrap() = Some(outcome);
+                    if tx.send((i, outcome)).is_err() {
+                        break;
+                    }
                 }
             });
         }
+        drop(tx);
+        let mut pending: BTreeMap<usize, PageOutcome> = BTreeMap::new();
+        let mut emit = 0;
+        for (i, outcome) in rx {
+            pending.insert(i, outcome);
+            while let Some(outcome) = plan.pages.get(emit).and_then(|i| pending.remove(i)) {
+                let i = plan.pages[emit];
+                fold(&mut response, &pages[i], outcome, sink, || failed.push(i));
+                emit += 1;
+            }
+        }
     });
-    let mut response = Response {
+    response.coverage = coverage(archive, pages, plan, &failed);
+    response
+}
+
+fn empty_response(archive: &Archive, plan: &Plan) -> Response {
+    Response {
         source: archive.handle().to_string(),
         videos: Vec::new(),
         total_videos: 0,
@@ -57,30 +85,32 @@ pub fn scan(archive: &Archive, pages: &[PageRef], plan: &Plan, c: &Compiled) -> 
         notes: Vec::new(),
         unreadable: Vec::new(),
         coverage: Coverage::default(),
-    };
-    let mut failed = Vec::new();
-    for (k, slot) in slots.into_iter().enumerate() {
-        let page = &pages[plan.pages[k]];
-        match slot
-            .into_inner()
-            .unwrap()
-            .expect("every planned page was scanned")
-        {
-            Ok(videos) => {
-                response.pages_read += 1;
-                response.bytes_read += page.bytes;
-                response.videos.extend(videos);
-            }
-            Err(e) => {
-                response.unreadable.push(e);
-                failed.push(plan.pages[k]);
+    }
+}
+
+/// Adds one page's outcome to the counts and hands its videos on.
+fn fold(
+    r: &mut Response,
+    page: &PageRef,
+    outcome: PageOutcome,
+    sink: &mut dyn FnMut(VideoResult),
+    on_failure: impl FnOnce(),
+) {
+    match outcome {
+        Ok(videos) => {
+            r.pages_read += 1;
+            r.bytes_read += page.bytes;
+            for v in videos {
+                r.total_videos += 1;
+                r.total_hits += v.hits.len();
+                sink(v);
             }
         }
+        Err(e) => {
+            r.unreadable.push(e);
+            on_failure();
+        }
     }
-    response.total_videos = response.videos.len();
-    response.total_hits = response.videos.iter().map(|v| v.hits.len()).sum();
-    response.coverage = coverage(archive, pages, plan, &failed);
-    response
 }
 
 /// Which channels were fully read, partly read, never reached.

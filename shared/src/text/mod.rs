@@ -90,6 +90,33 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(&str, usize)) {
     }
 }
 
+/// Appends the words of `text` to `out` as `" w1 w2"` (each word after
+/// one space), calling `at_word(byte offset in out)` at each word's space.
+/// The same words as [`for_each_token`], with a fast path for ASCII text.
+pub fn append_words(text: &str, out: &mut String, mut at_word: impl FnMut(usize)) {
+    if !text.is_ascii() {
+        for_each_token(text, |t, _| {
+            at_word(out.len());
+            out.push(' ');
+            out.push_str(t);
+        });
+        return;
+    }
+    let mut in_word = false;
+    for &b in text.as_bytes() {
+        if b.is_ascii_alphanumeric() {
+            if !in_word {
+                at_word(out.len());
+                out.push(' ');
+                in_word = true;
+            }
+            out.push(char::from(b.to_ascii_lowercase()));
+        } else {
+            in_word = false;
+        }
+    }
+}
+
 /// The words of `text`, normalised.
 pub fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -146,6 +173,25 @@ mod tests {
             [("a".into(), 0), ("cafe".into(), 2), ("straße".into(), 9)]
         );
         assert_eq!(&text[9..11], "ſ");
+    }
+
+    #[test]
+    fn append_words_gives_the_same_words_as_the_tokeniser() {
+        for text in [
+            "K-Cups, don't STOP 10x",
+            "Café ſtraße \u{212A}",
+            "",
+            "  ",
+            "a",
+        ] {
+            let mut out = String::from("x");
+            let mut starts = Vec::new();
+            append_words(text, &mut out, |at| starts.push(at));
+            let expected: String = tokens(text).iter().map(|t| format!(" {t}")).collect();
+            assert_eq!(out, format!("x{expected}"), "{text:?}");
+            assert_eq!(starts.len(), tokens(text).len());
+            assert!(starts.iter().all(|&s| out.as_bytes()[s] == b' '));
+        }
     }
 
     #[test]
