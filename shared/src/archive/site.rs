@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use super::page_cache::PageCache;
 use crate::format::paths::{self, Layer};
 use crate::format::{
-    self, Alias, ChannelDigests, ChannelStats, ChatPage, CuratedTag, Duplicates, Manifest, Paged,
+    self, Alias, ChannelDigests, ChannelStats, ChatPage, CuratedTag, Duplicates, Manifest,
     PostPage, Report, ReportIndex, SiteCorpus, Summaries, TranscriptPage,
 };
 use crate::source::{ReadError, Store};
@@ -253,34 +253,17 @@ impl Site {
         let name = self.describe(&paths::page(layer, channel, n));
         let page = match layer {
             Layer::Transcripts => {
-                CachedPage::Transcripts(Arc::new(parse_page(&bytes, &name, channel, n)?))
+                CachedPage::Transcripts(Arc::new(format::parse_page(&bytes, &name, channel, n)?))
             }
-            Layer::Chat => CachedPage::Chat(Arc::new(parse_page(&bytes, &name, channel, n)?)),
-            Layer::Posts => CachedPage::Posts(Arc::new(parse_page(&bytes, &name, channel, n)?)),
+            Layer::Chat => {
+                CachedPage::Chat(Arc::new(format::parse_page(&bytes, &name, channel, n)?))
+            }
+            Layer::Posts => {
+                CachedPage::Posts(Arc::new(format::parse_page(&bytes, &name, channel, n)?))
+            }
         };
         Ok((page, bytes.len() as u64))
     }
-}
-
-/// Parses a page and checks it is the page the manifest promised.
-fn parse_page<T: DeserializeOwned + Paged>(
-    bytes: &[u8],
-    name: &str,
-    channel: &str,
-    n: u32,
-) -> Result<T, ReadError> {
-    let page: T = format::parse(bytes, name)?;
-    let (found_channel, found_page) = page.header();
-    if (found_channel, found_page) != (channel, n) {
-        return Err(format::FormatError::Invalid {
-            file: name.to_string(),
-            reason: format!(
-                "holds channel {found_channel:?} page {found_page} where the manifest promises {channel:?} page {n}"
-            ),
-        }
-        .into());
-    }
-    Ok(page)
 }
 
 /// A name used as one path segment (a channel slug, a file name, an id)

@@ -35,10 +35,12 @@ macro_rules! array_record {
 mod corpus;
 mod extras;
 mod transcripts;
+mod view;
 
 pub use corpus::*;
 pub use extras::*;
 pub use transcripts::*;
+pub use view::{CueView, PageView, VideoView};
 
 /// A file of the archive could not be understood.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -67,6 +69,27 @@ impl FormatError {
 /// Parses one archive file, naming it in the error.
 pub fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8], file: &str) -> Result<T, FormatError> {
     serde_json::from_slice(bytes).map_err(|e| FormatError::json(file, e))
+}
+
+/// Parses a page and checks it is the page the manifest promised (its
+/// `channel` and `page` fields).
+pub fn parse_page<'a, T: serde::Deserialize<'a> + Paged>(
+    bytes: &'a [u8],
+    name: &str,
+    channel: &str,
+    n: u32,
+) -> Result<T, FormatError> {
+    let page: T = serde_json::from_slice(bytes).map_err(|e| FormatError::json(name, e))?;
+    let (found_channel, found_page) = page.header();
+    if (found_channel, found_page) != (channel, n) {
+        return Err(FormatError::Invalid {
+            file: name.to_string(),
+            reason: format!(
+                "holds channel {found_channel:?} page {found_page} where the manifest promises {channel:?} page {n}"
+            ),
+        });
+    }
+    Ok(page)
 }
 
 /// The relative path of every file in an archive.

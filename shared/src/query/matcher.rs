@@ -71,6 +71,10 @@ impl Matcher {
         scratch: &mut TokenStream,
     ) -> Vec<usize> {
         match self {
+            Matcher::Phrase(p) if p.words[0].is_ascii() => {
+                let texts: Vec<&str> = units.collect();
+                p.hits_windowed(&texts, scratch)
+            }
             Matcher::Phrase(p) => {
                 scratch.clear();
                 for (i, text) in units.enumerate() {
@@ -81,6 +85,47 @@ impl Matcher {
             Matcher::Regex(re) => regex_hits(re, units, &mut scratch.joined),
         }
     }
+}
+
+impl Phrase {
+    /// Hits, tokenising only around the units that can start a match.
+    ///
+    /// A match starting in a unit of ASCII text needs the first word there
+    /// in some letter case, because normalising ASCII only lowercases it;
+    /// other units are always tried. For a candidate unit the following
+    /// units are added until they hold as many words as the phrase, which
+    /// is as far as a match starting in it can reach.
+    fn hits_windowed(&self, texts: &[&str], scratch: &mut TokenStream) -> Vec<usize> {
+        let first = self.words[0].as_bytes();
+        let mut out = Vec::new();
+        for (i, text) in texts.iter().enumerate() {
+            if text.is_ascii() && !contains_ignoring_ascii_case(text.as_bytes(), first) {
+                continue;
+            }
+            scratch.clear();
+            scratch.push(text, i);
+            let mut next = i + 1;
+            let mut after = 0;
+            while next < texts.len() && after < self.words.len() {
+                let before = scratch.starts.len();
+                scratch.push(texts[next], next);
+                after += scratch.starts.len() - before;
+                next += 1;
+            }
+            if scratch.find(self).first() == Some(&i) {
+                out.push(i);
+            }
+        }
+        out
+    }
+}
+
+/// Whether `hay` holds `needle` (lower-case ASCII) in any ASCII letter case.
+fn contains_ignoring_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    let (lo, up) = (needle[0], needle[0].to_ascii_uppercase());
+    memchr::memchr2_iter(lo, up, hay).any(|at| {
+        hay.len() - at >= needle.len() && hay[at..at + needle.len()].eq_ignore_ascii_case(needle)
+    })
 }
 
 fn check_length(q: &str) -> Result<(), String> {
@@ -199,6 +244,44 @@ mod tests {
             hits(&diacritics, &["un café", "au lait", "cafe au"]),
             [0, 2]
         );
+    }
+
+    #[test]
+    fn windowed_phrase_search_equals_the_full_token_stream() {
+        let units = [
+            "I love K-",
+            "Cups",
+            "",
+            "!!",
+            "k",
+            "",
+            "CUPS and café K",
+            "cups",
+            "k cups k cups",
+        ];
+        for q in [
+            "k cups",
+            "cups",
+            "k",
+            "k cups k",
+            "cups and cafe",
+            "cup*",
+            "and cafe k cups",
+        ] {
+            let Matcher::Phrase(p) = Matcher::phrase(q).unwrap() else {
+                unreachable!()
+            };
+            let mut full = TokenStream::default();
+            full.clear();
+            for (i, u) in units.iter().enumerate() {
+                full.push(u, i);
+            }
+            assert_eq!(
+                p.hits_windowed(&units, &mut TokenStream::default()),
+                full.find(&p),
+                "{q}"
+            );
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::plan::{Compiled, Plan};
 use super::{Coverage, Hit, Response, Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::{Post, VideoRecord};
+use crate::format::{PageView, Post, VideoRecord, VideoView};
 use crate::index::IndexStatus;
 use crate::source::SourceHandle;
 
@@ -172,53 +172,29 @@ fn page_results(
     let err = |e: crate::source::ReadError| e.to_string();
     match p.layer {
         Layer::Transcripts => {
-            let page = site.transcript_page(&p.channel, p.page).map_err(err)?;
+            let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page).map_err(err)?;
+            let name = site.describe(&crate::format::paths::page(p.layer, &p.channel, p.page));
+            let page: PageView = crate::format::parse_page(&bytes, &name, &p.channel, p.page)
+                .map_err(|e| e.to_string())?;
             Ok(page
                 .videos
                 .iter()
-                .filter(|v| c.filters.passes(&facts(p.site, &p.channel, v)))
+                .filter(|v| {
+                    let tags: Vec<String> = v.curated_tags.iter().map(|t| t.to_string()).collect();
+                    c.filters.passes(&VideoFacts {
+                        site: p.site,
+                        channel: &p.channel,
+                        upload_date: v.upload_date.as_deref(),
+                        media_type: v.media_type,
+                        age: v.age,
+                        state: v.state,
+                        curated_tags: &tags,
+                    })
+                })
                 .filter_map(|v| video_result(site, p, v, c, scratch))
                 .collect())
         }
-        Layer::Chat => {
-            let page = site.chat_page(&p.channel, p.page).map_err(err)?;
-            let mut out = Vec::new();
-            for chat in &page.videos {
-                let Some(record) = find_record(site, &p.channel, &chat.slug) else {
-                    continue;
-                };
-                if !c.filters.passes(&facts(p.site, &p.channel, &record)) {
-                    continue;
-                }
-                let hits = unit_hits(
-                    &c.matchers,
-                    Scope::Chat,
-                    chat.messages.iter().map(|m| (m.text.as_str(), Some(m.t))),
-                    false,
-                    scratch,
-                );
-                let excluded = !unit_hits(
-                    &c.excludes,
-                    Scope::Chat,
-                    chat.messages.iter().map(|m| (m.text.as_str(), None)),
-                    false,
-                    scratch,
-                )
-                .is_empty();
-                if !hits.is_empty() && !excluded {
-                    out.push(result_of(
-                        site,
-                        p,
-                        &record.slug,
-                        &record.title,
-                        record.upload_date.clone(),
-                        "video",
-                        hits,
-                    ));
-                }
-            }
-            Ok(out)
-        }
+        Layer::Chat => chat_results(site, p, c, scratch).map_err(err),
         Layer::Posts => {
             let page = site.post_page(&p.channel, p.page).map_err(err)?;
             Ok(page
@@ -231,16 +207,50 @@ fn page_results(
     }
 }
 
-fn facts<'a>(site: usize, channel: &'a str, v: &'a VideoRecord) -> VideoFacts<'a> {
-    VideoFacts {
-        site,
-        channel,
-        upload_date: v.upload_date.as_deref(),
-        media_type: v.media_type,
-        age: v.age,
-        state: v.state,
-        curated_tags: &v.curated_tags,
+/// Chat messages are matched each on its own; the video's record (found
+/// through its transcript page) decides the filters and gives the title.
+fn chat_results(
+    site: &Site,
+    p: &PageRef,
+    c: &Compiled,
+    scratch: &mut TokenStream,
+) -> Result<Vec<VideoResult>, crate::source::ReadError> {
+    let page = site.chat_page(&p.channel, p.page)?;
+    let mut out = Vec::new();
+    for chat in &page.videos {
+        let Some(record) = find_record(site, &p.channel, &chat.slug) else {
+            continue;
+        };
+        let facts = VideoFacts {
+            site: p.site,
+            channel: &p.channel,
+            upload_date: record.upload_date.as_deref(),
+            media_type: record.media_type,
+            age: record.age,
+            state: record.state,
+            curated_tags: &record.curated_tags,
+        };
+        if !c.filters.passes(&facts) {
+            continue;
+        }
+        let texts: Vec<&str> = chat.messages.iter().map(|m| m.text.as_str()).collect();
+        let start = |i: usize| Some(chat.messages[i].t);
+        let hits = unit_hits(&c.matchers, Scope::Chat, &texts, &start, false, scratch);
+        if !hits.is_empty()
+            && unit_hits(&c.excludes, Scope::Chat, &texts, &start, false, scratch).is_empty()
+        {
+            out.push(result_of(
+                site,
+                p,
+                &record.slug,
+                &record.title,
+                record.upload_date.clone(),
+                "video",
+                hits,
+            ));
+        }
     }
+    Ok(out)
 }
 
 /// Posts have a date and a channel, none of a video's other facts: a
@@ -264,23 +274,23 @@ fn find_record(site: &Site, channel: &str, slug: &str) -> Option<VideoRecord> {
     page.videos.iter().find(|v| v.slug == slug).cloned()
 }
 
-/// Hits of `matchers` over `units` (text, start): spanning across units
-/// when `span` (captions), else each unit alone.
-fn unit_hits<'a>(
+/// Hits of `matchers` over `texts`: spanning across them when `span`
+/// (captions), else each alone. `start(i)` gives unit i's time.
+fn unit_hits(
     matchers: &[Matcher],
     scope: Scope,
-    units: impl Iterator<Item = (&'a str, Option<f64>)> + Clone,
+    texts: &[&str],
+    start: &dyn Fn(usize) -> Option<f64>,
     span: bool,
     scratch: &mut TokenStream,
 ) -> Vec<Hit> {
-    let units: Vec<(&str, Option<f64>)> = units.collect();
     let mut found: Vec<usize> = Vec::new();
     for m in matchers {
         if span {
-            found.extend(m.hits(units.iter().map(|u| u.0), scratch));
+            found.extend(m.hits(texts.iter().copied(), scratch));
         } else {
-            for (i, u) in units.iter().enumerate() {
-                if !m.hits(std::iter::once(u.0), scratch).is_empty() {
+            for (i, t) in texts.iter().enumerate() {
+                if !m.hits(std::iter::once(*t), scratch).is_empty() {
                     found.push(i);
                 }
             }
@@ -293,71 +303,51 @@ fn unit_hits<'a>(
         .map(|i| Hit {
             scope,
             unit: i,
-            start: units[i].1,
-            text: units[i].0.to_string(),
+            start: start(i),
+            text: texts[i].to_string(),
         })
         .collect()
 }
 
-/// Every hit of a video record in the scopes searched.
+/// Every hit of a video in the scopes searched.
 fn record_hits(
     matchers: &[Matcher],
     c: &Compiled,
     site: &Site,
     channel: &str,
-    v: &VideoRecord,
+    v: &VideoView,
     scratch: &mut TokenStream,
 ) -> Vec<Hit> {
+    let untimed = |_: usize| None;
     let mut hits = Vec::new();
     for &scope in &c.scopes {
-        match scope {
-            Scope::Transcripts => hits.extend(unit_hits(
-                matchers,
-                scope,
-                v.cues
-                    .iter()
-                    .map(|cue| (cue.text.as_str(), Some(cue.start))),
-                true,
-                scratch,
-            )),
-            Scope::Title => hits.extend(unit_hits(
-                matchers,
-                scope,
-                std::iter::once((v.title.as_str(), None)),
-                false,
-                scratch,
-            )),
+        let (texts, span): (Vec<&str>, bool) = match scope {
+            Scope::Transcripts => (v.cues.iter().map(|cue| cue.text.as_ref()).collect(), true),
+            Scope::Title => (vec![v.title.as_ref()], false),
             Scope::Metadata => {
                 let channel_name = site
                     .corpus()
                     .channels
                     .iter()
                     .find(|ch| ch.slug == channel)
-                    .map(|ch| ch.name.as_str())
-                    .unwrap_or("");
-                hits.extend(unit_hits(
-                    matchers,
-                    scope,
-                    [(v.title.as_str(), None), (channel_name, None)].into_iter(),
-                    false,
-                    scratch,
-                ))
+                    .map_or("", |ch| ch.name.as_str());
+                (vec![v.title.as_ref(), channel_name], false)
             }
-            Scope::Description => hits.extend(unit_hits(
+            Scope::Description => (vec![v.description.as_ref()], false),
+            Scope::Tags => (v.tags.iter().map(|t| t.as_ref()).collect(), false),
+            Scope::Chat | Scope::Posts => continue,
+        };
+        if scope == Scope::Transcripts {
+            hits.extend(unit_hits(
                 matchers,
                 scope,
-                std::iter::once((v.description.as_str(), None)),
-                false,
+                &texts,
+                &|i| v.cues[i].start(),
+                span,
                 scratch,
-            )),
-            Scope::Tags => hits.extend(unit_hits(
-                matchers,
-                scope,
-                v.tags.iter().map(|t| (t.as_str(), None)),
-                false,
-                scratch,
-            )),
-            Scope::Chat | Scope::Posts => {}
+            ));
+        } else {
+            hits.extend(unit_hits(matchers, scope, &texts, &untimed, span, scratch));
         }
     }
     hits
@@ -366,7 +356,7 @@ fn record_hits(
 fn video_result(
     site: &Site,
     p: &PageRef,
-    v: &VideoRecord,
+    v: &VideoView,
     c: &Compiled,
     scratch: &mut TokenStream,
 ) -> Option<VideoResult> {
@@ -379,7 +369,7 @@ fn video_result(
         p,
         &v.slug,
         &v.title,
-        v.upload_date.clone(),
+        v.upload_date.as_deref().map(str::to_string),
         "video",
         hits,
     ))
@@ -392,9 +382,12 @@ fn post_result(
     c: &Compiled,
     scratch: &mut TokenStream,
 ) -> Option<VideoResult> {
-    let text = std::iter::once((post.text.as_str(), None));
-    let hits = unit_hits(&c.matchers, Scope::Posts, text.clone(), false, scratch);
-    if hits.is_empty() || !unit_hits(&c.excludes, Scope::Posts, text, false, scratch).is_empty() {
+    let texts = [post.text.as_str()];
+    let untimed = |_: usize| None;
+    let hits = unit_hits(&c.matchers, Scope::Posts, &texts, &untimed, false, scratch);
+    if hits.is_empty()
+        || !unit_hits(&c.excludes, Scope::Posts, &texts, &untimed, false, scratch).is_empty()
+    {
         return None;
     }
     let title = format!("post by {}, {}", post.author, post.date);
