@@ -1,6 +1,7 @@
 //! archilyzer-index as a library: what the `archilyzer-index` binary does,
 //! in modules the tests can call.
 //!
+//! - [`bench`]: the reference query set, timed beside `rg`.
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
 //! - [`progress`]: progress bars on a terminal, lines otherwise.
@@ -10,6 +11,7 @@
 //! - [`stats`]: figures about an archive.
 //! - [`size`]: human byte sizes on the command line (`50MB`, `1.3GiB`).
 
+pub mod bench;
 pub mod check;
 pub mod compose;
 pub mod generate;

@@ -10,7 +10,7 @@ use archilyzer_core::index;
 use archilyzer_core::source::SourceHandle;
 use archilyzer_index::progress::Progress;
 use archilyzer_index::search::QueryArgs;
-use archilyzer_index::{check, generate, import, search, size, stats};
+use archilyzer_index::{bench, check, generate, import, search, size, stats};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
@@ -82,6 +82,42 @@ enum Command {
         /// Default: a set sampled from the archive.
         #[arg(long)]
         queries: Option<PathBuf>,
+    },
+    /// Time the reference query set (each run a fresh process) beside a
+    /// full scan of the same files by `rg -o -i -w`.
+    Bench {
+        #[command(flatten)]
+        source: SourceArgs,
+        #[command(flatten)]
+        index: IndexArgs,
+        /// Runs per row; the median is reported.
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        /// Refuse to run above this load average per core...
+        #[arg(long, default_value_t = 0.7)]
+        max_load: f64,
+        /// ...unless forced; wall figures are then marked UNRELIABLE.
+        #[arg(long)]
+        force: bool,
+        /// The rare word (default: one in a single page).
+        #[arg(long)]
+        rare: Option<String>,
+        /// The common word (default: the most widespread one).
+        #[arg(long)]
+        common: Option<String>,
+        /// Also write the figures as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// One run of one bench row (used by `bench`).
+    #[command(hide = true)]
+    BenchOne {
+        #[arg(long)]
+        handle: String,
+        #[arg(long)]
+        index: PathBuf,
+        #[arg(long)]
+        row: String,
     },
     /// Channels, pages, videos, cues and bytes of an archive.
     Stats {
@@ -283,6 +319,37 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::FAILURE
             })
         }
+        Command::Bench {
+            source,
+            index,
+            repeat,
+            max_load,
+            force,
+            rare,
+            common,
+            json,
+        } => run_bench(
+            &source,
+            &index,
+            repeat,
+            max_load,
+            force,
+            rare,
+            common,
+            json.as_deref(),
+        ),
+        Command::BenchOne { handle, index, row } => {
+            let row: bench::Row = serde_json::from_str(&row)?;
+            println!(
+                "{}",
+                serde_json::to_string(&bench::run_once(
+                    &SourceHandle::parse(&handle)?,
+                    &index,
+                    &row
+                )?)?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Stats { source, json } => {
             let archive = source.open()?;
             let f = stats::figures(&archive)?;
@@ -294,4 +361,98 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_bench(
+    source: &SourceArgs,
+    index: &IndexArgs,
+    repeat: usize,
+    max_load: f64,
+    force: bool,
+    rare: Option<String>,
+    common: Option<String>,
+    json: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let load = bench::load_per_core().unwrap_or(0.0);
+    if load > max_load && !force {
+        anyhow::bail!(
+            "the load average is {load:.2} per core, above --max-load {max_load}: wall times would not be comparable; \
+             wait for an idle machine, or pass --force and every wall figure is marked UNRELIABLE"
+        );
+    }
+    let unreliable = load > max_load;
+    let archive = source.open()?;
+    let dir = index.dir(&archive)?;
+    let rows = bench::rows(&archive, &dir, rare, common)?;
+    let (pages, _) = archive.page_table();
+    let transcripts: Vec<_> = pages
+        .iter()
+        .filter(|p| p.layer == archilyzer_core::format::paths::Layer::Transcripts)
+        .collect();
+    println!(
+        "corpus: {}; {} site(s), {} channel(s), {} transcript pages, {:.0} MB; load {load:.2}/core; {repeat} run(s) per row, median",
+        archive.handle(),
+        archive.sites().len(),
+        archive.sites().iter().map(|s| s.corpus().channels.len()).sum::<usize>(),
+        transcripts.len(),
+        transcripts.iter().map(|p| p.bytes).sum::<u64>() as f64 / 1e6,
+    );
+    let exe = std::env::current_exe()?;
+    let local_dir = match archive.handle() {
+        SourceHandle::Local(d) => Some(d.clone()),
+        _ => None,
+    };
+    let mut figures = Vec::new();
+    for row in &rows {
+        let mut runs = Vec::new();
+        for _ in 0..repeat.max(1) {
+            let out = std::process::Command::new(&exe)
+                .args([
+                    "bench-one",
+                    "--handle",
+                    &archive.handle().to_string(),
+                    "--index",
+                ])
+                .arg(&dir)
+                .args(["--row", &serde_json::to_string(row)?])
+                .output()?;
+            anyhow::ensure!(
+                out.status.success(),
+                "bench row {:?} failed: {}",
+                row.name,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            runs.push(serde_json::from_slice::<bench::RunFigures>(&out.stdout)?);
+        }
+        let rg: Vec<(f64, u64)> = (0..repeat.max(1))
+            .filter_map(|_| {
+                local_dir
+                    .as_deref()
+                    .and_then(|d| bench::rg_baseline(d, row))
+            })
+            .collect();
+        let last = runs.last().cloned().unwrap_or_default();
+        figures.push(bench::RowFigures {
+            name: row.name.clone(),
+            wall_ms_median: bench::median(runs.iter().map(|r| r.wall_ms).collect()),
+            pages_read: last.pages_read,
+            mb_parsed: last.bytes as f64 / 1e6,
+            peak_rss_mb: runs.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0,
+            hits: last.hits,
+            rg_ms_median: (!rg.is_empty()).then(|| bench::median(rg.iter().map(|r| r.0).collect())),
+            rg_matches: rg.first().map(|r| r.1),
+        });
+        eprintln!("bench: {} done", row.name);
+    }
+    print!("{}", bench::render(&figures, unreliable));
+    if let Some(path) = json {
+        std::fs::write(
+            path,
+            serde_json::to_vec_pretty(
+                &serde_json::json!({"unreliable": unreliable, "load_per_core": load, "rows": figures}),
+            )?,
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -352,6 +352,16 @@ fn a_rebuild_reads_only_the_pages_that_changed() {
     // The carried-over words still prune correctly.
     let other = a_word_of(&page_file(&f, "daily-dispatch", 1));
     assert_parity(&f, &plain(&other));
+    // And the incremental index is the one a full build writes.
+    let scratch = tempfile::tempdir().unwrap();
+    index::build(&open_local(&f.site), scratch.path(), &|_| {}).unwrap();
+    for file in ["terms.fst", "postings.bin", "terms.txt", "videos.json"] {
+        assert!(
+            std::fs::read(f.index.join(file)).unwrap()
+                == std::fs::read(scratch.path().join(file)).unwrap(),
+            "{file} differs"
+        );
+    }
 }
 
 #[test]

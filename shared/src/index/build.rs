@@ -82,21 +82,24 @@ pub fn build(
         to_read: to_read.len(),
     });
 
-    let mut words: Vec<PageWords> = (0..pages.len()).map(|_| PageWords::default()).collect();
     let mut report = BuildReport {
         pages: pages.len(),
         failed: problems,
         ..Default::default()
     };
+    let mut postings = Postings::default();
+    let mut videos = Vec::new();
     if let Some(old) = &old {
-        carry_over(old, &reuse, &mut words)?;
+        videos = carried_videos(old, &reuse);
     }
-    let fresh = read_pages(archive, &pages, &keys, &to_read, progress);
+    let mut fresh = read_pages(archive, &pages, &keys, &to_read, progress);
+    fresh.sort_by_key(|f| f.0);
     let mut failures: HashMap<usize, String> = HashMap::new();
     for (i, result) in fresh {
         match result {
             Ok((w, bytes)) => {
-                words[i] = w;
+                postings.add_page(i as u32, w.words);
+                videos.extend(w.videos);
                 report.bytes_read += bytes;
             }
             Err(e) => {
@@ -127,9 +130,28 @@ pub fn build(
             })
             .collect(),
     };
-    let (terms, videos, bytes) = write(dir, &meta, words)?;
+    let remap: Vec<Option<u32>> = match &old {
+        Some(o) => {
+            let mut m = vec![None; o.meta.pages.len()];
+            for (new, old_id) in reuse.iter().enumerate() {
+                if let Some(old_id) = old_id {
+                    m[*old_id as usize] = Some(new as u32);
+                }
+            }
+            m
+        }
+        None => Vec::new(),
+    };
+    sort_videos(&meta, &mut videos);
+    report.videos = videos.len();
+    let (terms, bytes) = write(
+        dir,
+        &meta,
+        old.as_ref().map(|o| (o, remap.as_slice())),
+        postings,
+        &videos,
+    )?;
     report.terms = terms;
-    report.videos = videos;
     report.index_bytes = bytes;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
@@ -144,41 +166,55 @@ pub(crate) fn key_of(archive: &Archive, p: &PageRef) -> PageKey {
     }
 }
 
-/// Gives reused pages their words and videos from the previous index.
-fn carry_over(
-    old: &RawIndex,
-    reuse: &[Option<u32>],
-    words: &mut [PageWords],
-) -> Result<(), ReadError> {
-    let new_of_old: HashMap<u32, usize> = reuse
+/// The video rows of reused pages, from the previous index.
+fn carried_videos(old: &RawIndex, reuse: &[Option<u32>]) -> Vec<VideoRow> {
+    let reused: HashSet<u32> = reuse.iter().flatten().copied().collect();
+    old.videos
+        .iter()
+        .filter(|row| {
+            let key = PageKey {
+                site: row.site.clone(),
+                layer: LayerName::Transcripts,
+                channel: row.row.channel.clone(),
+                page: row.row.page,
+            };
+            old.page_id(&key).is_some_and(|id| reused.contains(&id))
+        })
+        .cloned()
+        .collect()
+}
+
+/// Puts video rows in page-table order (whatever was reused), keeping
+/// the order within a page.
+fn sort_videos(meta: &Meta, videos: &mut [VideoRow]) {
+    let position: HashMap<(&str, &str, u32), usize> = meta
+        .pages
         .iter()
         .enumerate()
-        .filter_map(|(new, o)| o.map(|o| (o, new)))
+        .filter(|(_, p)| p.key.layer == LayerName::Transcripts)
+        .map(|(i, p)| ((p.key.site.as_str(), p.key.channel.as_str(), p.key.page), i))
         .collect();
-    if new_of_old.is_empty() {
-        return Ok(());
-    }
-    let mut stream = old.terms.stream();
-    while let Some((term, offset)) = stream.next() {
-        let term: Box<str> = String::from_utf8_lossy(term).into();
-        for id in old.postings(offset)? {
-            if let Some(&new) = new_of_old.get(&id) {
-                words[new].words.insert(term.clone());
-            }
+    videos.sort_by_cached_key(|v| {
+        position
+            .get(&(v.site.as_str(), v.row.channel.as_str(), v.row.page))
+            .copied()
+            .unwrap_or(usize::MAX)
+    });
+}
+
+/// Postings of the freshly read pages: word → ascending page ids.
+#[derive(Default)]
+struct Postings {
+    map: std::collections::BTreeMap<Box<str>, Vec<u32>>,
+}
+
+impl Postings {
+    /// Pages must be added in ascending id order.
+    fn add_page(&mut self, id: u32, words: HashSet<Box<str>>) {
+        for w in words {
+            self.map.entry(w).or_default().push(id);
         }
     }
-    for row in &old.videos {
-        let old_id = old.page_id(&PageKey {
-            site: row.site.clone(),
-            layer: LayerName::Transcripts,
-            channel: row.row.channel.clone(),
-            page: row.row.page,
-        });
-        if let Some(new) = old_id.and_then(|o| new_of_old.get(&o)) {
-            words[*new].videos.push(row.clone());
-        }
-    }
-    Ok(())
 }
 
 type PageResult = (usize, Result<(PageWords, u64), ReadError>);
@@ -270,58 +306,78 @@ fn page_words(archive: &Archive, p: &PageRef) -> Result<(PageWords, u64), ReadEr
 }
 
 /// Writes the index files to a staging dir and renames it over `dir`.
-/// Returns the term count, video count and index size in bytes.
-fn write(dir: &Path, meta: &Meta, pages: Vec<PageWords>) -> Result<(usize, usize, u64), ReadError> {
+/// The words are the previous index's (page ids remapped, dropped pages
+/// left out) merged with the fresh pages'; both are sorted, so one merge
+/// pass feeds the fst builder in order. Returns the word count and the
+/// index size in bytes.
+fn write(
+    dir: &Path,
+    meta: &Meta,
+    old: Option<(&RawIndex, &[Option<u32>])>,
+    fresh: Postings,
+    videos: &[VideoRow],
+) -> Result<(usize, u64), ReadError> {
     let io = |what: &str, e: std::io::Error| {
         ReadError::Other(format!(
             "cannot write the index at {}: {what}: {e}",
             dir.display()
         ))
     };
-    let mut postings: HashMap<Box<str>, Vec<u32>> = HashMap::new();
-    let mut videos = Vec::new();
-    for (id, page) in pages.into_iter().enumerate() {
-        for w in page.words {
-            postings.entry(w).or_default().push(id as u32);
-        }
-        videos.extend(page.videos);
-    }
-    let mut terms: Vec<(Box<str>, Vec<u32>)> = postings.into_iter().collect();
-    terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let staging = Staging::beside(dir).map_err(|e| io("staging", e))?;
-    let root = staging.path();
-    let mut map = fst::MapBuilder::new(Vec::new()).map_err(|e| ReadError::Other(e.to_string()))?;
+    let fst_err =
+        |e: fst::Error| ReadError::Other(format!("cannot build the term dictionary: {e}"));
+    let mut map = fst::MapBuilder::new(Vec::new()).map_err(fst_err)?;
     let mut blob = Vec::new();
     let mut text = String::new();
-    for (term, ids) in &mut terms {
+    let mut terms = 0;
+    let mut emit = |term: &[u8], ids: &mut Vec<u32>| -> Result<(), ReadError> {
         ids.sort_unstable();
-        map.insert(term.as_bytes(), blob.len() as u64)
-            .map_err(|e| ReadError::Other(e.to_string()))?;
+        ids.dedup();
+        if ids.is_empty() {
+            return Ok(());
+        }
+        map.insert(term, blob.len() as u64).map_err(fst_err)?;
         encode_postings(&mut blob, ids);
-        text.push_str(term);
+        text.push_str(&String::from_utf8_lossy(term));
         text.push('\n');
+        terms += 1;
+        Ok(())
+    };
+    let mut fresh = fresh.map.into_iter().peekable();
+    if let Some((old, remap)) = old {
+        let mut stream = old.terms.stream();
+        while let Some((term, offset)) = stream.next() {
+            while let Some((w, mut ids)) = fresh.next_if(|(w, _)| w.as_bytes() < term) {
+                emit(w.as_bytes(), &mut ids)?;
+            }
+            let mut ids: Vec<u32> = old
+                .postings(offset)?
+                .into_iter()
+                .filter_map(|id| remap.get(id as usize).copied().flatten())
+                .collect();
+            if let Some((_, more)) = fresh.next_if(|(w, _)| w.as_bytes() == term) {
+                ids.extend(more);
+            }
+            emit(term, &mut ids)?;
+        }
     }
-    let fst_bytes = map
-        .into_inner()
-        .map_err(|e| ReadError::Other(e.to_string()))?;
+    for (w, mut ids) in fresh {
+        emit(w.as_bytes(), &mut ids)?;
+    }
+    let fst_bytes = map.into_inner().map_err(fst_err)?;
+    let json = |r: serde_json::Result<Vec<u8>>| r.map_err(|e| ReadError::Other(e.to_string()));
     let files: [(&str, Vec<u8>); 5] = [
         ("terms.fst", fst_bytes),
         ("postings.bin", blob),
         ("terms.txt", text.into_bytes()),
-        (
-            "videos.json",
-            serde_json::to_vec(&videos).map_err(|e| ReadError::Other(e.to_string()))?,
-        ),
-        (
-            "meta.json",
-            serde_json::to_vec(meta).map_err(|e| ReadError::Other(e.to_string()))?,
-        ),
+        ("videos.json", json(serde_json::to_vec(videos))?),
+        ("meta.json", json(serde_json::to_vec(meta))?),
     ];
+    let staging = Staging::beside(dir).map_err(|e| io("staging", e))?;
     let mut total = 0;
     for (name, bytes) in &files {
-        std::fs::write(root.join(name), bytes).map_err(|e| io(name, e))?;
+        std::fs::write(staging.path().join(name), bytes).map_err(|e| io(name, e))?;
         total += bytes.len() as u64;
     }
     staging.commit().map_err(|e| io("rename", e))?;
-    Ok((terms.len(), videos.len(), total))
+    Ok((terms, total))
 }

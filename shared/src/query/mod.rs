@@ -29,7 +29,7 @@ use crate::archive::Archive;
 use crate::index::IndexStatus;
 
 /// A search as a caller asks for it.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct Request {
     pub query: String,

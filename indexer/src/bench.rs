@@ -1,0 +1,338 @@
+//! `archilyzer-index bench`: the reference query set, timed, beside a
+//! full scan of the same files by `rg` in the same run.
+//!
+//! Two kinds of figure: pages read and MB parsed are properties of the
+//! plan and comparable on any machine; wall time depends on the machine,
+//! so the bench refuses to run when the load average per core is above
+//! `--max-load` unless `--force`, and then stamps every wall figure
+//! UNRELIABLE. Each run of a row is a fresh process (`bench-one`), so the
+//! page cache is cold and the peak RSS is that one query's.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::format::paths::Layer;
+use archilyzer_core::index::RawIndex;
+use archilyzer_core::query::{search, FilterArgs, Request};
+use archilyzer_core::source::SourceHandle;
+use fst::Streamer;
+use serde::{Deserialize, Serialize};
+
+/// One row of the query set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Row {
+    pub name: String,
+    pub kind: RowKind,
+    /// The word `rg` searches for the baseline, and the transcript
+    /// directories it searches (empty: no baseline for this row).
+    pub rg_term: Option<String>,
+    pub rg_channels: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum RowKind {
+    /// Open the archive and list its channels.
+    ListChannels,
+    Search(Request),
+    /// Read these videos' records (one read per distinct page).
+    Batch(Vec<(String, String)>),
+}
+
+/// What one run of a row measured (printed by `bench-one` as JSON).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RunFigures {
+    pub wall_ms: f64,
+    pub pages_read: usize,
+    pub bytes: u64,
+    pub peak_rss_kb: u64,
+    pub hits: usize,
+}
+
+/// The figures of a row over its repeats.
+#[derive(Debug, Clone, Serialize)]
+pub struct RowFigures {
+    pub name: String,
+    pub wall_ms_median: f64,
+    pub pages_read: usize,
+    pub mb_parsed: f64,
+    pub peak_rss_mb: f64,
+    pub hits: usize,
+    pub rg_ms_median: Option<f64>,
+    pub rg_matches: Option<u64>,
+}
+
+/// Load average (1 min) per core, from /proc/loadavg.
+pub fn load_per_core() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let load: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(
+        load / std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1) as f64,
+    )
+}
+
+/// This process's peak resident set, from /proc/self/status.
+pub fn peak_rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(str::to_string)
+        })
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// The reference query set for `archive`, with words chosen from its index
+/// unless given.
+pub fn rows(
+    archive: &Archive,
+    index_dir: &Path,
+    rare: Option<String>,
+    common: Option<String>,
+) -> Result<Vec<Row>> {
+    let raw = RawIndex::load(index_dir).map_err(|e| {
+        anyhow::anyhow!(
+            "no usable index at {}: {e}; run `archilyzer-index build` first",
+            index_dir.display()
+        )
+    })?;
+    let (auto_rare, auto_common) = pick_terms(&raw);
+    let rare = rare
+        .or(auto_rare)
+        .context("no rare word found in the index; pass --rare")?;
+    let common = common
+        .or(auto_common)
+        .context("no common word found in the index; pass --common")?;
+    let site = &archive.sites()[0];
+    let first_channel = site
+        .corpus()
+        .channels
+        .first()
+        .context("the archive has no channel")?
+        .slug
+        .clone();
+    let year = median_year(&raw).unwrap_or_else(|| "2020".into());
+    let search_row = |name: &str, query: &str, filters: FilterArgs, rg_channels: Vec<String>| Row {
+        name: name.to_string(),
+        kind: RowKind::Search(Request {
+            query: query.to_string(),
+            filters,
+            ..Default::default()
+        }),
+        rg_term: Some(query.to_string()),
+        rg_channels,
+    };
+    let batch: Vec<(String, String)> = raw
+        .videos
+        .iter()
+        .filter(|v| v.row.channel == first_channel && v.site == site.id())
+        .take(20)
+        .map(|v| (v.row.channel.clone(), v.row.slug.clone()))
+        .collect();
+    Ok(vec![
+        Row {
+            name: "list channels (cold)".into(),
+            kind: RowKind::ListChannels,
+            rg_term: None,
+            rg_channels: vec![],
+        },
+        search_row(
+            &format!("rare term `{rare}`, whole corpus"),
+            &rare,
+            FilterArgs::default(),
+            vec![],
+        ),
+        search_row(
+            &format!("common term `{common}`, whole corpus"),
+            &common,
+            FilterArgs::default(),
+            vec![],
+        ),
+        search_row(
+            &format!("common term, one channel ({first_channel})"),
+            &common,
+            FilterArgs {
+                channels: vec![first_channel.clone()],
+                ..Default::default()
+            },
+            vec![first_channel.clone()],
+        ),
+        search_row(
+            &format!("common term, upload year {year}"),
+            &common,
+            FilterArgs {
+                date_from: Some(format!("{year}0101")),
+                date_to: Some(format!("{year}1231")),
+                ..Default::default()
+            },
+            vec![],
+        ),
+        search_row(
+            "common term, missing states only",
+            &common,
+            FilterArgs {
+                states: ["maybe_missing", "deleted", "private", "members_only"]
+                    .map(String::from)
+                    .to_vec(),
+                ..Default::default()
+            },
+            vec![],
+        ),
+        Row {
+            name: "enumerate all matches, whole corpus".into(),
+            kind: RowKind::Search(Request {
+                query: common.clone(),
+                use_aliases: true,
+                ..Default::default()
+            }),
+            rg_term: Some(common.clone()),
+            rg_channels: vec![],
+        },
+        Row {
+            name: format!("batch read of {} ids, one channel", batch.len()),
+            kind: RowKind::Batch(batch),
+            rg_term: None,
+            rg_channels: vec![],
+        },
+    ])
+}
+
+/// A word in exactly one page, and the most widespread word (the longest
+/// of those tied), both lower-case ASCII of five letters or more.
+fn pick_terms(raw: &RawIndex) -> (Option<String>, Option<String>) {
+    let mut rare = None;
+    let mut common: Option<(usize, usize, String)> = None;
+    let mut stream = raw.terms.stream();
+    while let Some((t, offset)) = stream.next() {
+        let t = String::from_utf8_lossy(t).into_owned();
+        if t.len() < 5 || !t.chars().all(|c| c.is_ascii_lowercase()) {
+            continue;
+        }
+        let df = raw.postings(offset).map(|p| p.len()).unwrap_or(0);
+        if df == 1 && rare.is_none() {
+            rare = Some(t.clone());
+        }
+        let key = (df, t.len(), t);
+        if common.as_ref().is_none_or(|c| (c.0, c.1) < (key.0, key.1)) {
+            common = Some(key);
+        }
+    }
+    (rare, common.map(|c| c.2))
+}
+
+fn median_year(raw: &RawIndex) -> Option<String> {
+    let mut years: Vec<&str> = raw
+        .videos
+        .iter()
+        .filter_map(|v| v.row.upload_date.as_deref())
+        .filter_map(|d| d.get(..4))
+        .collect();
+    years.sort_unstable();
+    years.get(years.len() / 2).map(|y| y.to_string())
+}
+
+/// Runs one row once in this process (what `bench-one` does): opens the
+/// archive cold, then runs the row; the wall time covers both.
+pub fn run_once(handle: &SourceHandle, index_dir: &Path, row: &Row) -> Result<RunFigures> {
+    let started = Instant::now();
+    let archive = &Archive::open(handle, &OpenOptions::default())?;
+    let mut f = RunFigures::default();
+    match &row.kind {
+        RowKind::ListChannels => {
+            f.hits = archive
+                .sites()
+                .iter()
+                .map(|s| s.corpus().channels.len())
+                .sum();
+        }
+        RowKind::Search(request) => {
+            let r = search(archive, Some(index_dir), request).map_err(|e| anyhow::anyhow!(e))?;
+            f.pages_read = r.pages_read;
+            f.bytes = r.bytes_read;
+            f.hits = r.total_hits;
+        }
+        RowKind::Batch(ids) => {
+            let site = &archive.sites()[0];
+            let mut pages = std::collections::BTreeSet::new();
+            for (channel, slug) in ids {
+                let m = site.transcript_manifest(channel)?;
+                let n = *m
+                    .slug_to_page
+                    .get(slug)
+                    .context("a batch id is not in its manifest")?;
+                let page = site.transcript_page(channel, n)?;
+                f.hits += page.videos.iter().filter(|v| &v.slug == slug).count();
+                if pages.insert((channel.clone(), n)) {
+                    f.bytes += m.pages[n as usize - 1].bytes;
+                }
+            }
+            f.pages_read = pages.len();
+        }
+    }
+    f.wall_ms = started.elapsed().as_secs_f64() * 1000.0;
+    f.peak_rss_kb = peak_rss_kb();
+    Ok(f)
+}
+
+/// `rg -o -i -w TERM` over the rows' transcript files: (ms, matches), or
+/// `None` when rg is not installed.
+pub fn rg_baseline(archive_dir: &Path, row: &Row) -> Option<(f64, u64)> {
+    let term = row.rg_term.as_ref()?;
+    let dirs: Vec<PathBuf> = if row.rg_channels.is_empty() {
+        vec![archive_dir.join(Layer::Transcripts.dir())]
+    } else {
+        row.rg_channels
+            .iter()
+            .map(|c| archive_dir.join(Layer::Transcripts.dir()).join(c))
+            .collect()
+    };
+    let started = Instant::now();
+    let out = Command::new("rg")
+        .args([
+            "-o",
+            "-i",
+            "-w",
+            "--no-filename",
+            "--no-line-number",
+            "--",
+            term,
+        ])
+        .args(&dirs)
+        .output()
+        .ok()?;
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let matches = out.stdout.iter().filter(|&&b| b == b'\n').count() as u64;
+    Some((ms, matches))
+}
+
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// The table, as Markdown.
+pub fn render(rows: &[RowFigures], unreliable: bool) -> String {
+    let stamp = if unreliable { " UNRELIABLE" } else { "" };
+    let mut s = String::from("| query | wall ms (median) | pages read | MB parsed | peak RSS MB | hits | rg -o -i -w ms | rg matches | ratio |\n|---|---|---|---|---|---|---|---|---|\n");
+    for r in rows {
+        let (rg_ms, rg_n, ratio) = match (r.rg_ms_median, r.rg_matches) {
+            (Some(ms), Some(n)) => (
+                format!("{ms:.0}{stamp}"),
+                n.to_string(),
+                format!("{:.2}×", r.wall_ms_median / ms.max(0.001)),
+            ),
+            _ => ("-".into(), "-".into(), "-".into()),
+        };
+        s.push_str(&format!(
+            "| {} | {:.0}{stamp} | {} | {:.1} | {:.0} | {} | {rg_ms} | {rg_n} | {ratio} |\n",
+            r.name, r.wall_ms_median, r.pages_read, r.mb_parsed, r.peak_rss_mb, r.hits
+        ));
+    }
+    s
+}
