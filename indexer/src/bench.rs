@@ -36,7 +36,7 @@ pub struct Row {
 pub enum RowKind {
     /// Open the archive and list its channels.
     ListChannels,
-    Search(Request),
+    Search(Box<Request>),
     /// Read these videos' records (one read per distinct page).
     Batch(Vec<(String, String)>),
 }
@@ -120,11 +120,11 @@ pub fn rows(
     let year = median_year(&raw).unwrap_or_else(|| "2020".into());
     let search_row = |name: &str, query: &str, filters: FilterArgs, rg_channels: Vec<String>| Row {
         name: name.to_string(),
-        kind: RowKind::Search(Request {
+        kind: RowKind::Search(Box::new(Request {
             query: query.to_string(),
             filters,
             ..Default::default()
-        }),
+        })),
         rg_term: Some(query.to_string()),
         rg_channels,
     };
@@ -186,11 +186,11 @@ pub fn rows(
         ),
         Row {
             name: "enumerate all matches, whole corpus".into(),
-            kind: RowKind::Search(Request {
+            kind: RowKind::Search(Box::new(Request {
                 query: common.clone(),
                 use_aliases: true,
                 ..Default::default()
-            }),
+            })),
             rg_term: Some(common.clone()),
             rg_channels: vec![],
         },
