@@ -26,6 +26,19 @@ twiml:
     cargo run --release -p archilyzer-index -- import --from ../shared/corpora/twiml/vtt --out /tmp/twiml --channel twiml --channel-name "TWIML AI Podcast"
     cargo run --release -p archilyzer-index -- stats --local /tmp/twiml
 
-# A generated archive of the reference shape (1.3 GB) in /tmp/ref.
+# A generated archive of the reference shape in /tmp/ref: alpha is 5 channels, 1.35 GB.
 gen-ref:
-    cargo run --release -p archilyzer-index -- gen --out /tmp/ref --bytes 1.3GB --seed 1
+    cargo run --release -p archilyzer-index -- gen --out /tmp/ref --bytes 1.53GB --seed 1
+
+# Index the committed test archive (into the cache dir).
+build-index:
+    cargo run --release -p archilyzer-index -- build --local testdata/archive/alpha
+
+# Index vs full scan on the committed test archive.
+parity: build-index
+    cargo run --release -p archilyzer-index -- check --local testdata/archive/alpha
+
+# The reference benchmark on /tmp/ref (see gen-ref).
+bench:
+    cargo run --release -p archilyzer-index -- build --local /tmp/ref/alpha
+    cargo run --release -p archilyzer-index -- bench --local /tmp/ref/alpha
