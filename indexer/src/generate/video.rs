@@ -65,7 +65,12 @@ impl<'v> Videos<'v> {
         } else {
             weighted_state(&mut rng)
         };
-        let upload = civil_date(16_800 + rng.random_range(0..3_650));
+        // Channels upload in order: dates run over ten years with the
+        // index, so a year's videos sit on a few neighbouring pages.
+        let expected = (plan.bytes / (self.avg_cues * BYTES_PER_CUE).max(1)).max(1);
+        let day =
+            16_800 + (index as i64 * 3_650 / expected as i64).min(3_650) + rng.random_range(0..5);
+        let upload = civil_date(day);
         let (slug, webpage_url) = ids(plan.platform, &plan.slug, &topic, &mut rng);
         VideoRecord {
             slug,
@@ -94,8 +99,7 @@ impl<'v> Videos<'v> {
                 .map(|t| t.to_string())
                 .collect(),
             curated_tags: curated_for(index, &mut rng),
-            recorded_date: (plan.platform == Platform::Twitch)
-                .then(|| civil_date(16_799 + rng.random_range(0..3_650))),
+            recorded_date: (plan.platform == Platform::Twitch).then(|| civil_date(day - 1)),
             caption_source: CaptionSource::ALL[if index < 3 {
                 index
             } else {
