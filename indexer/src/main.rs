@@ -123,6 +123,8 @@ enum Command {
     Stats {
         #[command(flatten)]
         source: SourceArgs,
+        #[command(flatten)]
+        index: IndexArgs,
         /// Print one JSON object instead of a table.
         #[arg(long)]
         json: bool,
@@ -350,9 +352,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Command::Stats { source, json } => {
+        Command::Stats {
+            source,
+            index,
+            json,
+        } => {
             let archive = source.open()?;
-            let f = stats::figures(&archive)?;
+            let mut f = stats::figures(&archive)?;
+            f.index = index
+                .dir(&archive)
+                .ok()
+                .map(|d| stats::index_figures(&archive, &d));
             if json {
                 println!("{}", serde_json::to_string_pretty(&f)?);
             } else {

@@ -24,6 +24,40 @@ pub struct ArchiveFigures {
     pub source: String,
     pub channels: Vec<ChannelFigures>,
     pub total: ChannelFigures,
+    /// The index of this source, if there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<IndexFigures>,
+}
+
+/// Where the index is, how big, how old, and whether it is fresh.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct IndexFigures {
+    pub dir: String,
+    pub bytes: u64,
+    /// Unix seconds of the build.
+    pub built_at: Option<u64>,
+    pub status: String,
+}
+
+/// Figures of the index in `dir` against the archive as it is now.
+pub fn index_figures(archive: &Archive, dir: &std::path::Path) -> IndexFigures {
+    let (pages, _) = archive.page_table();
+    let (index, status) = archilyzer_core::index::Index::open(dir, archive, &pages);
+    let bytes = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0);
+    IndexFigures {
+        dir: dir.display().to_string(),
+        bytes,
+        built_at: index.map(|i| i.raw.meta.built_at),
+        status: status.describe(),
+    }
 }
 
 /// Reads every transcript page of `archive` and counts.
@@ -55,6 +89,7 @@ pub fn figures(archive: &Archive) -> Result<ArchiveFigures, ReadError> {
         }
     }
     out.total.channel = format!("{} channel(s)", out.channels.len());
+    out.index = None;
     Ok(out)
 }
 
@@ -69,6 +104,16 @@ pub fn render(f: &ArchiveFigures) -> String {
         s.push_str(&format!(
             "{:<14} {:<28} {:>6} {:>8} {:>10} {:>14}\n",
             c.site, c.channel, c.pages, c.videos, c.cues, c.bytes
+        ));
+    }
+    if let Some(i) = &f.index {
+        let age = i
+            .built_at
+            .map(|t| format!(", built at unix time {t}"))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "{}; {} bytes at {}{age}\n",
+            i.status, i.bytes, i.dir
         ));
     }
     s
