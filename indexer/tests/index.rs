@@ -286,7 +286,7 @@ fn an_index_built_from_another_archive_is_ignored() {
 #[test]
 fn a_truncated_or_corrupt_index_file_gives_a_full_scan() {
     for (file, damage) in [
-        ("postings.bin", "truncate"),
+        ("postings.zst", "truncate"),
         ("terms.fst", "garbage"),
         ("meta.json", "truncate"),
         ("videos.json", "garbage"),
@@ -311,12 +311,10 @@ fn a_truncated_or_corrupt_index_file_gives_a_full_scan() {
             },
         ] {
             let (status, _, _) = assert_parity(&f, &q);
-            if file != "postings.bin" {
-                assert!(
-                    matches!(status, IndexStatus::Ignored(ref why) if why.contains("unusable")),
-                    "{file}: {status:?}"
-                );
-            }
+            assert!(
+                matches!(status, IndexStatus::Ignored(ref why) if why.contains("unusable")),
+                "{file}: {status:?}"
+            );
         }
     }
 }
@@ -355,7 +353,7 @@ fn a_rebuild_reads_only_the_pages_that_changed() {
     // And the incremental index is the one a full build writes.
     let scratch = tempfile::tempdir().unwrap();
     index::build(&open_local(&f.site), scratch.path(), &|_| {}).unwrap();
-    for file in ["terms.fst", "postings.bin", "terms.txt", "videos.json"] {
+    for file in ["terms.fst", "postings.zst", "terms.txt", "videos.json"] {
         assert!(
             std::fs::read(f.index.join(file)).unwrap()
                 == std::fs::read(scratch.path().join(file)).unwrap(),
@@ -487,4 +485,84 @@ fn a_page_with_broken_json_is_named_and_the_rest_answered() {
         r.unreadable
     );
     assert_eq!(r.coverage.partly, ["stream-vault"]);
+}
+
+fn tree_digest(dir: &Path) -> Vec<(PathBuf, Vec<u8>, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let modified = std::fs::metadata(&p).unwrap().modified().unwrap();
+                out.push((p.clone(), std::fs::read(&p).unwrap(), modified));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn read_only_building_and_searching_never_write_to_the_archive() {
+    let f = fixture();
+    let before = tree_digest(&f.site);
+    build(&f);
+    assert_parity(&f, &plain("the"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_archilyzer-index"))
+        .args([
+            "search",
+            "--local",
+            f.site.to_str().unwrap(),
+            "--index",
+            f.index.to_str().unwrap(),
+            "--limit",
+            "1",
+            "the",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        before,
+        tree_digest(&f.site),
+        "the archive is unchanged, to the byte and the mtime"
+    );
+}
+
+#[test]
+fn every_result_names_the_corpus_it_read_errors_included() {
+    let f = fixture();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_archilyzer-index"))
+            .args([
+                "search",
+                "--local",
+                f.site.to_str().unwrap(),
+                "--index",
+                f.index.to_str().unwrap(),
+            ])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let handle = format!("(corpus: local:{})", f.site.display());
+    let ok = run(&["--limit", "1", "the"]);
+    assert!(String::from_utf8_lossy(&ok.stdout)
+        .trim_end()
+        .ends_with(&handle));
+    let json = run(&["--json", "--limit", "1", "the"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["source"], format!("local:{}", f.site.display()));
+    assert_eq!(value["videos"].as_array().unwrap().len(), 1);
+    assert!(value["total_videos"].as_u64().unwrap() > 1);
+    let bad = run(&["--regex", "("]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("does not compile") && err.trim_end().ends_with(&format!("{handle}")),
+        "{err}"
+    );
 }

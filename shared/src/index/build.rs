@@ -24,6 +24,12 @@ use crate::source::ReadError;
 use crate::staging::Staging;
 use crate::text::{for_each_token, NORMALIZER_VERSION};
 
+/// zstd level of the postings: measured on a 1.35 GB generated archive,
+/// the delta-varint postings take 6.4 MB raw and 0.72 MB at level 9
+/// (0.85 MB at level 3), compressed in a quarter second and decompressed
+/// in milliseconds.
+const POSTINGS_ZSTD_LEVEL: i32 = 9;
+
 /// What a build reports as it goes.
 #[derive(Debug)]
 pub enum BuildEvent<'a> {
@@ -367,7 +373,11 @@ fn write(
     let json = |r: serde_json::Result<Vec<u8>>| r.map_err(|e| ReadError::Other(e.to_string()));
     let files: [(&str, Vec<u8>); 5] = [
         ("terms.fst", fst_bytes),
-        ("postings.bin", blob),
+        (
+            "postings.zst",
+            zstd::encode_all(blob.as_slice(), POSTINGS_ZSTD_LEVEL)
+                .map_err(|e| io("postings.zst", e))?,
+        ),
         ("terms.txt", text.into_bytes()),
         ("videos.json", json(serde_json::to_vec(videos))?),
         ("meta.json", json(serde_json::to_vec(meta))?),

@@ -7,9 +7,10 @@
 //!               page table: for each page its key (site, layer, channel,
 //!               page), the manifest sha256 and file stamp it was built
 //!               from, and whether it was read ("ok") or failed (why)
-//! terms.fst     fst map: normalised word → byte offset in postings.bin
-//! postings.bin  per word: varint count, then varint deltas of page ids
-//!               (a page id is the page's position in meta.json's table)
+//! terms.fst     fst map: normalised word → offset in the postings
+//! postings.zst  zstd of the postings: per word, a varint count, then
+//!               varint deltas of page ids (a page id is the page's
+//!               position in meta.json's table)
 //! terms.txt     every word, one per line, in order: the blob infix
 //!               lookups (regex literals inside words) scan with memchr
 //! videos.json   one row per video read: site, channel, slug, title,

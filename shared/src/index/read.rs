@@ -45,7 +45,8 @@ impl RawIndex {
             .map(|(i, p)| (p.key.clone(), i as u32))
             .collect();
         Ok(RawIndex {
-            postings: read("postings.bin")?,
+            postings: zstd::decode_all(read("postings.zst")?.as_slice())
+                .map_err(|e| format!("postings.zst: {e}"))?,
             vocabulary: read("terms.txt")?,
             meta,
             terms,
