@@ -562,7 +562,7 @@ fn every_result_names_the_corpus_it_read_errors_included() {
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(
-        err.contains("does not compile") && err.trim_end().ends_with(&format!("{handle}")),
+        err.contains("does not compile") && err.trim_end().ends_with(&handle),
         "{err}"
     );
 }
