@@ -1,16 +1,29 @@
-//! `archilyzer-mcp`: the stdio MCP server. This first cut only resolves and
-//! opens its startup source, so a mis-registered server fails loudly; the
-//! tools arrive with the query engine. Logs go to stderr; stdout is
-//! reserved for the protocol.
+//! `archilyzer-mcp`: the stdio MCP server an agent is registered with.
+//!
+//! stdout carries only the protocol; logs go to stderr. Both protocol eras
+//! are served by rmcp (the 2026-07-28 `server/discover` exchange and the
+//! 2025 `initialize` handshake), with the same tools on each. Tool bodies
+//! are blocking (they read archives) and run on tokio's blocking pool.
+
+mod links;
+mod sources;
+mod tools;
 
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::sync::Arc;
 
-use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::source::SourceHandle;
 use clap::Parser;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 
-/// Which archive to serve. Precedence: hub > remote > local.
+use sources::Sources;
+
+/// Which archive to serve by default. Precedence: hub > remote > local.
 #[derive(Parser)]
 #[command(
     name = "archilyzer-mcp",
@@ -18,40 +31,118 @@ use clap::Parser;
     about = "Stdio MCP server for a transcript archive"
 )]
 struct Cli {
+    /// A composed public dir on disk.
     #[arg(long, env = "TRANSCRIPT_LOCAL_DIR", default_value = "./export/public")]
     local: PathBuf,
+    /// A deployed site origin.
     #[arg(long, env = "TRANSCRIPT_SITE_URL")]
     remote: Option<String>,
+    /// A hub origin (`URL#a,b` for a subset).
     #[arg(long, env = "TRANSCRIPT_HUB_URL")]
     hub: Option<String>,
+    /// The index of the default source (default: the cache dir's).
+    #[arg(long)]
+    index: Option<PathBuf>,
 }
 
-fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .init();
-    let cli = Cli::parse();
-    let handle = match (&cli.hub, &cli.remote) {
-        (Some(hub), _) => SourceHandle::parse(&format!("hub:{hub}")),
-        (None, Some(remote)) => SourceHandle::parse(&format!("remote:{remote}")),
-        (None, None) => Ok(SourceHandle::local(&cli.local)),
-    };
-    let opened = handle.map_err(|e| e.to_string()).and_then(|h| {
-        Archive::open(&h, &OpenOptions::default())
-            .map(|a| (h, a))
-            .map_err(|e| e.to_string())
-    });
-    match opened {
-        Ok((h, a)) => {
-            tracing::info!("opened {h}: {} site(s)", a.sites().len());
-            eprintln!(
-                "archilyzer-mcp: the MCP tools are not implemented in this build yet (corpus: {h})"
-            );
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("archilyzer-mcp: {e}");
-            ExitCode::FAILURE
+impl Cli {
+    fn handle(&self) -> Result<SourceHandle, String> {
+        match (&self.hub, &self.remote) {
+            (Some(hub), _) => SourceHandle::parse(&format!("hub:{hub}")).map_err(|e| e.to_string()),
+            (None, Some(remote)) => {
+                SourceHandle::parse(&format!("remote:{remote}")).map_err(|e| e.to_string())
+            }
+            (None, None) => Ok(SourceHandle::local(&self.local)),
         }
     }
+}
+
+/// The server: the sources, nothing else (no state between calls).
+#[derive(Clone)]
+struct Archilyzer {
+    sources: Arc<Sources>,
+}
+
+const INSTRUCTIONS: &str = "Search and read a transcript archive. Start with list_channels; search with \
+search_transcripts (a page of results) or enumerate_matches (the complete worklist); read with get_transcript. \
+Every timestamp is a link to that moment. Pass source to read another corpus; every result names the corpus it read.";
+
+impl ServerHandler for Archilyzer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "archilyzer-mcp",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let tools = tools::schema::tools()
+            .into_iter()
+            .map(|(name, description, schema)| {
+                let Ok(serde_json::Value::Object(schema)) = serde_json::to_value(schema) else {
+                    unreachable!("schemas are objects")
+                };
+                Tool::new(name, description, Arc::new(schema))
+            })
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let sources = self.sources.clone();
+        let name = request.name.to_string();
+        let args = request.arguments.unwrap_or_default();
+        let output = tokio::task::spawn_blocking(move || tools::call(&sources, &name, &args))
+            .await
+            .map_err(|e| McpError::internal_error(format!("a tool task failed: {e}"), None))?;
+        let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
+        result.structured_content = Some(output.structured);
+        result.is_error = Some(output.is_error);
+        Ok(result.into())
+    }
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ARCHILYZER_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let cli = Cli::parse();
+    let handle = match cli.handle() {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("archilyzer-mcp: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    tracing::info!("default source: {handle}");
+    let server = Archilyzer {
+        sources: Arc::new(Sources::new(handle, cli.index)),
+    };
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("archilyzer-mcp: the client did not complete the opening exchange: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = running.waiting().await {
+        eprintln!("archilyzer-mcp: {e}");
+        return std::process::ExitCode::FAILURE;
+    }
+    std::process::ExitCode::SUCCESS
 }

@@ -38,6 +38,10 @@ pub struct VideoView<'a> {
     pub title: Cow<'a, str>,
     #[serde(borrow, default)]
     pub upload_date: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub webpage_url: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub platform: Option<super::Platform>,
     #[serde(default)]
     pub media_type: MediaType,
     #[serde(default)]

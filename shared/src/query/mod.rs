@@ -96,6 +96,9 @@ pub struct VideoResult {
     pub slug: String,
     pub title: String,
     pub upload_date: Option<String>,
+    /// The watch page (videos) or the post's URL.
+    pub url: Option<String>,
+    pub platform: Option<crate::format::Platform>,
     /// `video` or `post`.
     pub kind: &'static str,
     pub page: u32,

@@ -239,7 +239,7 @@ fn chat_results(
         if !hits.is_empty()
             && unit_hits(&c.excludes, Scope::Chat, &texts, &start, false, scratch).is_empty()
         {
-            out.push(result_of(
+            let mut r = result_of(
                 site,
                 p,
                 &record.slug,
@@ -247,7 +247,10 @@ fn chat_results(
                 record.upload_date.clone(),
                 "video",
                 hits,
-            ));
+            );
+            r.url = record.webpage_url.clone();
+            r.platform = record.platform;
+            out.push(r);
         }
     }
     Ok(out)
@@ -364,7 +367,7 @@ fn video_result(
     if hits.is_empty() || !record_hits(&c.excludes, c, site, &p.channel, v, scratch).is_empty() {
         return None;
     }
-    Some(result_of(
+    let mut r = result_of(
         site,
         p,
         &v.slug,
@@ -372,7 +375,10 @@ fn video_result(
         v.upload_date.as_deref().map(str::to_string),
         "video",
         hits,
-    ))
+    );
+    r.url = v.webpage_url.as_deref().map(str::to_string);
+    r.platform = v.platform;
+    Some(r)
 }
 
 fn post_result(
@@ -391,7 +397,7 @@ fn post_result(
         return None;
     }
     let title = format!("post by {}, {}", post.author, post.date);
-    Some(result_of(
+    let mut r = result_of(
         site,
         p,
         &post.id,
@@ -399,7 +405,9 @@ fn post_result(
         Some(post.date.clone()),
         "post",
         hits,
-    ))
+    );
+    r.url = post.url.clone();
+    Some(r)
 }
 
 fn result_of(
@@ -417,6 +425,8 @@ fn result_of(
         slug: slug.to_string(),
         title: title.to_string(),
         upload_date: date,
+        url: None,
+        platform: None,
         kind,
         page: p.page,
         hits,

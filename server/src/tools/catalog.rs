@@ -1,0 +1,166 @@
+//! What a source holds and how to name it: `list_channels`,
+//! `list_sources`, `resolve_source` (and its old alias `use_source`).
+
+use serde_json::{json, Map, Value};
+
+use super::{bool_arg, ToolResult};
+use crate::sources::Sources;
+use archilyzer_core::format::SiteScope;
+use archilyzer_core::source::SourceHandle;
+
+pub fn list_channels(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> ToolResult {
+    if bool_arg(args, "refresh", false) {
+        sources.forget(handle);
+    }
+    let archive = sources.archive(handle)?;
+    let hub = archive.sites().len() > 1 || archive.hub().is_some();
+    let mut out = String::new();
+    let mut rows = Vec::new();
+    for site in archive.sites() {
+        let corpus = site.corpus();
+        if hub {
+            out.push_str(&format!("# {} ({})\n", corpus.site.title, corpus.site.id));
+        }
+        if corpus.site.scope == SiteScope::Cited {
+            let n = site.reports().ok().flatten().map_or(0, |r| r.reports.len());
+            out.push_str(&format!(
+                "cited-only site: {n} report(s), nothing to search\n"
+            ));
+        }
+        let mut groups: Vec<(Option<String>, String)> = corpus
+            .groups
+            .iter()
+            .map(|g| (Some(g.id.clone()), g.name.clone()))
+            .collect();
+        groups.push((None, "Ungrouped".into()));
+        for (id, name) in &groups {
+            let members: Vec<_> = corpus
+                .channels
+                .iter()
+                .filter(|c| c.group.as_deref() == id.as_deref())
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            out.push_str(&format!(
+                "## {name}{}\n",
+                id.as_ref()
+                    .map(|i| format!(" (group `{i}`)"))
+                    .unwrap_or_default()
+            ));
+            for c in members {
+                out.push_str(&format!(
+                    "- {} (`{}`, {}): {} videos\n",
+                    c.name,
+                    c.slug,
+                    c.platform.as_str(),
+                    c.video_count
+                ));
+                rows.push(json!({"site": corpus.site.id, "slug": c.slug, "name": c.name, "platform": c.platform.as_str(), "group": c.group, "videos": c.video_count}));
+            }
+        }
+        let sheet: Vec<String> = corpus
+            .groups
+            .iter()
+            .map(|g| {
+                format!(
+                    "{} · {} · {} channels",
+                    g.id,
+                    g.name,
+                    corpus
+                        .channels
+                        .iter()
+                        .filter(|c| c.group.as_deref() == Some(&g.id))
+                        .count()
+                )
+            })
+            .collect();
+        if !sheet.is_empty() {
+            out.push_str(&format!(
+                "\ngroups (scope with groups:[id or name]): {}\n",
+                sheet.join("; ")
+            ));
+        }
+    }
+    Ok((out, json!({"channels": rows})))
+}
+
+pub fn list_sources(sources: &Sources) -> ToolResult {
+    let default = sources.default_handle().clone();
+    let archive = sources.archive(&default)?;
+    let mut out = format!("default: {default}\n");
+    let mut members = Vec::new();
+    if let Some(hub) = archive.hub() {
+        out.push_str("members (pass one as source):\n");
+        for (m, site) in hub.members.iter().zip(archive.sites()) {
+            let reports = site.reports().ok().flatten().map_or(0, |r| r.reports.len());
+            let cited = if site.corpus().site.scope == SiteScope::Cited {
+                ", cited-only site"
+            } else {
+                ""
+            };
+            let handle = member_handle(&site.location());
+            out.push_str(&format!(
+                "- {} ({}): {handle}; {reports} report(s){cited}\n",
+                m.title, m.site_id
+            ));
+            members.push(json!({"siteId": m.site_id, "title": m.title, "handle": handle, "reports": reports}));
+        }
+    } else if let Some(site) = archive.sites().first() {
+        let reports = site.reports().ok().flatten().map_or(0, |r| r.reports.len());
+        let cited = if site.corpus().site.scope == SiteScope::Cited {
+            "cited-only site, "
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "{} ({}): {cited}{reports} report(s)\n",
+            site.corpus().site.title,
+            site.id()
+        ));
+    }
+    Ok((
+        out,
+        json!({"default": default.to_string(), "members": members}),
+    ))
+}
+
+fn member_handle(location: &str) -> String {
+    if location.starts_with("http") {
+        format!("remote:{}", location.trim_end_matches('/'))
+    } else {
+        format!("local:{location}")
+    }
+}
+
+pub fn resolve_source(sources: &Sources, handle: &SourceHandle, via_alias: bool) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let kind = if archive.hub().is_some() {
+        "hub"
+    } else {
+        "site"
+    };
+    let names: Vec<&str> = archive.sites().iter().map(|s| s.id()).collect();
+    let cited = archive
+        .sites()
+        .iter()
+        .any(|s| s.corpus().site.scope == SiteScope::Cited);
+    let mut out = format!(
+        "{handle}\nreadable {kind}: {}{}\n",
+        names.join(", "),
+        if cited { " (cited-only site)" } else { "" }
+    );
+    if via_alias {
+        out.push_str(&format!(
+            "\nuse_source no longer switches anything: there is no active source. Pass source: \"{handle}\" on each call instead.\n"
+        ));
+    }
+    Ok((
+        out,
+        json!({"handle": handle.to_string(), "kind": kind, "sites": names}),
+    ))
+}

@@ -1,0 +1,256 @@
+//! The tools' input schemas, as literal JSON Schema, and the validation of
+//! arguments against them (unknown names and wrong types are refused with a
+//! message saying what to pass).
+
+use serde_json::{json, Map, Value};
+
+/// The filter properties `search_transcripts` and `enumerate_matches` share,
+/// so the two can never disagree about what can be filtered.
+pub fn filter_properties() -> Map<String, Value> {
+    let Value::Object(map) = json!({
+        "states": {"type": "array", "items": {"type": "string"}, "description": "Keep only videos in these states: available, maybe_missing, deleted, private, members_only, unlisted."},
+        "date_from": {"type": "string", "description": "Uploaded on or after, YYYYMMDD."},
+        "date_to": {"type": "string", "description": "Uploaded on or before, YYYYMMDD."},
+        "media_type": {"type": "string", "description": "video or livestream."},
+        "age": {"type": "string", "description": "all_ages or restricted."},
+        "channels": {"type": "array", "items": {"type": "string"}, "description": "Channel slugs or names (additive with groups)."},
+        "groups": {"type": "array", "items": {"type": "string"}, "description": "Channel groups by id or name."},
+        "channel": {"type": "string", "description": "Old singular form of channels."},
+        "group": {"type": "string", "description": "Old singular form of groups."},
+        "tags": {"type": "array", "items": {"type": "string"}, "description": "Curated tags (ids or labels, see list_tags)."},
+        "exclude": {"type": "array", "items": {"type": "string"}, "description": "Drop videos that also match any of these (never alias-expanded)."},
+        "scopes": {"type": "array", "items": {"type": "string"}, "description": "Fields to search: transcripts, chat, description, tags, metadata, posts. Default: captions and titles."},
+        "max_pages": {"type": "integer", "minimum": 1, "description": "Scan cap (default 400); past it the result says PARTIAL and names the channels not reached."},
+        "use_aliases": {"type": "boolean", "description": "Expand a plain query through the archive's curated aliases (default true)."},
+        "source": {"type": "string", "description": "Corpus handle (default: the startup source); see list_sources."}
+    }) else {
+        unreachable!("a literal object")
+    };
+    map
+}
+
+fn object(properties: Map<String, Value>, required: &[&str]) -> Value {
+    json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+}
+
+fn with(mut base: Map<String, Value>, extra: Value) -> Map<String, Value> {
+    if let Value::Object(e) = extra {
+        base.extend(e);
+    }
+    base
+}
+
+fn source_only() -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("source".into(), filter_properties()["source"].clone());
+    m
+}
+
+/// (name, description, input schema) of every advertised tool, in order.
+pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
+    let query = json!({
+        "query": {"type": "string", "description": "Words to find (a phrase of whole words; a final * makes the last a prefix), or a regex with regex:true."},
+        "regex": {"type": "boolean", "description": "Treat query as a regex over the raw caption text."}
+    });
+    vec![
+        (
+            "list_channels",
+            "List the archive's channels under their groups, with video counts and a group cheat-sheet for scoping.",
+            object(with(source_only(), json!({"refresh": {"type": "boolean", "description": "Drop every cache of this source first."}})), &[]),
+        ),
+        (
+            "search_transcripts",
+            "Search captions (and optionally other fields) for a phrase or regex; returns matching videos with timestamped, linked snippets. Pageable and filterable. Use enumerate_matches to count or cover everything.",
+            object(
+                with(
+                    with(filter_properties(), query.clone()),
+                    json!({
+                        "limit": {"type": "integer", "minimum": 1, "maximum": 200, "description": "Videos per page (default 20)."},
+                        "offset": {"type": "integer", "minimum": 0, "description": "Skip this many matching videos."},
+                        "include_snippets": {"type": "boolean", "description": "false: a cheap worklist without cue text."},
+                        "link_style": {"type": "string", "enum": ["inline", "base"], "description": "inline links per line, or one moment_base line per video with [mm:ss|seconds] stamps."}
+                    }),
+                ),
+                &["query"],
+            ),
+        ),
+        (
+            "enumerate_matches",
+            "A query's complete match set as a worklist (id, title, channel, date, match count) in one scan, with the batch count. Same filters as search_transcripts.",
+            object(
+                with(with(filter_properties(), query), json!({"batch_size": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Videos per batch for the batch count (default 12)."}})),
+                &["query"],
+            ),
+        ),
+        (
+            "get_transcript",
+            "One video's full transcript as markdown: metadata and linked, timestamped captions.",
+            object(
+                with(source_only(), json!({
+                    "video_id": {"type": "string", "description": "The video's id (slug) as results show it."},
+                    "channel": {"type": "string", "description": "The owning channel, to speed the lookup."}
+                })),
+                &["video_id"],
+            ),
+        ),
+        (
+            "list_sources",
+            "Show the default corpus and, for a hub, its member sites as ready-to-paste source handles.",
+            object(Map::new(), &[]),
+        ),
+        (
+            "resolve_source",
+            "Turn a URL, member name or handle into the canonical source handle and check that it can be read.",
+            object(source_only(), &["source"]),
+        ),
+    ]
+}
+
+/// The schema of a tool, advertised or not (`use_source` is an alias).
+pub fn schema_of(name: &str) -> Option<Value> {
+    if name == "use_source" {
+        return Some(object(source_only(), &["source"]));
+    }
+    tools().into_iter().find(|t| t.0 == name).map(|t| t.2)
+}
+
+/// Checks `args` against `schema`: no unknown names, every required one
+/// present, each of the declared type and range.
+pub fn validate(tool: &str, schema: &Value, args: &Map<String, Value>) -> Result<(), String> {
+    let props = schema["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for (name, value) in args {
+        let Some(spec) = props.get(name) else {
+            let known: Vec<&String> = props.keys().collect();
+            return Err(format!(
+                "{tool} has no argument `{name}`; it takes: {}",
+                known
+                    .iter()
+                    .map(|k| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        check_value(tool, name, spec, value)?;
+    }
+    for r in schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.as_str())
+    {
+        if !args.contains_key(r) {
+            return Err(format!(
+                "{tool} needs `{r}`: {}",
+                props[r]["description"].as_str().unwrap_or("")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<(), String> {
+    let bad = |want: &str| Err(format!("{tool}: `{name}` must be {want}, got {value}"));
+    match spec["type"].as_str() {
+        Some("string") if !value.is_string() => bad("a string"),
+        Some("boolean") if !value.is_boolean() => bad("true or false"),
+        Some("array")
+            if !value
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_string)) =>
+        {
+            bad("a list of strings")
+        }
+        Some("integer") => {
+            let Some(n) = value.as_i64() else {
+                return bad("a whole number");
+            };
+            let min = spec["minimum"].as_i64().unwrap_or(i64::MIN);
+            let max = spec["maximum"].as_i64().unwrap_or(i64::MAX);
+            if n < min || n > max {
+                return bad(&format!(
+                    "a whole number from {min} to {}",
+                    if max == i64::MAX {
+                        "any".to_string()
+                    } else {
+                        max.to_string()
+                    }
+                ));
+            }
+            Ok(())
+        }
+        _ => match spec["enum"].as_array() {
+            Some(allowed) if !allowed.contains(value) => {
+                bad(&format!("one of {}", Value::Array(allowed.clone())))
+            }
+            _ => Ok(()),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schema_is_closed_and_search_and_enumerate_share_the_filters() {
+        for (name, _, schema) in tools() {
+            assert_eq!(schema["additionalProperties"], false, "{name}");
+        }
+        let s = schema_of("search_transcripts").unwrap();
+        let e = schema_of("enumerate_matches").unwrap();
+        for key in filter_properties().keys() {
+            assert!(
+                s["properties"].get(key).is_some() && e["properties"].get(key).is_some(),
+                "{key}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_arguments_say_what_to_pass() {
+        let s = schema_of("search_transcripts").unwrap();
+        let args = |v: Value| v.as_object().unwrap().clone();
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "limt": 3})),
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("search_transcripts has no argument `limt`; it takes: "),
+            "{e}"
+        );
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "limit": 0})),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "search_transcripts: `limit` must be a whole number from 1 to 200, got 0"
+        );
+        let e = validate("search_transcripts", &s, &args(json!({"regex": true}))).unwrap_err();
+        assert!(e.starts_with("search_transcripts needs `query`"), "{e}");
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "states": "deleted"})),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "search_transcripts: `states` must be a list of strings, got \"deleted\""
+        );
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "link_style": "fancy"})),
+        )
+        .unwrap_err();
+        assert!(e.contains("must be one of [\"inline\",\"base\"]"), "{e}");
+    }
+}

@@ -1,0 +1,251 @@
+//! `search_transcripts` and `enumerate_matches`: one request builder from
+//! the shared filter arguments, one engine call, two renderings.
+//!
+//! Paging materialises the whole match set and then slices it, so a page
+//! that is not the whole set is headed by an INCOMPLETE PAGE warning; the
+//! footer says what was searched, what the index did, what was not
+//! recognised, and whether coverage is PARTIAL.
+
+use serde_json::{json, Map, Value};
+
+use super::{bool_arg, int_arg, list_arg, str_arg, ToolResult};
+use crate::links::{clock, LinkTarget};
+use crate::sources::Sources;
+use archilyzer_core::archive::Archive;
+use archilyzer_core::query::{search, FilterArgs, Request, Response, Scope, VideoResult};
+use archilyzer_core::source::SourceHandle;
+
+/// Default scan cap, in pages.
+pub const DEFAULT_MAX_PAGES: usize = 400;
+
+/// The engine request the shared arguments describe.
+pub fn request(args: &Map<String, Value>) -> Request {
+    let mut channels = list_arg(args, "channels");
+    channels.extend(str_arg(args, "channel").map(str::to_string));
+    let mut groups = list_arg(args, "groups");
+    groups.extend(str_arg(args, "group").map(str::to_string));
+    Request {
+        query: str_arg(args, "query").unwrap_or_default().to_string(),
+        regex: bool_arg(args, "regex", false),
+        case_sensitive: false,
+        use_aliases: bool_arg(args, "use_aliases", true),
+        exclude: list_arg(args, "exclude"),
+        scopes: list_arg(args, "scopes"),
+        filters: FilterArgs {
+            states: list_arg(args, "states"),
+            date_from: str_arg(args, "date_from").map(str::to_string),
+            date_to: str_arg(args, "date_to").map(str::to_string),
+            media_type: str_arg(args, "media_type").map(str::to_string),
+            age: str_arg(args, "age").map(str::to_string),
+            channels,
+            groups,
+            tags: list_arg(args, "tags"),
+        },
+        max_pages: Some(int_arg(args, "max_pages", DEFAULT_MAX_PAGES)),
+    }
+}
+
+fn run(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> Result<(std::sync::Arc<Archive>, Response), String> {
+    let archive = sources.archive(handle)?;
+    let index = sources.index_dir(handle);
+    let response = search(&archive, index.as_deref(), &request(args))?;
+    Ok((archive, response))
+}
+
+/// Footer lines every search result carries.
+fn footer(r: &Response) -> Vec<String> {
+    let mut lines = vec![format!(
+        "searched {} of {} page(s) ({:.1} MB); {}",
+        r.pages_read,
+        r.pages_total,
+        r.bytes_read as f64 / 1e6,
+        r.index.describe()
+    )];
+    lines.extend(r.notes.iter().cloned());
+    if r.coverage.partial {
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        lines.push(format!(
+            "coverage: PARTIAL — fully scanned: {}; partly scanned: {}; never reached: {}. Re-run scoped to the rest.",
+            list(&r.coverage.scanned),
+            list(&r.coverage.partly),
+            list(&r.coverage.unreached)
+        ));
+    }
+    for u in &r.unreadable {
+        lines.push(format!("UNREADABLE (not searched): {u}"));
+    }
+    lines
+}
+
+fn target<'a>(archive: &'a Archive, v: &'a VideoResult) -> LinkTarget<'a> {
+    let viewer = archive
+        .sites()
+        .iter()
+        .find(|s| s.id() == v.site)
+        .and_then(|s| s.corpus().site.url.as_deref());
+    LinkTarget {
+        viewer,
+        slug: &v.slug,
+        platform: v.platform,
+        url: v.url.as_deref(),
+    }
+}
+
+/// One video's block of a search result.
+fn render_video(
+    out: &mut String,
+    n: usize,
+    archive: &Archive,
+    v: &VideoResult,
+    snippets: bool,
+    base_style: bool,
+) {
+    let date = v.upload_date.as_deref().unwrap_or("no date");
+    out.push_str(&format!(
+        "## {n}. {}\n- id: {} · channel: {} · {date} · {} match(es)\n",
+        v.title,
+        v.slug,
+        v.channel,
+        v.hits.len()
+    ));
+    if !snippets {
+        return;
+    }
+    let t = target(archive, v);
+    if let Some(url) = &v.url {
+        out.push_str(&format!("- source: {url}\n"));
+    }
+    let base = if base_style { t.base() } else { None };
+    if let Some(b) = &base {
+        out.push_str(&format!("- moment_base: {b}\n"));
+    }
+    for h in &v.hits {
+        let line = match (h.scope, h.start) {
+            (Scope::Transcripts | Scope::Chat, Some(s)) if base.is_some() => {
+                format!("[{}|{}]", clock(s), s.floor() as u64)
+            }
+            (Scope::Transcripts | Scope::Chat, Some(s)) => match t.moment(s) {
+                Some(link) => format!("[{}]({link})", clock(s)),
+                None => format!("[{}]", clock(s)),
+            },
+            (scope, _) => format!(
+                "[{}]",
+                serde_json::to_value(scope)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            ),
+        };
+        out.push_str(&format!("- {line} {}\n", h.text));
+    }
+}
+
+pub fn search_transcripts(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> ToolResult {
+    let (archive, r) = run(sources, handle, args)?;
+    let limit = int_arg(args, "limit", 20);
+    let offset = int_arg(args, "offset", 0);
+    let snippets = bool_arg(args, "include_snippets", true);
+    let base_style = str_arg(args, "link_style") == Some("base");
+    let shown: Vec<&VideoResult> = r.videos.iter().skip(offset).take(limit).collect();
+    let mut out = String::new();
+    let whole = offset == 0 && shown.len() == r.total_videos;
+    if !whole {
+        let (a, b) = if shown.is_empty() {
+            (0, 0)
+        } else {
+            (offset + 1, offset + shown.len())
+        };
+        out.push_str(&format!(
+            "⚠ INCOMPLETE PAGE — {} total, showing {a}–{b}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n",
+            r.total_videos
+        ));
+    }
+    out.push_str(&format!(
+        "{} video(s), {} match(es) for {:?}\n\n",
+        r.total_videos,
+        r.total_hits,
+        str_arg(args, "query").unwrap_or("")
+    ));
+    for (i, v) in shown.iter().enumerate() {
+        render_video(&mut out, offset + i + 1, &archive, v, snippets, base_style);
+    }
+    let has_more = offset + shown.len() < r.total_videos;
+    out.push_str(&format!(
+        "\n---\ntotal: {} · has_more: {has_more}\n",
+        r.total_videos
+    ));
+    out.push_str(&footer(&r).join("\n"));
+    let structured = json!({
+        "total": r.total_videos,
+        "total_hits": r.total_hits,
+        "offset": offset,
+        "has_more": has_more,
+        "videos": shown,
+        "pages_read": r.pages_read,
+        "pages_total": r.pages_total,
+        "index": r.index.describe(),
+        "notes": r.notes,
+        "coverage": r.coverage,
+        "unreadable": r.unreadable,
+    });
+    Ok((out, structured))
+}
+
+pub fn enumerate_matches(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> ToolResult {
+    let (_, r) = run(sources, handle, args)?;
+    let batch = int_arg(args, "batch_size", 12).max(1);
+    let batches = r.total_videos.div_ceil(batch);
+    let mut out = format!(
+        "{} video(s), {} match(es); {batches} batch(es) of {batch}\n\n",
+        r.total_videos, r.total_hits
+    );
+    for (i, v) in r.videos.iter().enumerate() {
+        out.push_str(&format!(
+            "{}. {} · {} · {} · {} · {} match(es)\n",
+            i + 1,
+            v.slug,
+            v.title,
+            v.channel,
+            v.upload_date.as_deref().unwrap_or("no date"),
+            v.hits.len()
+        ));
+    }
+    out.push_str("\n---\n");
+    out.push_str(&footer(&r).join("\n"));
+    let rows: Vec<Value> = r
+        .videos
+        .iter()
+        .map(|v| json!({"id": v.slug, "title": v.title, "channel": v.channel, "site": v.site, "date": v.upload_date, "kind": v.kind, "matches": v.hits.len()}))
+        .collect();
+    let structured = json!({
+        "total": r.total_videos,
+        "total_hits": r.total_hits,
+        "batch_size": batch,
+        "batches": batches,
+        "videos": rows,
+        "pages_read": r.pages_read,
+        "index": r.index.describe(),
+        "notes": r.notes,
+        "coverage": r.coverage,
+        "unreadable": r.unreadable,
+    });
+    Ok((out, structured))
+}

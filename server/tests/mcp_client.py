@@ -1,0 +1,90 @@
+"""Drives the real archilyzer-mcp binary over stdio with the Python `mcp`
+client, in both protocol eras, and checks what an agent relies on.
+
+Usage: python3 mcp_client.py BINARY ARCHIVE_DIR INDEX_DIR
+Prints one JSON object per check on stdout; exits 1 on the first failure.
+"""
+
+import asyncio
+import json
+import os
+import sys
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+EXPECTED_TOOLS = [
+    "list_channels",
+    "search_transcripts",
+    "enumerate_matches",
+    "get_transcript",
+    "list_sources",
+    "resolve_source",
+]
+
+
+def text_of(result):
+    return "".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+
+
+def check(condition, what, detail=""):
+    if not condition:
+        print(json.dumps({"check": what, "ok": False, "detail": detail[:2000]}))
+        sys.exit(1)
+    print(json.dumps({"check": what, "ok": True}))
+
+
+async def run(mode, binary, archive, index):
+    params = StdioServerParameters(
+        command=binary,
+        args=["--local", archive, "--index", index],
+        env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp")},
+    )
+    async with Client(params, mode=mode) as client:
+        era = client.protocol_version
+        check(era == ("2026-07-28" if mode == "auto" else era) and (mode == "auto") == (era >= "2026"), f"{mode}: negotiated {era}")
+        tools = await client.list_tools()
+        names = [t.name for t in tools.tools]
+        check(names == EXPECTED_TOOLS, f"{mode}: tools/list is the exact ordered list", str(names))
+        for t in tools.tools:
+            check(t.input_schema.get("additionalProperties") is False, f"{mode}: {t.name} schema is closed")
+
+        result = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 3})
+        text = text_of(result)
+        check(not result.is_error, f"{mode}: search succeeds", text)
+        check("⚠ INCOMPLETE PAGE" in text, f"{mode}: a partial page is flagged above the hits", text)
+        check("](https://alphalyzer.example/?v=" in text, f"{mode}: hits link to the viewer moment", text)
+        check("expanded via alias K-Cups" in text, f"{mode}: the footer names the alias that fired", text)
+        check(text.rstrip().endswith(f"(corpus: local:{archive})"), f"{mode}: the result names its corpus", text[-300:])
+        structured = result.structured_content
+        check(structured["total"] > 3 and len(structured["videos"]) == 3 and structured["has_more"], f"{mode}: structured content carries the page", json.dumps(structured)[:500])
+
+        result = await client.call_tool("search_transcripts", {"query": "k cups", "states": ["delted"], "channels": ["nope"]})
+        text = text_of(result)
+        check('unrecognised state "delted"' in text and 'channel "nope" matched no channel' in text, f"{mode}: typos are named", text)
+
+        result = await client.call_tool("search_transcripts", {"query": "k cups", "limt": 3})
+        text = text_of(result)
+        check(result.is_error and "has no argument `limt`" in text, f"{mode}: a bad argument is an isError result", text)
+        check(text.rstrip().endswith(f"(corpus: local:{archive})"), f"{mode}: errors name the corpus too", text)
+
+        result = await client.call_tool("enumerate_matches", {"query": "k cups", "batch_size": 10})
+        structured = result.structured_content
+        check(len(structured["videos"]) == structured["total"] and structured["batches"] == -(-structured["total"] // 10), f"{mode}: enumerate lists every match with the batch count")
+
+        first = structured["videos"][0]["id"]
+        result = await client.call_tool("get_transcript", {"video_id": first})
+        check(not result.is_error and f"?v={first}&t=" in text_of(result), f"{mode}: get_transcript links every line", text_of(result)[:300])
+
+        result = await client.call_tool("resolve_source", {"source": archive})
+        check(text_of(result).startswith(f"local:{archive}"), f"{mode}: a bare path resolves to its canonical handle", text_of(result))
+    return era
+
+
+async def main():
+    binary, archive, index = sys.argv[1:4]
+    eras = [await run("auto", binary, archive, index), await run("legacy", binary, archive, index)]
+    check(eras[0] != eras[1], "the two eras differ", str(eras))
+
+
+asyncio.run(main())

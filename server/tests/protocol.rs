@@ -1,0 +1,43 @@
+//! The real server, driven by the real Python `mcp` client (2.3.0) over
+//! stdio in both protocol eras: the 2026-07-28 `server/discover` exchange
+//! and the 2025 `initialize` handshake. The checks live in
+//! `mcp_client.py`; this test builds the index it needs and runs it.
+
+use std::path::Path;
+use std::process::Command;
+
+use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::source::SourceHandle;
+
+#[test]
+fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
+    let has_client = Command::new("python3")
+        .args(["-c", "import mcp"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        has_client,
+        "the Python MCP client is needed: pip install mcp==2.3.0 (.ci/run installs it)"
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let archive_dir = std::fs::canonicalize(root.join("testdata/archive/alpha")).unwrap();
+    let index = tempfile::tempdir().unwrap();
+    let archive =
+        Archive::open(&SourceHandle::local(&archive_dir), &OpenOptions::default()).unwrap();
+    archilyzer_core::index::build(&archive, index.path(), &|_| {}).unwrap();
+    let out = Command::new("python3")
+        .arg(root.join("server/tests/mcp_client.py"))
+        .arg(env!("CARGO_BIN_EXE_archilyzer-mcp"))
+        .arg(&archive_dir)
+        .arg(index.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("\"check\": \"the two eras differ\", \"ok\": true"));
+}
