@@ -15,9 +15,12 @@ from mcp.client.stdio import StdioServerParameters
 
 EXPECTED_TOOLS = [
     "list_channels",
+    "list_tags",
     "search_transcripts",
     "enumerate_matches",
     "get_transcript",
+    "get_transcripts",
+    "get_video_metadata",
     "list_sources",
     "resolve_source",
 ]
@@ -75,6 +78,25 @@ async def run(mode, binary, archive, index):
         first = structured["videos"][0]["id"]
         result = await client.call_tool("get_transcript", {"video_id": first})
         check(not result.is_error and f"?v={first}&t=" in text_of(result), f"{mode}: get_transcript links every line", text_of(result)[:300])
+
+        ids = [v["id"] for v in structured["videos"][:3]]
+        result = await client.call_tool("get_transcripts", {"video_ids": ids, "queries": ["k cups", "the"], "before": 5, "after": 5, "link_style": "base"})
+        text = text_of(result)
+        check(not result.is_error and text.count("matches per query:") == 3 and '"k cups":' in text, f"{mode}: get_transcripts windows a batch with per-query counts", text[:800])
+        check("- moment_base: https://alphalyzer.example/?v=" in text and "|" in text, f"{mode}: base link style gives a moment_base line and compact stamps", text[:800])
+        result = await client.call_tool("get_transcripts", {"video_ids": ids + ["no-such-id"] + [f"x{i}" for i in range(20)]})
+        text = text_of(result)
+        check("not found in this corpus" in text and "past the limit of 20 were not read" in text, f"{mode}: missing and extra ids are named", text[-600:])
+
+        dups = json.load(open(os.path.join(archive, "duplicates.json")))
+        cluster = next(c for c in dups["clusters"] if any(m.get("aligned") is None for m in c["members"]))
+        canon = cluster["canonical"]
+        result = await client.call_tool("get_video_metadata", {"video_id": canon["slug"], "channel": canon["channel"]})
+        text = text_of(result)
+        check("alignment never measured: do NOT map a timestamp across" in text and "- stats:" in text, f"{mode}: metadata gives copies with the not-measured verdict and stats", text)
+
+        result = await client.call_tool("list_tags", {})
+        check("`economy` Economy" in text_of(result), f"{mode}: list_tags lists the curated tags", text_of(result))
 
         result = await client.call_tool("resolve_source", {"source": archive})
         check(text_of(result).startswith(f"local:{archive}"), f"{mode}: a bare path resolves to its canonical handle", text_of(result))

@@ -164,3 +164,52 @@ pub fn resolve_source(sources: &Sources, handle: &SourceHandle, via_alias: bool)
         json!({"handle": handle.to_string(), "kind": kind, "sites": names}),
     ))
 }
+
+pub fn list_tags(sources: &Sources, handle: &SourceHandle) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let mut out = String::new();
+    let mut rows = Vec::new();
+    for site in archive.sites() {
+        let Some(tags) = site.tags().map_err(|e| e.to_string())? else {
+            out.push_str(&format!("{}: publishes no curated tags\n", site.id()));
+            continue;
+        };
+        let summaries = site.summaries().map_err(|e| e.to_string())?;
+        out.push_str(&format!(
+            "# {} curated tags (filter with tags:[id or label])\n",
+            site.id()
+        ));
+        for tag in tags.iter() {
+            let mut per_channel: std::collections::BTreeMap<&str, usize> =
+                std::collections::BTreeMap::new();
+            for row in summaries
+                .iter()
+                .flat_map(|s| s.videos.iter())
+                .filter(|r| r.curated_tags.contains(&tag.id))
+            {
+                *per_channel.entry(row.channel.as_str()).or_default() += 1;
+            }
+            let total: usize = per_channel.values().sum();
+            let breakdown: Vec<String> = per_channel
+                .iter()
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect();
+            out.push_str(&format!(
+                "- `{}` {} ({}): {total} video(s){}\n",
+                tag.id,
+                tag.label,
+                tag.group.as_deref().unwrap_or("no group"),
+                if breakdown.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", breakdown.join(", "))
+                }
+            ));
+            rows.push(json!({"site": site.id(), "id": tag.id, "label": tag.label, "group": tag.group, "videos": total, "per_channel": per_channel}));
+        }
+        if summaries.is_none() {
+            out.push_str("(this site publishes no summaries table, so the counts are unknown)\n");
+        }
+    }
+    Ok((out, json!({"tags": rows})))
+}

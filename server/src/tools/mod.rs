@@ -59,6 +59,9 @@ pub fn call(sources: &Sources, name: &str, args: &Map<String, Value>) -> Output 
         "search_transcripts" => search::search_transcripts(sources, &handle, args),
         "enumerate_matches" => search::enumerate_matches(sources, &handle, args),
         "get_transcript" => read::get_transcript(sources, &handle, args),
+        "get_transcripts" => read::get_transcripts(sources, &handle, args),
+        "get_video_metadata" => read::get_video_metadata(sources, &handle, args),
+        "list_tags" => catalog::list_tags(sources, &handle),
         _ => Err(format!("{name} is not implemented in this build")),
     };
     finish(result, &corpus)

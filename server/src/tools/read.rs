@@ -1,11 +1,125 @@
-//! Reading videos: `get_transcript`.
+//! Reading videos: `get_transcript`, `get_transcripts` (a batch, whole or
+//! as windows around queries) and `get_video_metadata`.
+
+use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use super::{str_arg, ToolResult};
+use super::{int_arg, list_arg, str_arg, ToolResult};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
+use archilyzer_core::archive::{Archive, Site};
+use archilyzer_core::format::paths::Layer;
+use archilyzer_core::format::{ChannelEntry, Post, VideoRecord};
+use archilyzer_core::query::matcher::{Matcher, TokenStream};
 use archilyzer_core::source::SourceHandle;
+
+/// Most ids one `get_transcripts` call reads.
+pub const MAX_IDS: usize = 20;
+/// Most queries one `get_transcripts` call windows around.
+pub const MAX_QUERIES: usize = 8;
+
+/// A video found by id: its site, channel and record.
+pub struct Found<'a> {
+    pub site: &'a Site,
+    pub channel: &'a ChannelEntry,
+    pub video: VideoRecord,
+}
+
+impl Found<'_> {
+    pub fn links(&self) -> LinkTarget<'_> {
+        LinkTarget {
+            viewer: self.site.corpus().site.url.as_deref(),
+            slug: &self.video.slug,
+            platform: self.video.platform,
+            url: self.video.webpage_url.as_deref(),
+        }
+    }
+}
+
+/// Finds video `id`, looking in the hinted channels first.
+pub fn find_video<'a>(
+    archive: &'a Archive,
+    id: &str,
+    hints: &[String],
+) -> Result<Option<Found<'a>>, String> {
+    let mut order: Vec<(&Site, &ChannelEntry)> = archive
+        .sites()
+        .iter()
+        .flat_map(|s| s.corpus().channels.iter().map(move |c| (s.as_ref(), c)))
+        .collect();
+    order.sort_by_key(|(_, ch)| !hints.iter().any(|h| h == &ch.slug || h == &ch.name));
+    for (site, ch) in order {
+        let manifest = site
+            .transcript_manifest(&ch.slug)
+            .map_err(|e| e.to_string())?;
+        let Some(&n) = manifest.slug_to_page.get(id) else {
+            continue;
+        };
+        let page = site
+            .transcript_page(&ch.slug, n)
+            .map_err(|e| e.to_string())?;
+        if let Some(v) = page.videos.iter().find(|v| v.slug == id) {
+            return Ok(Some(Found {
+                site,
+                channel: ch,
+                video: v.clone(),
+            }));
+        }
+    }
+    Ok(None)
+}
+
+fn find_post(archive: &Archive, id: &str) -> Option<(String, Post)> {
+    for site in archive.sites() {
+        for ch in &site.corpus().channels {
+            let Ok(Some(m)) = site.manifest(Layer::Posts, &ch.slug) else {
+                continue;
+            };
+            let Some(&n) = m.slug_to_page.get(id) else {
+                continue;
+            };
+            let post = site
+                .post_page(&ch.slug, n)
+                .ok()?
+                .posts
+                .iter()
+                .find(|p| p.id == id)
+                .cloned()?;
+            return Some((ch.slug.clone(), post));
+        }
+    }
+    None
+}
+
+fn header(f: &Found) -> String {
+    let v = &f.video;
+    let mut out = format!(
+        "# {}\n- id: {} · channel: {} ({}) · {} · {} · {}\n",
+        v.title,
+        v.slug,
+        f.channel.name,
+        f.channel.slug,
+        v.upload_date.as_deref().unwrap_or("no date"),
+        v.state.as_str(),
+        v.media_type.as_str()
+    );
+    if let Some(url) = &v.webpage_url {
+        out.push_str(&format!("- source: {url}\n"));
+    }
+    out
+}
+
+/// One caption line, linked inline or in the compact base form.
+fn cue_line(links: &LinkTarget, base: bool, start: f64, text: &str) -> String {
+    if base {
+        return format!("[{}|{}] {text}\n", clock(start), start.floor() as u64);
+    }
+    match links.moment(start) {
+        Some(link) => format!("[{}]({link}) {text}\n", clock(start)),
+        None => format!("[{}] {text}\n", clock(start)),
+    }
+}
 
 pub fn get_transcript(
     sources: &Sources,
@@ -14,60 +128,315 @@ pub fn get_transcript(
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
     let id = str_arg(args, "video_id").unwrap_or_default();
-    let hint = str_arg(args, "channel");
-    for site in archive.sites() {
-        for ch in site
-            .corpus()
-            .channels
-            .iter()
-            .filter(|c| hint.is_none_or(|h| h == c.slug || h == c.name))
-        {
-            let manifest = site
-                .transcript_manifest(&ch.slug)
-                .map_err(|e| e.to_string())?;
-            let Some(&page) = manifest.slug_to_page.get(id) else {
+    let hints: Vec<String> = str_arg(args, "channel")
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    let Some(found) = find_video(&archive, id, &hints)? else {
+        return Err(format!(
+            "no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from"
+        ));
+    };
+    let links = found.links();
+    let mut out = header(&found);
+    out.push('\n');
+    for c in &found.video.cues {
+        out.push_str(&cue_line(&links, false, c.start, &c.text));
+    }
+    let v = &found.video;
+    Ok((
+        out,
+        json!({"id": v.slug, "title": v.title, "channel": found.channel.slug, "site": found.site.id(), "cues": v.cues.len()}),
+    ))
+}
+
+/// Time windows around the hits of each query, merged; the per-query
+/// counts; and the lines inside the windows (at most `max_lines`).
+fn windows(
+    v: &VideoRecord,
+    matchers: &[(String, Matcher)],
+    before: f64,
+    after: f64,
+) -> (Vec<(String, usize)>, Vec<usize>) {
+    let mut scratch = TokenStream::default();
+    let mut spans: Vec<(f64, f64)> = Vec::new();
+    let mut counts = Vec::new();
+    for (q, m) in matchers {
+        let hits = m.hits(v.cues.iter().map(|c| c.text.as_str()), &mut scratch);
+        counts.push((q.clone(), hits.len()));
+        spans.extend(
+            hits.iter()
+                .map(|&i| (v.cues[i].start - before, v.cues[i].start + after)),
+        );
+    }
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let lines = v
+        .cues
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| spans.iter().any(|(a, b)| c.start >= *a && c.start <= *b))
+        .map(|(i, _)| i)
+        .collect();
+    (counts, lines)
+}
+
+pub fn get_transcripts(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let mut ids = list_arg(args, "video_ids");
+    let mut notes = Vec::new();
+    if ids.len() > MAX_IDS {
+        notes.push(format!(
+            "{} id(s) past the limit of {MAX_IDS} were not read: {}",
+            ids.len() - MAX_IDS,
+            ids[MAX_IDS..].join(", ")
+        ));
+        ids.truncate(MAX_IDS);
+    }
+    let mut queries: Vec<String> = str_arg(args, "query")
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    queries.extend(list_arg(args, "queries"));
+    if queries.len() > MAX_QUERIES {
+        return Err(format!(
+            "at most {MAX_QUERIES} queries per call (got {}); split the call",
+            queries.len()
+        ));
+    }
+    let regex = args.get("regex").and_then(Value::as_bool).unwrap_or(false);
+    let matchers: Vec<(String, Matcher)> = queries
+        .iter()
+        .map(|q| {
+            Ok((
+                q.clone(),
+                if regex {
+                    Matcher::regex(q, false)?
+                } else {
+                    Matcher::phrase(q)?
+                },
+            ))
+        })
+        .collect::<Result<_, String>>()?;
+    let before = int_arg(args, "before", 30) as f64;
+    let after = int_arg(args, "after", 30) as f64;
+    let max_lines = int_arg(args, "max_lines", 200);
+    let base = str_arg(args, "link_style") == Some("base");
+    let types = list_arg(args, "content_types");
+    let (want_video, want_post) = (
+        types.is_empty() || types.iter().any(|t| t == "video"),
+        types.is_empty() || types.iter().any(|t| t == "post"),
+    );
+    let mut hints = list_arg(args, "channels");
+    hints.extend(str_arg(args, "channel").map(str::to_string));
+    let mut out = String::new();
+    let mut rows = Vec::new();
+    for id in &ids {
+        if want_video {
+            if let Some(found) = find_video(&archive, id, &hints)? {
+                rows.push(render_batch_video(
+                    &mut out,
+                    &found,
+                    &matchers,
+                    (before, after, max_lines),
+                    base,
+                ));
                 continue;
-            };
-            let page = site
-                .transcript_page(&ch.slug, page)
-                .map_err(|e| e.to_string())?;
-            let Some(v) = page.videos.iter().find(|v| v.slug == id) else {
-                continue;
-            };
-            let target = LinkTarget {
-                viewer: site.corpus().site.url.as_deref(),
-                slug: &v.slug,
-                platform: v.platform,
-                url: v.webpage_url.as_deref(),
-            };
-            let mut out = format!(
-                "# {}\n- id: {} · channel: {} ({}) · {} · {} · {}\n",
-                v.title,
-                v.slug,
-                ch.name,
-                ch.slug,
-                v.upload_date.as_deref().unwrap_or("no date"),
-                v.state.as_str(),
-                v.media_type.as_str()
-            );
-            if let Some(url) = &v.webpage_url {
-                out.push_str(&format!("- source: {url}\n"));
             }
-            out.push('\n');
-            for c in &v.cues {
-                match target.moment(c.start) {
-                    Some(link) => {
-                        out.push_str(&format!("[{}]({link}) {}\n", clock(c.start), c.text))
-                    }
-                    None => out.push_str(&format!("[{}] {}\n", clock(c.start), c.text)),
+        }
+        if want_post {
+            if let Some((channel, post)) = find_post(&archive, id) {
+                out.push_str(&format!(
+                    "# post by {}, {} ({channel})\n- id: {}\n",
+                    post.author, post.date, post.id
+                ));
+                if let Some(url) = &post.url {
+                    out.push_str(&format!("- source: {url}\n"));
                 }
+                out.push_str(&format!("\n{}\n\n", post.text));
+                rows.push(json!({"id": post.id, "kind": "post", "channel": channel}));
+                continue;
             }
-            let structured = json!({"id": v.slug, "title": v.title, "channel": ch.slug, "site": site.id(), "cues": v.cues.len()});
-            return Ok((out, structured));
+        }
+        out.push_str(&format!("# {id}\nnot found in this corpus\n\n"));
+        rows.push(json!({"id": id, "missing": true}));
+    }
+    for n in &notes {
+        out.push_str(&format!("{n}\n"));
+    }
+    Ok((out, json!({"videos": rows, "notes": notes})))
+}
+
+fn render_batch_video(
+    out: &mut String,
+    found: &Found,
+    matchers: &[(String, Matcher)],
+    (before, after, max_lines): (f64, f64, usize),
+    base: bool,
+) -> Value {
+    let links = found.links();
+    let v = &found.video;
+    out.push_str(&header(found));
+    let base_line = if base { links.base() } else { None };
+    if let Some(b) = &base_line {
+        out.push_str(&format!("- moment_base: {b}\n"));
+    }
+    let (counts, lines) = if matchers.is_empty() {
+        (Vec::new(), (0..v.cues.len()).collect())
+    } else {
+        windows(v, matchers, before, after)
+    };
+    if !counts.is_empty() {
+        let per: Vec<String> = counts.iter().map(|(q, n)| format!("{q:?}: {n}")).collect();
+        out.push_str(&format!("- matches per query: {}\n", per.join(", ")));
+    }
+    out.push('\n');
+    let cap = if matchers.is_empty() {
+        usize::MAX
+    } else {
+        max_lines
+    };
+    for &i in lines.iter().take(cap) {
+        out.push_str(&cue_line(
+            &links,
+            base_line.is_some(),
+            v.cues[i].start,
+            &v.cues[i].text,
+        ));
+    }
+    if lines.len() > cap {
+        out.push_str(&format!(
+            "… {} more line(s) past max_lines {cap}\n",
+            lines.len() - cap
+        ));
+    }
+    out.push('\n');
+    let counts: BTreeMap<String, usize> = counts.into_iter().collect();
+    json!({"id": v.slug, "kind": "video", "channel": found.channel.slug, "lines": lines.len().min(cap), "matches": counts})
+}
+
+pub fn get_video_metadata(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let id = str_arg(args, "video_id").unwrap_or_default();
+    let hints: Vec<String> = str_arg(args, "channel")
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    let Some(found) = find_video(&archive, id, &hints)? else {
+        return Err(format!(
+            "no video {id:?} in this corpus: check the id or pass the source it came from"
+        ));
+    };
+    let v = &found.video;
+    let mut out = header(&found);
+    out.push_str(&format!(
+        "- duration: {} · age: {} · captions: {} ({})\n",
+        v.duration.map(clock).unwrap_or_else(|| "unknown".into()),
+        v.age.as_str(),
+        v.caption_source.as_str(),
+        v.lang.as_deref().unwrap_or("?")
+    ));
+    if !v.tags.is_empty() {
+        out.push_str(&format!("- uploader tags: {}\n", v.tags.join(", ")));
+    }
+    if !v.curated_tags.is_empty() {
+        out.push_str(&format!("- curated tags: {}\n", v.curated_tags.join(", ")));
+    }
+    let stats = found
+        .site
+        .stats(&found.channel.slug)
+        .map_err(|e| e.to_string())?;
+    let stat = stats.as_ref().and_then(|s| s.get(&v.slug)).cloned();
+    match &stat {
+        Some(s) => out.push_str(&format!(
+            "- stats: {} views · {} likes · {} cues · {:.0}% of the duration captioned\n",
+            s.views.map_or("?".into(), |n| n.to_string()),
+            s.likes.map_or("?".into(), |n| n.to_string()),
+            s.cues,
+            s.coverage * 100.0
+        )),
+        None => out.push_str("- stats: none published\n"),
+    }
+    let copies = other_copies(found.site, &found.channel.slug, &v.slug)?;
+    if copies.is_empty() {
+        out.push_str("- other copies: none known\n");
+    }
+    for (channel, slug, aligned, offset) in &copies {
+        let verdict = if *aligned == Some(true) {
+            format!(
+                "timings measured as aligned (offset {:+.1} s)",
+                offset.unwrap_or(0.0)
+            )
+        } else if aligned.is_none() {
+            "alignment never measured: do NOT map a timestamp across".to_string()
+        } else {
+            "timings NOT aligned: do NOT map a timestamp across".to_string()
+        };
+        out.push_str(&format!(
+            "- same recording also archived as {channel}/{slug}: {verdict}\n"
+        ));
+    }
+    let digests = found
+        .site
+        .digests(&found.channel.slug)
+        .map_err(|e| e.to_string())?;
+    if let Some(d) = digests.as_ref().and_then(|d| d.get(&v.slug)) {
+        out.push_str(&format!(
+            "- AI digest ({}): tags {}\n",
+            d.model,
+            d.tags.join(", ")
+        ));
+        for c in &d.chapters {
+            out.push_str(&format!("  - [{}] {}\n", clock(c.start), c.title));
         }
     }
-    Err(format!(
-        "no video {id:?}{} in this corpus: check the id (as search results show it) or pass the source it came from",
-        hint.map(|h| format!(" in channel {h:?}")).unwrap_or_default()
+    let copies: Vec<Value> = copies
+        .iter()
+        .map(|(c, s, a, o)| json!({"channel": c, "slug": s, "aligned": a, "offset": o}))
+        .collect();
+    Ok((
+        out,
+        json!({"id": v.slug, "channel": found.channel.slug, "stats": stat, "copies": copies}),
     ))
+}
+
+type Copy = (String, String, Option<bool>, Option<f64>);
+
+/// The other uploads of the same recording, with their alignment verdict
+/// against this one (aligned only when both sides were measured aligned).
+fn other_copies(site: &Site, channel: &str, slug: &str) -> Result<Vec<Copy>, String> {
+    let Some(dups) = site.duplicates().map_err(|e| e.to_string())? else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for cluster in &dups.clusters {
+        let Some(me) = cluster
+            .members
+            .iter()
+            .find(|m| m.channel == channel && m.slug == slug)
+        else {
+            continue;
+        };
+        for m in cluster
+            .members
+            .iter()
+            .filter(|m| !(m.channel == channel && m.slug == slug))
+        {
+            let aligned = match (me.aligned, m.aligned) {
+                (Some(true), Some(true)) => Some(true),
+                (None, _) | (_, None) => None,
+                _ => Some(false),
+            };
+            let offset = Some(m.offset.unwrap_or(0.0) - me.offset.unwrap_or(0.0));
+            out.push((m.channel.clone(), m.slug.clone(), aligned, offset));
+        }
+    }
+    Ok(out)
 }

@@ -59,6 +59,11 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
             object(with(source_only(), json!({"refresh": {"type": "boolean", "description": "Drop every cache of this source first."}})), &[]),
         ),
         (
+            "list_tags",
+            "The curated tags the archive publishes (what the tags filter takes): id, label, group, and how many videos carry each, per channel.",
+            object(source_only(), &[]),
+        ),
+        (
             "search_transcripts",
             "Search captions (and optionally other fields) for a phrase or regex; returns matching videos with timestamped, linked snippets. Pageable and filterable. Use enumerate_matches to count or cover everything.",
             object(
@@ -88,6 +93,37 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
             object(
                 with(source_only(), json!({
                     "video_id": {"type": "string", "description": "The video's id (slug) as results show it."},
+                    "channel": {"type": "string", "description": "The owning channel, to speed the lookup."}
+                })),
+                &["video_id"],
+            ),
+        ),
+        (
+            "get_transcripts",
+            "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts.",
+            object(
+                with(source_only(), json!({
+                    "video_ids": {"type": "array", "items": {"type": "string"}, "description": "Up to 20 ids; more are dropped and named."},
+                    "query": {"type": "string", "description": "Window the transcripts around this phrase (or regex)."},
+                    "queries": {"type": "array", "items": {"type": "string"}, "description": "Several queries at once (with query, at most 8); counts are reported per query."},
+                    "regex": {"type": "boolean", "description": "The queries are regexes."},
+                    "before": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Seconds before each match (default 30)."},
+                    "after": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Seconds after each match (default 30)."},
+                    "max_lines": {"type": "integer", "minimum": 1, "maximum": 5000, "description": "Lines per video with a query (default 200; the earliest are kept)."},
+                    "content_types": {"type": "array", "items": {"type": "string"}, "description": "video and/or post (default both)."},
+                    "link_style": {"type": "string", "enum": ["inline", "base"], "description": "inline links, or a moment_base line and [mm:ss|seconds] stamps."},
+                    "channel": {"type": "string", "description": "Owning channel hint."},
+                    "channels": {"type": "array", "items": {"type": "string"}, "description": "Owning channel hints."}
+                })),
+                &["video_ids"],
+            ),
+        ),
+        (
+            "get_video_metadata",
+            "Everything known about one video without its transcript: metadata, view/like counts, cue count and coverage, other archived copies with their timing-alignment verdict, and AI chapters.",
+            object(
+                with(source_only(), json!({
+                    "video_id": {"type": "string", "description": "The video's id (slug)."},
                     "channel": {"type": "string", "description": "The owning channel, to speed the lookup."}
                 })),
                 &["video_id"],
