@@ -197,7 +197,7 @@ pub fn run(
             failure = Some(e);
         }
     };
-    let result = search_each(archive, index_dir, request, &mut sink);
+    let result = search_each(archive, index_dir, request, &mut sink, &mut |_, _| {});
     if let Some(e) = failure {
         return Err(e.into());
     }

@@ -16,7 +16,8 @@ use archilyzer_core::source::SourceHandle;
 use clap::Parser;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -97,14 +98,35 @@ impl ServerHandler for Archilyzer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let sources = self.sources.clone();
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
-        let output = tokio::task::spawn_blocking(move || tools::call(&sources, &name, &args))
-            .await
-            .map_err(|e| McpError::internal_error(format!("a tool task failed: {e}"), None))?;
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
+        let forward = context.meta.get_progress_token().map(|token| {
+            let peer = context.peer.clone();
+            tokio::spawn(async move {
+                while let Some((done, total)) = rx.recv().await {
+                    let param = ProgressNotificationParam::new(token.clone(), done as f64)
+                        .with_total(total as f64)
+                        .with_message(format!("{done} of {total} page(s) read"));
+                    if peer.notify_progress(param).await.is_err() {
+                        break;
+                    }
+                }
+            })
+        });
+        let output = tokio::task::spawn_blocking(move || {
+            tools::call(&sources, &name, &args, &mut |done, total| {
+                let _ = tx.send((done, total));
+            })
+        })
+        .await
+        .map_err(|e| McpError::internal_error(format!("a tool task failed: {e}"), None))?;
+        if let Some(task) = forward {
+            let _ = task.await;
+        }
         let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
         result.structured_content = Some(output.structured);
         result.is_error = Some(output.is_error);

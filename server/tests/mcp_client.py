@@ -71,6 +71,14 @@ async def run(mode, binary, archive, index):
         check(result.is_error and "has no argument `limt`" in text, f"{mode}: a bad argument is an isError result", text)
         check(text.rstrip().endswith(f"(corpus: local:{archive})"), f"{mode}: errors name the corpus too", text)
 
+        seen = []
+
+        async def on_progress(progress, total, message):
+            seen.append((progress, total, message))
+
+        await client.call_tool("enumerate_matches", {"query": "the"}, progress_callback=on_progress)
+        check(len(seen) > 1 and seen[-1][0] == seen[-1][1] and "page(s) read" in (seen[-1][2] or ""), f"{mode}: a long scan sends progress to a client that asked", str(seen[-3:]))
+
         result = await client.call_tool("enumerate_matches", {"query": "k cups", "batch_size": 10})
         structured = result.structured_content
         check(len(structured["videos"]) == structured["total"] and structured["batches"] == -(-structured["total"] // 10), f"{mode}: enumerate lists every match with the batch count")

@@ -20,11 +20,19 @@ pub struct Output {
     pub is_error: bool,
 }
 
+/// Reports `(pages done, pages planned)` of a long scan.
+pub type Progress<'a> = &'a mut dyn FnMut(usize, usize);
+
 /// What a tool body returns before the corpus trailer is added.
 pub type ToolResult = Result<(String, Value), String>;
 
 /// Runs tool `name` with `args` (blocking: call it off the async runtime).
-pub fn call(sources: &Sources, name: &str, args: &Map<String, Value>) -> Output {
+pub fn call(
+    sources: &Sources,
+    name: &str,
+    args: &Map<String, Value>,
+    progress: Progress,
+) -> Output {
     let source_text = args.get("source").and_then(Value::as_str);
     let Some(schema) = schema::schema_of(name) else {
         let corpus = sources
@@ -56,8 +64,8 @@ pub fn call(sources: &Sources, name: &str, args: &Map<String, Value>) -> Output 
         "resolve_source" | "use_source" => {
             catalog::resolve_source(sources, &handle, name == "use_source")
         }
-        "search_transcripts" => search::search_transcripts(sources, &handle, args),
-        "enumerate_matches" => search::enumerate_matches(sources, &handle, args),
+        "search_transcripts" => search::search_transcripts(sources, &handle, args, progress),
+        "enumerate_matches" => search::enumerate_matches(sources, &handle, args, progress),
         "get_transcript" => read::get_transcript(sources, &handle, args),
         "get_transcripts" => read::get_transcripts(sources, &handle, args),
         "get_video_metadata" => read::get_video_metadata(sources, &handle, args),

@@ -8,11 +8,11 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{bool_arg, int_arg, list_arg, str_arg, ToolResult};
+use super::{bool_arg, int_arg, list_arg, str_arg, Progress, ToolResult};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use archilyzer_core::archive::Archive;
-use archilyzer_core::query::{search, FilterArgs, Request, Response, Scope, VideoResult};
+use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 use archilyzer_core::source::SourceHandle;
 
 /// Default scan cap, in pages.
@@ -49,10 +49,19 @@ fn run(
     sources: &Sources,
     handle: &SourceHandle,
     args: &Map<String, Value>,
+    progress: Progress,
 ) -> Result<(std::sync::Arc<Archive>, Response), String> {
     let archive = sources.archive(handle)?;
     let index = sources.index_dir(handle);
-    let response = search(&archive, index.as_deref(), &request(args))?;
+    let mut videos = Vec::new();
+    let mut response = search_each(
+        &archive,
+        index.as_deref(),
+        &request(args),
+        &mut |v| videos.push(v),
+        progress,
+    )?;
+    response.videos = videos;
     Ok((archive, response))
 }
 
@@ -154,8 +163,9 @@ pub fn search_transcripts(
     sources: &Sources,
     handle: &SourceHandle,
     args: &Map<String, Value>,
+    progress: Progress,
 ) -> ToolResult {
-    let (archive, r) = run(sources, handle, args)?;
+    let (archive, r) = run(sources, handle, args, progress)?;
     let limit = int_arg(args, "limit", 20);
     let offset = int_arg(args, "offset", 0);
     let snippets = bool_arg(args, "include_snippets", true);
@@ -209,8 +219,9 @@ pub fn enumerate_matches(
     sources: &Sources,
     handle: &SourceHandle,
     args: &Map<String, Value>,
+    progress: Progress,
 ) -> ToolResult {
-    let (_, r) = run(sources, handle, args)?;
+    let (_, r) = run(sources, handle, args, progress)?;
     let batch = int_arg(args, "batch_size", 12).max(1);
     let batches = r.total_videos.div_ceil(batch);
     let mut out = format!(

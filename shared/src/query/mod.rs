@@ -150,19 +150,26 @@ pub fn search(
     request: &Request,
 ) -> Result<Response, String> {
     let mut videos = Vec::new();
-    let mut response = search_each(archive, index_dir, request, &mut |v| videos.push(v))?;
+    let mut response = search_each(
+        archive,
+        index_dir,
+        request,
+        &mut |v| videos.push(v),
+        &mut |_, _| {},
+    )?;
     response.videos = videos;
     Ok(response)
 }
 
 /// Like [`search`], but hands each video to `sink` in order as its page is
-/// confirmed, so a huge result never sits in memory; the response's
-/// `videos` stays empty.
+/// confirmed, so a huge result never sits in memory (the response's
+/// `videos` stays empty), and reports `progress(pages done, pages planned)`.
 pub fn search_each(
     archive: &Archive,
     index_dir: Option<&Path>,
     request: &Request,
     sink: &mut dyn FnMut(VideoResult),
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Response, String> {
     let compiled = plan::Compiled::new(archive, request)?;
     let (pages, problems) = archive.page_table();
@@ -177,7 +184,7 @@ pub fn search_each(
         &compiled,
         request.max_pages,
     );
-    let mut response = scan::scan(archive, &pages, &planned, &compiled, sink);
+    let mut response = scan::scan(archive, &pages, &planned, &compiled, sink, progress);
     response.index = status;
     response.unreadable.splice(0..0, problems);
     response.notes.splice(0..0, compiled.notes.clone());

@@ -31,6 +31,7 @@ pub fn scan(
     plan: &Plan,
     c: &Compiled,
     sink: &mut dyn FnMut(VideoResult),
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Response {
     let workers = match archive.handle() {
         SourceHandle::Local(_) => 4,
@@ -64,6 +65,7 @@ pub fn scan(
                 let i = plan.pages[emit];
                 fold(&mut response, &pages[i], outcome, sink, || failed.push(i));
                 emit += 1;
+                progress(emit, plan.pages.len());
             }
         }
     });
