@@ -5,6 +5,7 @@
 //! 2025 `initialize` handshake), with the same tools on each. Tool bodies
 //! are blocking (they read archives) and run on tokio's blocking pool.
 
+mod collapse;
 mod links;
 mod sources;
 mod tools;

@@ -103,6 +103,21 @@ async def run(mode, binary, archive, index):
         text = text_of(result)
         check("alignment never measured: do NOT map a timestamp across" in text and "- stats:" in text, f"{mode}: metadata gives copies with the not-measured verdict and stats", text)
 
+        states = {(v["channel"], v["slug"]): v["state"] for v in json.load(open(os.path.join(archive, "summaries/index.json")))["videos"]}
+        cluster = next(c for c in dups["clusters"] if states[(c["canonical"]["channel"], c["canonical"]["slug"])] == "deleted")
+        canon, mirror = cluster["canonical"], next(m for m in cluster["members"] if m["slug"] != cluster["canonical"]["slug"])
+        page = json.load(open(os.path.join(archive, "transcripts", canon["channel"], "manifest.json")))["slugToPage"][canon["slug"]]
+        record = next(v for v in json.load(open(os.path.join(archive, "transcripts", canon["channel"], f"page-{page:04d}.json")))["videos"] if v["slug"] == canon["slug"])
+        phrase = " ".join(" ".join(c[2] for c in record["cues"][5:8]).split()[2:9])
+        result = await client.call_tool("search_transcripts", {"query": phrase})
+        text = text_of(result)
+        check(f"⧉ same recording also archived as: {mirror['channel']}/{mirror['slug']}" in text and "mirror(s) collapsed across" in text, f"{mode}: mirrors fold into the canonical row and are named", text)
+        result = await client.call_tool("search_transcripts", {"query": phrase, "collapse_duplicates": False})
+        check(result.structured_content["total"] >= 2 and f"- id: {mirror['slug']}" in text_of(result) and f"- id: {canon['slug']}" in text_of(result), f"{mode}: collapse_duplicates:false gives one row per upload", text_of(result))
+        result = await client.call_tool("search_transcripts", {"query": phrase, "states": ["available"]})
+        text = text_of(result)
+        check(f"- id: {mirror['slug']}" in text and f"- id: {canon['slug']}" not in text, f"{mode}: when the canonical copy is filtered out the surviving mirror is kept", text)
+
         result = await client.call_tool("list_tags", {})
         check("`economy` Economy" in text_of(result), f"{mode}: list_tags lists the curated tags", text_of(result))
 

@@ -22,6 +22,7 @@ pub fn filter_properties() -> Map<String, Value> {
         "scopes": {"type": "array", "items": {"type": "string"}, "description": "Fields to search: transcripts, chat, description, tags, metadata, posts. Default: captions and titles."},
         "max_pages": {"type": "integer", "minimum": 1, "description": "Scan cap (default 400); past it the result says PARTIAL and names the channels not reached."},
         "use_aliases": {"type": "boolean", "description": "Expand a plain query through the archive's curated aliases (default true)."},
+        "collapse_duplicates": {"type": "boolean", "description": "Fold mirrors of one recording into one row, naming the copies (default true)."},
         "source": {"type": "string", "description": "Corpus handle (default: the startup source); see list_sources."}
     }) else {
         unreachable!("a literal object")

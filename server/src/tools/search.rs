@@ -9,6 +9,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{bool_arg, int_arg, list_arg, str_arg, Progress, ToolResult};
+use crate::collapse::{collapse, Row};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use archilyzer_core::archive::Archive;
@@ -159,52 +160,103 @@ fn render_video(
     }
 }
 
+/// The result rows: recordings (mirrors folded) unless
+/// `collapse_duplicates:false`, and the line that says what was folded.
+fn rows(
+    archive: &Archive,
+    r: &mut Response,
+    args: &Map<String, Value>,
+) -> (Vec<Row>, Option<String>) {
+    let videos = std::mem::take(&mut r.videos);
+    if !bool_arg(args, "collapse_duplicates", true) {
+        return (
+            videos
+                .into_iter()
+                .map(|video| Row {
+                    video,
+                    also: Vec::new(),
+                })
+                .collect(),
+            None,
+        );
+    }
+    let c = collapse(archive, videos);
+    let note = (c.mirrors > 0).then(|| {
+        format!(
+            "{} mirror(s) collapsed across {} cluster(s): the {} above are distinct RECORDINGS, not uploads (collapse_duplicates:false for one row per upload)",
+            c.mirrors,
+            c.clusters,
+            c.rows.len()
+        )
+    });
+    (c.rows, note)
+}
+
+fn row_json(row: &Row) -> Value {
+    let mut v = serde_json::to_value(&row.video).unwrap_or_default();
+    if let Value::Object(m) = &mut v {
+        m.insert("also_archived_as".into(), json!(row.also));
+    }
+    v
+}
+
 pub fn search_transcripts(
     sources: &Sources,
     handle: &SourceHandle,
     args: &Map<String, Value>,
     progress: Progress,
 ) -> ToolResult {
-    let (archive, r) = run(sources, handle, args, progress)?;
+    let (archive, mut r) = run(sources, handle, args, progress)?;
+    let (rows, collapsed) = rows(&archive, &mut r, args);
     let limit = int_arg(args, "limit", 20);
     let offset = int_arg(args, "offset", 0);
     let snippets = bool_arg(args, "include_snippets", true);
     let base_style = str_arg(args, "link_style") == Some("base");
-    let shown: Vec<&VideoResult> = r.videos.iter().skip(offset).take(limit).collect();
+    let total = rows.len();
+    let shown: Vec<&Row> = rows.iter().skip(offset).take(limit).collect();
     let mut out = String::new();
-    let whole = offset == 0 && shown.len() == r.total_videos;
-    if !whole {
+    if !(offset == 0 && shown.len() == total) {
         let (a, b) = if shown.is_empty() {
             (0, 0)
         } else {
             (offset + 1, offset + shown.len())
         };
         out.push_str(&format!(
-            "⚠ INCOMPLETE PAGE — {} total, showing {a}–{b}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n",
-            r.total_videos
+            "⚠ INCOMPLETE PAGE — {total} total, showing {a}–{b}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n"
         ));
     }
     out.push_str(&format!(
-        "{} video(s), {} match(es) for {:?}\n\n",
-        r.total_videos,
+        "{total} video(s), {} match(es) for {:?}\n\n",
         r.total_hits,
         str_arg(args, "query").unwrap_or("")
     ));
-    for (i, v) in shown.iter().enumerate() {
-        render_video(&mut out, offset + i + 1, &archive, v, snippets, base_style);
+    for (i, row) in shown.iter().enumerate() {
+        render_video(
+            &mut out,
+            offset + i + 1,
+            &archive,
+            &row.video,
+            snippets,
+            base_style,
+        );
+        if !row.also.is_empty() {
+            out.push_str(&format!(
+                "- ⧉ same recording also archived as: {}\n",
+                row.also.join(", ")
+            ));
+        }
     }
-    let has_more = offset + shown.len() < r.total_videos;
-    out.push_str(&format!(
-        "\n---\ntotal: {} · has_more: {has_more}\n",
-        r.total_videos
-    ));
+    let has_more = offset + shown.len() < total;
+    out.push_str(&format!("\n---\ntotal: {total} · has_more: {has_more}\n"));
+    out.extend(collapsed.iter().map(|c| format!("{c}\n")));
     out.push_str(&footer(&r).join("\n"));
     let structured = json!({
-        "total": r.total_videos,
+        "total": total,
         "total_hits": r.total_hits,
         "offset": offset,
         "has_more": has_more,
-        "videos": shown,
+        "videos": shown.iter().map(|row| row_json(row)).collect::<Vec<_>>(),
+        "collapsed": collapsed,
         "pages_read": r.pages_read,
         "pages_total": r.pages_total,
         "index": r.index.describe(),
@@ -221,37 +273,49 @@ pub fn enumerate_matches(
     args: &Map<String, Value>,
     progress: Progress,
 ) -> ToolResult {
-    let (_, r) = run(sources, handle, args, progress)?;
+    let (archive, mut r) = run(sources, handle, args, progress)?;
+    let (rows, collapsed) = rows(&archive, &mut r, args);
     let batch = int_arg(args, "batch_size", 12).max(1);
-    let batches = r.total_videos.div_ceil(batch);
+    let batches = rows.len().div_ceil(batch);
     let mut out = format!(
         "{} video(s), {} match(es); {batches} batch(es) of {batch}\n\n",
-        r.total_videos, r.total_hits
+        rows.len(),
+        r.total_hits
     );
-    for (i, v) in r.videos.iter().enumerate() {
+    for (i, row) in rows.iter().enumerate() {
+        let v = &row.video;
         out.push_str(&format!(
-            "{}. {} · {} · {} · {} · {} match(es)\n",
+            "{}. {} · {} · {} · {} · {} match(es){}\n",
             i + 1,
             v.slug,
             v.title,
             v.channel,
             v.upload_date.as_deref().unwrap_or("no date"),
-            v.hits.len()
+            v.hits.len(),
+            if row.also.is_empty() {
+                String::new()
+            } else {
+                format!(" · ⧉ also {}", row.also.join(", "))
+            }
         ));
     }
     out.push_str("\n---\n");
+    out.extend(collapsed.iter().map(|c| format!("{c}\n")));
     out.push_str(&footer(&r).join("\n"));
-    let rows: Vec<Value> = r
-        .videos
+    let list: Vec<Value> = rows
         .iter()
-        .map(|v| json!({"id": v.slug, "title": v.title, "channel": v.channel, "site": v.site, "date": v.upload_date, "kind": v.kind, "matches": v.hits.len()}))
+        .map(|row| {
+            let v = &row.video;
+            json!({"id": v.slug, "title": v.title, "channel": v.channel, "site": v.site, "date": v.upload_date, "kind": v.kind, "matches": v.hits.len(), "also_archived_as": row.also})
+        })
         .collect();
     let structured = json!({
-        "total": r.total_videos,
+        "total": rows.len(),
         "total_hits": r.total_hits,
         "batch_size": batch,
         "batches": batches,
-        "videos": rows,
+        "videos": list,
+        "collapsed": collapsed,
         "pages_read": r.pages_read,
         "index": r.index.describe(),
         "notes": r.notes,
