@@ -147,3 +147,110 @@ impl Sources {
         archilyzer_core::index::default_dir(handle)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use archilyzer_core::testkit::TestServer;
+
+    fn testdata() -> PathBuf {
+        std::fs::canonicalize(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/archive")).unwrap()
+    }
+
+    #[test]
+    fn shorthands_resolve_to_canonical_handles_and_are_echoed() {
+        let server = TestServer::serve(testdata());
+        let hub = SourceHandle::parse(&format!("hub:{}", server.url("hub"))).unwrap();
+        let sources = Sources::new(hub.clone(), None);
+        let resolve = |s: &str| sources.resolve(Some(s)).map(|h| h.to_string());
+        assert_eq!(resolve("default").unwrap(), hub.to_string());
+        assert_eq!(sources.resolve(None).unwrap(), hub);
+        assert_eq!(
+            resolve("alphalyzer").unwrap(),
+            format!("remote:{}", server.url("alpha"))
+        );
+        assert_eq!(
+            resolve("Betalyzer").unwrap(),
+            format!("remote:{}", server.url("beta")),
+            "by title, any case"
+        );
+        assert_eq!(
+            resolve("site:alphalyzer").unwrap(),
+            format!("hub:{}#alphalyzer", server.url("hub"))
+        );
+        assert_eq!(
+            resolve("sites:betalyzer,alphalyzer").unwrap(),
+            format!("hub:{}#alphalyzer,betalyzer", server.url("hub"))
+        );
+        assert_eq!(
+            resolve(&format!("{}/", server.url("alpha"))).unwrap(),
+            format!("remote:{}", server.url("alpha")),
+            "a bare site URL"
+        );
+        assert_eq!(
+            resolve(&server.url("hub")).unwrap(),
+            format!("hub:{}", server.url("hub")),
+            "a bare hub URL"
+        );
+        let dir = testdata().join("alpha");
+        assert_eq!(
+            resolve(dir.to_str().unwrap()).unwrap(),
+            format!("local:{}", dir.display())
+        );
+        let err = resolve("gamma").unwrap_err();
+        assert!(
+            err.contains("is not a source handle") && err.contains("a member of the default hub"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn site_shorthands_need_a_hub_default() {
+        let sources = Sources::new(SourceHandle::local(&testdata().join("alpha")), None);
+        let err = sources.resolve(Some("site:alphalyzer")).unwrap_err();
+        assert!(err.contains("names members of the default hub"), "{err}");
+        let err = sources.resolve(Some("alphalyzer")).unwrap_err();
+        assert!(
+            err.starts_with("\"alphalyzer\" is not a source handle: use default, local:/dir"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn every_result_names_its_corpus_and_hub_listings_name_the_site() {
+        let server = TestServer::serve(testdata());
+        let hub = SourceHandle::parse(&format!("hub:{}", server.url("hub"))).unwrap();
+        let sources = Sources::new(hub.clone(), None);
+        let args = serde_json::Map::new();
+        let out = crate::tools::call(&sources, "list_channels", &args, &mut |_, _| {});
+        assert!(!out.is_error, "{}", out.text);
+        assert!(
+            out.text.contains("# Alphalyzer (alphalyzer)")
+                && out.text.contains("# Betalyzer (betalyzer)"),
+            "{}",
+            out.text
+        );
+        assert!(
+            out.text.ends_with(&format!("(corpus: {hub})")),
+            "{}",
+            out.text
+        );
+        let mut bad = serde_json::Map::new();
+        bad.insert("source".into(), "nowhere".into());
+        let out = crate::tools::call(&sources, "list_channels", &bad, &mut |_, _| {});
+        assert!(
+            out.is_error && out.text.ends_with("(corpus: unresolved \"nowhere\")"),
+            "{}",
+            out.text
+        );
+        let mut alias = serde_json::Map::new();
+        alias.insert("source".into(), "alphalyzer".into());
+        let out = crate::tools::call(&sources, "use_source", &alias, &mut |_, _| {});
+        assert!(
+            out.text
+                .contains("there is no active source. Pass source: \"remote:"),
+            "{}",
+            out.text
+        );
+    }
+}
