@@ -324,3 +324,61 @@ pub fn enumerate_matches(
     });
     Ok((out, structured))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use archilyzer_core::index::IndexStatus;
+    use archilyzer_core::query::Coverage;
+
+    fn response() -> Response {
+        Response {
+            source: "local:/x".into(),
+            videos: vec![],
+            total_videos: 0,
+            total_hits: 0,
+            pages_read: 3,
+            pages_planned: 9,
+            pages_total: 10,
+            bytes_read: 2_500_000,
+            index: IndexStatus::PartlyStale {
+                unvouched: 2,
+                pages: 10,
+            },
+            notes: vec!["unrecognised state \"delted\" (valid: available)".into()],
+            unreadable: vec!["x/page-0002.json: not valid archive JSON: EOF".into()],
+            coverage: Coverage {
+                partial: true,
+                scanned: vec!["a".into()],
+                partly: vec![],
+                unreached: vec!["b".into(), "c".into()],
+            },
+        }
+    }
+
+    #[test]
+    fn the_footer_says_what_was_read_what_was_not_and_why() {
+        let lines = footer(&response());
+        assert_eq!(lines[0], "searched 3 of 10 page(s) (2.5 MB); index: partly stale, 2 of 10 page(s) changed or new since the build and read in full");
+        assert_eq!(lines[1], "unrecognised state \"delted\" (valid: available)");
+        assert_eq!(
+            lines[2],
+            "coverage: PARTIAL — fully scanned: a; partly scanned: none; never reached: b, c. Re-run scoped to the rest."
+        );
+        assert_eq!(
+            lines[3],
+            "UNREADABLE (not searched): x/page-0002.json: not valid archive JSON: EOF"
+        );
+    }
+
+    #[test]
+    fn shared_arguments_build_one_request() {
+        let args = serde_json::json!({"query": "cup", "channel": "a", "channels": ["b"], "group": "g", "states": ["deleted"], "max_pages": 5});
+        let r = request(args.as_object().unwrap());
+        assert_eq!(r.filters.channels, ["b", "a"]);
+        assert_eq!(r.filters.groups, ["g"]);
+        assert_eq!((r.max_pages, r.use_aliases), (Some(5), true));
+        let r = request(serde_json::json!({"query": "x"}).as_object().unwrap());
+        assert_eq!(r.max_pages, Some(DEFAULT_MAX_PAGES));
+    }
+}
