@@ -78,6 +78,7 @@ impl QueryArgs {
                 tags: self.tags.clone(),
             },
             max_pages: self.max_pages,
+            max_videos: None,
         }
     }
 }

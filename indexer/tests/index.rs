@@ -566,3 +566,34 @@ fn every_result_names_the_corpus_it_read_errors_included() {
         "{err}"
     );
 }
+
+#[test]
+fn a_result_cap_stops_the_scan_and_says_partial() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let r = search(
+        &archive,
+        Some(&f.index),
+        &Request {
+            max_videos: Some(5),
+            ..plain("the")
+        },
+    )
+    .unwrap();
+    assert!(
+        r.total_videos >= 5 && r.pages_read < r.pages_planned,
+        "{} videos, {} of {} pages",
+        r.total_videos,
+        r.pages_read,
+        r.pages_planned
+    );
+    assert!(r.coverage.partial);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.starts_with("result cap of 5 videos reached: stopped after")),
+        "{:?}",
+        r.notes
+    );
+    assert!(!r.coverage.unreached.is_empty());
+}

@@ -18,6 +18,8 @@ use archilyzer_core::source::SourceHandle;
 
 /// Default scan cap, in pages.
 pub const DEFAULT_MAX_PAGES: usize = 400;
+/// A scan stops after the page where this many videos have matched.
+pub const MAX_VIDEOS: usize = 2000;
 
 /// The engine request the shared arguments describe.
 pub fn request(args: &Map<String, Value>) -> Request {
@@ -43,6 +45,7 @@ pub fn request(args: &Map<String, Value>) -> Request {
             tags: list_arg(args, "tags"),
         },
         max_pages: Some(int_arg(args, "max_pages", DEFAULT_MAX_PAGES)),
+        max_videos: Some(MAX_VIDEOS),
     }
 }
 

@@ -47,6 +47,9 @@ pub struct Request {
     pub filters: FilterArgs,
     /// Read at most this many pages (`None`: no cap).
     pub max_pages: Option<usize>,
+    /// Stop reading pages once this many videos matched (`None`: no cap);
+    /// the coverage then says PARTIAL.
+    pub max_videos: Option<usize>,
 }
 
 /// A searchable field.

@@ -25,6 +25,7 @@ pub struct Compiled {
     pub scopes: BTreeSet<Scope>,
     pub filters: Filters,
     pub notes: Vec<String>,
+    pub max_videos: Option<usize>,
 }
 
 impl Compiled {
@@ -72,6 +73,7 @@ impl Compiled {
             scopes,
             filters,
             notes,
+            max_videos: req.max_videos,
         })
     }
 

@@ -41,6 +41,7 @@ pub fn scan(
     let next = AtomicUsize::new(0);
     let mut response = empty_response(archive, plan);
     let mut failed = Vec::new();
+    let mut emitted = 0;
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, PageOutcome)>(workers * 2);
         for _ in 0..workers {
@@ -58,18 +59,30 @@ pub fn scan(
         }
         drop(tx);
         let mut pending: BTreeMap<usize, PageOutcome> = BTreeMap::new();
-        let mut emit = 0;
-        for (i, outcome) in rx {
+        let cap = c.max_videos.unwrap_or(usize::MAX);
+        'receive: for (i, outcome) in rx {
             pending.insert(i, outcome);
-            while let Some(outcome) = plan.pages.get(emit).and_then(|i| pending.remove(i)) {
-                let i = plan.pages[emit];
+            while let Some(outcome) = plan.pages.get(emitted).and_then(|i| pending.remove(i)) {
+                let i = plan.pages[emitted];
                 fold(&mut response, &pages[i], outcome, sink, || failed.push(i));
-                emit += 1;
-                progress(emit, plan.pages.len());
+                emitted += 1;
+                progress(emitted, plan.pages.len());
+                if response.total_videos >= cap && emitted < plan.pages.len() {
+                    // Dropping the receiver stops the workers.
+                    break 'receive;
+                }
             }
         }
     });
-    response.coverage = coverage(archive, pages, plan, &failed);
+    let stopped: Vec<usize> = plan.pages[emitted..].to_vec();
+    if !stopped.is_empty() {
+        response.notes.push(format!(
+            "result cap of {} videos reached: stopped after {emitted} of {} planned page(s)",
+            c.max_videos.unwrap_or(0),
+            plan.pages.len()
+        ));
+    }
+    response.coverage = coverage(archive, pages, plan, &failed, &stopped);
     response
 }
 
@@ -116,8 +129,14 @@ fn fold(
 }
 
 /// Which channels were fully read, partly read, never reached.
-fn coverage(archive: &Archive, pages: &[PageRef], plan: &Plan, failed: &[usize]) -> Coverage {
-    if plan.cut.is_empty() && failed.is_empty() {
+fn coverage(
+    archive: &Archive,
+    pages: &[PageRef],
+    plan: &Plan,
+    failed: &[usize],
+    stopped: &[usize],
+) -> Coverage {
+    if plan.cut.is_empty() && failed.is_empty() && stopped.is_empty() {
         return Coverage::default();
     }
     let name = |p: &PageRef| {
@@ -145,7 +164,7 @@ fn coverage(archive: &Archive, pages: &[PageRef], plan: &Plan, failed: &[usize])
         }
     };
     for &i in &plan.pages {
-        order(i, !failed.contains(&i));
+        order(i, !failed.contains(&i) && !stopped.contains(&i));
     }
     for &i in &plan.cut {
         order(i, false);
