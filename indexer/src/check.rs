@@ -36,9 +36,7 @@ fn hit_set(r: &Response) -> BTreeSet<HitKey> {
         .iter()
         .flat_map(|v| {
             v.hits.iter().map(move |h| {
-                let scope = serde_json::to_value(h.scope)
-                    .map(|s| s.to_string())
-                    .unwrap_or_default();
+                let scope = h.scope.as_str().to_string();
                 (
                     v.site.clone(),
                     v.channel.clone(),

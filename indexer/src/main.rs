@@ -150,22 +150,15 @@ struct SourceArgs {
 
 impl SourceArgs {
     fn handle(&self) -> Result<SourceHandle> {
-        let text = if let Some(hub) = &self.hub {
-            if !hub.contains("://") {
-                // A hub on disk: its corpus.json says it is a hub.
-                return Ok(SourceHandle::local(std::path::Path::new(hub)));
-            }
-            format!("hub:{hub}")
-        } else if let Some(remote) = &self.remote {
-            format!("remote:{remote}")
-        } else {
-            let dir = self
-                .local
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("./export/public"));
-            return Ok(SourceHandle::local(&dir));
-        };
-        Ok(SourceHandle::parse(&text)?)
+        let local = self
+            .local
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("./export/public"));
+        Ok(SourceHandle::from_flags(
+            self.hub.as_deref(),
+            self.remote.as_deref(),
+            &local,
+        )?)
     }
 
     fn open(&self) -> Result<Archive> {

@@ -108,13 +108,7 @@ pub fn render_video(v: &VideoResult) -> String {
         for h in &v.hits {
             let at = match (h.scope, h.start) {
                 (Scope::Transcripts | Scope::Chat, Some(t)) => format!("[{}]", clock(t)),
-                (scope, _) => format!(
-                    "[{}]",
-                    serde_json::to_value(scope)
-                        .ok()
-                        .and_then(|s| s.as_str().map(str::to_string))
-                        .unwrap_or_default()
-                ),
+                (scope, _) => format!("[{}]", scope.as_str()),
             };
             out.push_str(&format!("  {at} {}\n", h.text));
         }

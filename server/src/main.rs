@@ -49,13 +49,8 @@ struct Cli {
 
 impl Cli {
     fn handle(&self) -> Result<SourceHandle, String> {
-        match (&self.hub, &self.remote) {
-            (Some(hub), _) => SourceHandle::parse(&format!("hub:{hub}")).map_err(|e| e.to_string()),
-            (None, Some(remote)) => {
-                SourceHandle::parse(&format!("remote:{remote}")).map_err(|e| e.to_string())
-            }
-            (None, None) => Ok(SourceHandle::local(&self.local)),
-        }
+        SourceHandle::from_flags(self.hub.as_deref(), self.remote.as_deref(), &self.local)
+            .map_err(|e| e.to_string())
     }
 }
 

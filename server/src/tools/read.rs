@@ -70,6 +70,18 @@ pub fn find_video<'a>(
     Ok(None)
 }
 
+/// The video `video_id` (with the optional `channel` hint) names.
+fn video_arg<'a>(archive: &'a Archive, args: &Map<String, Value>) -> Result<Found<'a>, String> {
+    let id = str_arg(args, "video_id").unwrap_or_default();
+    let hints: Vec<String> = str_arg(args, "channel")
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    find_video(archive, id, &hints)?.ok_or_else(|| {
+        format!("no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from")
+    })
+}
+
 fn find_post(archive: &Archive, id: &str) -> Option<(String, Post)> {
     for site in archive.sites() {
         for ch in &site.corpus().channels {
@@ -127,16 +139,7 @@ pub fn get_transcript(
     args: &Map<String, Value>,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let id = str_arg(args, "video_id").unwrap_or_default();
-    let hints: Vec<String> = str_arg(args, "channel")
-        .map(str::to_string)
-        .into_iter()
-        .collect();
-    let Some(found) = find_video(&archive, id, &hints)? else {
-        return Err(format!(
-            "no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from"
-        ));
-    };
+    let found = video_arg(&archive, args)?;
     let links = found.links();
     let mut out = header(&found);
     out.push('\n');
@@ -324,16 +327,7 @@ pub fn get_video_metadata(
     args: &Map<String, Value>,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let id = str_arg(args, "video_id").unwrap_or_default();
-    let hints: Vec<String> = str_arg(args, "channel")
-        .map(str::to_string)
-        .into_iter()
-        .collect();
-    let Some(found) = find_video(&archive, id, &hints)? else {
-        return Err(format!(
-            "no video {id:?} in this corpus: check the id or pass the source it came from"
-        ));
-    };
+    let found = video_arg(&archive, args)?;
     let v = &found.video;
     let mut out = header(&found);
     out.push_str(&format!(

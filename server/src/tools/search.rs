@@ -151,13 +151,7 @@ fn render_video(
                 Some(link) => format!("[{}]({link})", clock(s)),
                 None => format!("[{}]", clock(s)),
             },
-            (scope, _) => format!(
-                "[{}]",
-                serde_json::to_value(scope)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            ),
+            (scope, _) => format!("[{}]", scope.as_str()),
         };
         out.push_str(&format!("- {line} {}\n", h.text));
     }

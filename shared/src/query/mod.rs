@@ -67,6 +67,19 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// The name results use for the scope.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Transcripts => "transcripts",
+            Scope::Title => "title",
+            Scope::Metadata => "metadata",
+            Scope::Description => "description",
+            Scope::Tags => "tags",
+            Scope::Chat => "chat",
+            Scope::Posts => "posts",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Scope> {
         Some(match s.trim().to_ascii_lowercase().as_str() {
             "transcripts" | "captions" => Scope::Transcripts,

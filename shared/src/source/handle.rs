@@ -59,6 +59,22 @@ impl SourceHandle {
         )))
     }
 
+    /// The handle the usual flags (or their environment variables) name,
+    /// with precedence hub > remote > local. A hub given as a directory
+    /// (no `://`) is read from disk: its corpus.json says it is a hub.
+    pub fn from_flags(
+        hub: Option<&str>,
+        remote: Option<&str>,
+        local: &Path,
+    ) -> Result<Self, HandleError> {
+        match (hub, remote) {
+            (Some(hub), _) if !hub.contains("://") => Ok(Self::local(Path::new(hub))),
+            (Some(hub), _) => Self::parse(&format!("hub:{hub}")),
+            (None, Some(remote)) => Self::parse(&format!("remote:{remote}")),
+            (None, None) => Ok(Self::local(local)),
+        }
+    }
+
     /// `local:` for `dir`, made absolute against the working directory.
     pub fn local(dir: &Path) -> Self {
         let abs = if dir.is_absolute() {
