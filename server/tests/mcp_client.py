@@ -16,10 +16,14 @@ from mcp.client.stdio import StdioServerParameters
 EXPECTED_TOOLS = [
     "list_channels",
     "list_tags",
+    "list_reports",
+    "get_report",
     "search_transcripts",
     "enumerate_matches",
     "get_transcript",
     "get_transcripts",
+    "get_post",
+    "get_thread",
     "get_video_metadata",
     "list_sources",
     "resolve_source",
@@ -117,6 +121,24 @@ async def run(mode, binary, archive, index):
         result = await client.call_tool("search_transcripts", {"query": phrase, "states": ["available"]})
         text = text_of(result)
         check(f"- id: {mirror['slug']}" in text and f"- id: {canon['slug']}" not in text, f"{mode}: when the canonical copy is filtered out the surviving mirror is kept", text)
+
+        result = await client.call_tool("list_reports", {})
+        check("`fact-check-1`" in text_of(result) and "verdicts:" in text_of(result), f"{mode}: list_reports gives the verdict tally", text_of(result))
+        report = json.load(open(os.path.join(archive, "reports/fact-check-1/page.json")))
+        citation = report["sections"][0]["claims"][0]["citations"][0]
+        result = await client.call_tool("get_report", {"report": "fact-check-1", "section": "s1"})
+        text = text_of(result)
+        check(f'"{citation["quote"]}"' in text and f"/m/{citation['channel']}/{citation['slug']}/" in text and citation["url"] in text, f"{mode}: get_report quotes each citation with its original and moment page", text[:1500])
+        result = await client.call_tool("get_report", {"report": "nope"})
+        check(result.is_error and "its reports are: fact-check-1, timeline-1" in text_of(result), f"{mode}: an unknown report lists the ones there are", text_of(result))
+        posts = json.load(open(os.path.join(archive, "posts/daily-dispatch/page-0001.json")))["posts"]
+        reply = next(p for p in posts if p.get("replyTo"))
+        result = await client.call_tool("get_thread", {"post_id": reply["id"]})
+        text = text_of(result)
+        check(f"[post by {reply['author']}, {reply['date']}]" in text and "without an @ time" in text and text.count("post by") >= 2, f"{mode}: get_thread gives the whole thread, cited without a time", text[:800])
+        cited = os.path.join(os.path.dirname(archive), "cited")
+        result = await client.call_tool("list_channels", {"source": cited})
+        check("cited-only site: 1 report(s)" in text_of(result), f"{mode}: a cited-only site says so", text_of(result))
 
         result = await client.call_tool("list_tags", {})
         check("`economy` Economy" in text_of(result), f"{mode}: list_tags lists the curated tags", text_of(result))

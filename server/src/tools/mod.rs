@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod read;
+pub mod reports;
 pub mod schema;
 pub mod search;
 
@@ -70,6 +71,10 @@ pub fn call(
         "get_transcripts" => read::get_transcripts(sources, &handle, args),
         "get_video_metadata" => read::get_video_metadata(sources, &handle, args),
         "list_tags" => catalog::list_tags(sources, &handle),
+        "list_reports" => reports::list_reports(sources, &handle),
+        "get_report" => reports::get_report(sources, &handle, args),
+        "get_post" => reports::get_post(sources, &handle, args),
+        "get_thread" => reports::get_thread(sources, &handle, args),
         _ => Err(format!("{name} is not implemented in this build")),
     };
     finish(result, &corpus)

@@ -9,8 +9,7 @@ use super::{int_arg, list_arg, str_arg, ToolResult};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use archilyzer_core::archive::{Archive, Site};
-use archilyzer_core::format::paths::Layer;
-use archilyzer_core::format::{ChannelEntry, Post, VideoRecord};
+use archilyzer_core::format::{ChannelEntry, VideoRecord};
 use archilyzer_core::query::matcher::{Matcher, TokenStream};
 use archilyzer_core::source::SourceHandle;
 
@@ -80,28 +79,6 @@ fn video_arg<'a>(archive: &'a Archive, args: &Map<String, Value>) -> Result<Foun
     find_video(archive, id, &hints)?.ok_or_else(|| {
         format!("no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from")
     })
-}
-
-fn find_post(archive: &Archive, id: &str) -> Option<(String, Post)> {
-    for site in archive.sites() {
-        for ch in &site.corpus().channels {
-            let Ok(Some(m)) = site.manifest(Layer::Posts, &ch.slug) else {
-                continue;
-            };
-            let Some(&n) = m.slug_to_page.get(id) else {
-                continue;
-            };
-            let post = site
-                .post_page(&ch.slug, n)
-                .ok()?
-                .posts
-                .iter()
-                .find(|p| p.id == id)
-                .cloned()?;
-            return Some((ch.slug.clone(), post));
-        }
-    }
-    None
 }
 
 fn header(f: &Found) -> String {
@@ -251,7 +228,7 @@ pub fn get_transcripts(
             }
         }
         if want_post {
-            if let Some((channel, post)) = find_post(&archive, id) {
+            if let Ok((channel, post)) = super::reports::find_post(&archive, id) {
                 out.push_str(&format!(
                     "# post by {}, {} ({channel})\n- id: {}\n",
                     post.author, post.date, post.id

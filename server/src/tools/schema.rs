@@ -65,6 +65,22 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
             object(source_only(), &[]),
         ),
         (
+            "list_reports",
+            "The cited reports a site publishes: title, kind, claim and citation counts, a fact-check's verdict tally. A hub has none of its own: pass a member as source.",
+            object(source_only(), &[]),
+        ),
+        (
+            "get_report",
+            "One report: its verdict tally, each claim with its verdict and findings, and every citation's verbatim quote, original link and the site's moment page.",
+            object(
+                with(source_only(), json!({
+                    "report": {"type": "string", "description": "The report id, as list_reports shows it."},
+                    "section": {"type": "string", "description": "Only this section (id or title)."}
+                })),
+                &["report"],
+            ),
+        ),
+        (
             "search_transcripts",
             "Search captions (and optionally other fields) for a phrase or regex; returns matching videos with timestamped, linked snippets. Pageable and filterable. Use enumerate_matches to count or cover everything.",
             object(
@@ -118,6 +134,16 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
                 })),
                 &["video_ids"],
             ),
+        ),
+        (
+            "get_post",
+            "One archived social post. Posts have no timeline: cite them with no time.",
+            object(with(source_only(), json!({"post_id": {"type": "string", "description": "The post's id."}})), &["post_id"]),
+        ),
+        (
+            "get_thread",
+            "A post's whole thread, in order.",
+            object(with(source_only(), json!({"post_id": {"type": "string", "description": "The id of any post of the thread."}})), &["post_id"]),
         ),
         (
             "get_video_metadata",

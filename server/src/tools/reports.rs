@@ -1,0 +1,260 @@
+//! Cited reports and social posts: `list_reports`, `get_report`,
+//! `get_post`, `get_thread`.
+//!
+//! Reports are per site: a hub has none of its own, and says which member
+//! handles to pass. A citation is rendered with its verbatim quote, the
+//! original at the cited second, and the site's moment page. Posts have no
+//! timeline, so they are cited without a time.
+
+use serde_json::{json, Map, Value};
+
+use super::{str_arg, ToolResult};
+use crate::links::clock;
+use crate::sources::Sources;
+use archilyzer_core::archive::{Archive, Site};
+use archilyzer_core::format::paths::Layer;
+use archilyzer_core::format::{Citation, Post};
+use archilyzer_core::source::SourceHandle;
+
+/// The one site whose reports a call reads; a hub says to name a member.
+fn report_site(archive: &Archive) -> Result<&Site, String> {
+    if archive.hub().is_some() {
+        let members: Vec<String> = archive
+            .sites()
+            .iter()
+            .map(|s| format!("{} ({})", s.id(), s.location()))
+            .collect();
+        return Err(format!(
+            "a hub publishes no reports of its own: pass one member as source, e.g. source: \"remote:<member url>\"; members: {}",
+            members.join(", ")
+        ));
+    }
+    archive
+        .sites()
+        .first()
+        .map(|s| s.as_ref())
+        .ok_or_else(|| "this corpus has no site".to_string())
+}
+
+pub fn list_reports(sources: &Sources, handle: &SourceHandle) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let site = report_site(&archive)?;
+    let Some(index) = site.reports().map_err(|e| e.to_string())? else {
+        return Ok((
+            format!("{} publishes no reports", site.id()),
+            json!({"reports": []}),
+        ));
+    };
+    let mut out = format!("{} report(s) on {}\n\n", index.reports.len(), site.id());
+    for r in &index.reports {
+        let tally: Vec<String> = r.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+        out.push_str(&format!(
+            "- `{}` {} ({}): {} claim(s), {} citation(s){}\n",
+            r.id,
+            r.title,
+            r.kind,
+            r.claims,
+            r.citations,
+            if tally.is_empty() {
+                String::new()
+            } else {
+                format!("; verdicts: {}", tally.join(", "))
+            }
+        ));
+    }
+    Ok((out, json!({"reports": index.reports})))
+}
+
+fn moment_page(site: &Site, c: &Citation) -> Option<String> {
+    let origin = site.corpus().site.url.as_deref()?.trim_end_matches('/');
+    Some(format!(
+        "{origin}/m/{}/{}/{}-{}/",
+        c.channel,
+        c.slug,
+        c.start.floor() as u64,
+        c.end.ceil() as u64
+    ))
+}
+
+pub fn get_report(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let site = report_site(&archive)?;
+    let id = str_arg(args, "report").unwrap_or_default();
+    let known = || {
+        site.reports()
+            .ok()
+            .flatten()
+            .map(|i| {
+                i.reports
+                    .iter()
+                    .map(|r| r.id.clone())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default()
+    };
+    let report = archilyzer_core::archive::check_segment(id, "report id")
+        .map_err(|e| e.to_string())
+        .and_then(|_| site.report(id).map_err(|e| e.to_string()))?
+        .ok_or_else(|| {
+            format!(
+                "no report {id:?} on {}; its reports are: {}",
+                site.id(),
+                known()
+            )
+        })?;
+    let section = str_arg(args, "section");
+    let sections: Vec<_> = report
+        .sections
+        .iter()
+        .filter(|s| section.is_none_or(|want| s.id == want || s.title == want))
+        .collect();
+    if sections.is_empty() {
+        let names: Vec<String> = report
+            .sections
+            .iter()
+            .map(|s| format!("{} ({})", s.id, s.title))
+            .collect();
+        return Err(format!(
+            "report {id} has no section {:?}; its sections are: {}",
+            section.unwrap_or(""),
+            names.join(", ")
+        ));
+    }
+    let mut tally = std::collections::BTreeMap::new();
+    for c in report.sections.iter().flat_map(|s| &s.claims) {
+        if let Some(v) = &c.verdict {
+            *tally.entry(v.as_str()).or_insert(0) += 1;
+        }
+    }
+    let mut out = format!("# {} ({})\n", report.title, report.kind);
+    if !report.summary.is_empty() {
+        out.push_str(&format!("{}\n", report.summary));
+    }
+    if !tally.is_empty() {
+        let t: Vec<String> = tally.iter().map(|(v, n)| format!("{v} {n}")).collect();
+        out.push_str(&format!("verdicts: {}\n", t.join(", ")));
+    }
+    for s in &sections {
+        out.push_str(&format!("\n## {} (`{}`)\n", s.title, s.id));
+        for claim in &s.claims {
+            out.push_str(&format!(
+                "\n### {}{}\n",
+                claim.text,
+                claim
+                    .verdict
+                    .as_ref()
+                    .map(|v| format!(" — {v}"))
+                    .unwrap_or_default()
+            ));
+            if !claim.findings.is_empty() {
+                out.push_str(&format!("{}\n", claim.findings));
+            }
+            for c in &claim.citations {
+                out.push_str(&format!(
+                    "- \"{}\" — {}/{} @ {} · original: {}",
+                    c.quote,
+                    c.channel,
+                    c.slug,
+                    clock(c.start),
+                    c.url
+                ));
+                if let Some(page) = moment_page(site, c) {
+                    out.push_str(&format!(" · moment page: {page}"));
+                }
+                out.push('\n');
+            }
+        }
+    }
+    Ok((out, json!({"report": *report})))
+}
+
+/// Finds a post by id in every channel's posts, with its channel.
+pub(crate) fn find_post(archive: &Archive, id: &str) -> Result<(String, Post), String> {
+    for site in archive.sites() {
+        for ch in &site.corpus().channels {
+            let Some(m) = site
+                .manifest(Layer::Posts, &ch.slug)
+                .map_err(|e| e.to_string())?
+            else {
+                continue;
+            };
+            let Some(&n) = m.slug_to_page.get(id) else {
+                continue;
+            };
+            let page = site.post_page(&ch.slug, n).map_err(|e| e.to_string())?;
+            if let Some(p) = page.posts.iter().find(|p| p.id == id) {
+                return Ok((ch.slug.clone(), p.clone()));
+            }
+        }
+    }
+    Err(format!("no post {id:?} in this corpus: check the id (search with scopes:[\"posts\"] to find posts)"))
+}
+
+fn render_post(p: &Post) -> String {
+    let cite = match &p.url {
+        Some(url) => format!("[post by {}, {}]({url})", p.author, p.date),
+        None => format!("post by {}, {}", p.author, p.date),
+    };
+    format!(
+        "{cite}{}\n{}\n",
+        p.reply_to
+            .as_ref()
+            .map(|r| format!(" (reply to {r})"))
+            .unwrap_or_default(),
+        p.text
+    )
+}
+
+pub fn get_post(sources: &Sources, handle: &SourceHandle, args: &Map<String, Value>) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let (channel, post) = find_post(&archive, str_arg(args, "post_id").unwrap_or_default())?;
+    let out = format!(
+        "{}\nPosts have no timeline: cite them as above, without an @ time.",
+        render_post(&post)
+    );
+    Ok((out, json!({"channel": channel, "post": post})))
+}
+
+pub fn get_thread(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let (channel, post) = find_post(&archive, str_arg(args, "post_id").unwrap_or_default())?;
+    let thread = post.thread_id.clone().unwrap_or_else(|| post.id.clone());
+    let mut posts = Vec::new();
+    for site in archive.sites() {
+        let Some(m) = site
+            .manifest(Layer::Posts, &channel)
+            .map_err(|e| e.to_string())?
+        else {
+            continue;
+        };
+        for n in 1..=m.pages.len() as u32 {
+            let page = site.post_page(&channel, n).map_err(|e| e.to_string())?;
+            posts.extend(
+                page.posts
+                    .iter()
+                    .filter(|p| p.thread_id.as_deref() == Some(&thread) || p.id == thread)
+                    .cloned(),
+            );
+        }
+    }
+    posts.sort_by(|a, b| (&a.date, &a.id).cmp(&(&b.date, &b.id)));
+    let mut out = format!("thread {thread} ({channel}): {} post(s)\n\n", posts.len());
+    for p in &posts {
+        out.push_str(&render_post(p));
+        out.push('\n');
+    }
+    out.push_str("Posts have no timeline: cite each as above, without an @ time.");
+    Ok((
+        out,
+        json!({"channel": channel, "thread": thread, "posts": posts}),
+    ))
+}
