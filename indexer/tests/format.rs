@@ -65,20 +65,15 @@ fn manifests_hold_the_size_and_sha256_of_every_page() {
 }
 
 fn digest_tree(dir: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(rel, sha256_hex(&std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out
+    common::files_under(dir)
+        .into_iter()
+        .map(|p| {
+            (
+                p.strip_prefix(dir).unwrap().display().to_string(),
+                sha256_hex(&std::fs::read(&p).unwrap()),
+            )
+        })
+        .collect()
 }
 
 #[test]

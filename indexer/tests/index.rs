@@ -488,21 +488,14 @@ fn a_page_with_broken_json_is_named_and_the_rest_answered() {
 }
 
 fn tree_digest(dir: &Path) -> Vec<(PathBuf, Vec<u8>, std::time::SystemTime)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let modified = std::fs::metadata(&p).unwrap().modified().unwrap();
-                out.push((p.clone(), std::fs::read(&p).unwrap(), modified));
-            }
-        }
-    }
-    out.sort();
-    out
+    common::files_under(dir)
+        .into_iter()
+        .map(|p| {
+            let modified = std::fs::metadata(&p).unwrap().modified().unwrap();
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes, modified)
+        })
+        .collect()
 }
 
 #[test]

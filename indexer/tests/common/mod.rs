@@ -60,3 +60,21 @@ pub fn open(handle: &str, cache: Option<&Path>) -> Archive {
 pub fn open_local(dir: &Path) -> Archive {
     Archive::open(&SourceHandle::local(dir), &options(None)).unwrap()
 }
+
+/// Every file under `dir`, recursively, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
