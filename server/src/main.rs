@@ -5,11 +5,6 @@
 //! 2025 `initialize` handshake), with the same tools on each. Tool bodies
 //! are blocking (they read archives) and run on tokio's blocking pool.
 
-mod collapse;
-mod links;
-mod sources;
-mod tools;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -23,7 +18,9 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 
-use sources::Sources;
+use archilyzer_mcp::editor::EditorSetup;
+use archilyzer_mcp::sources::Sources;
+use archilyzer_mcp::tools::{self, Context, Tick};
 
 /// Which archive to serve by default. Precedence: hub > remote > local.
 #[derive(Parser)]
@@ -57,7 +54,7 @@ impl Cli {
 /// The server: the sources, nothing else (no state between calls).
 #[derive(Clone)]
 struct Archilyzer {
-    sources: Arc<Sources>,
+    context: Arc<Context>,
 }
 
 const INSTRUCTIONS: &str = "Search and read a transcript archive. Start with list_channels; search with \
@@ -96,17 +93,19 @@ impl ServerHandler for Archilyzer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let sources = self.sources.clone();
+        let tools_context = self.context.clone();
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Tick>();
         let forward = context.meta.get_progress_token().map(|token| {
             let peer = context.peer.clone();
             tokio::spawn(async move {
-                while let Some((done, total)) = rx.recv().await {
-                    let param = ProgressNotificationParam::new(token.clone(), done as f64)
-                        .with_total(total as f64)
-                        .with_message(format!("{done} of {total} page(s) read"));
+                while let Some(tick) = rx.recv().await {
+                    let mut param = ProgressNotificationParam::new(token.clone(), tick.done)
+                        .with_message(tick.message);
+                    if let Some(total) = tick.total {
+                        param = param.with_total(total);
+                    }
                     if peer.notify_progress(param).await.is_err() {
                         break;
                     }
@@ -114,8 +113,8 @@ impl ServerHandler for Archilyzer {
             })
         });
         let output = tokio::task::spawn_blocking(move || {
-            tools::call(&sources, &name, &args, &mut |done, total| {
-                let _ = tx.send((done, total));
+            tools::call(&tools_context, &name, &args, &mut |tick| {
+                let _ = tx.send(tick);
             })
         })
         .await
@@ -149,7 +148,10 @@ async fn main() -> std::process::ExitCode {
     };
     tracing::info!("default source: {handle}");
     let server = Archilyzer {
-        sources: Arc::new(Sources::new(handle, cli.index)),
+        context: Arc::new(Context {
+            sources: Sources::new(handle, cli.index),
+            editor: EditorSetup::from_env(),
+        }),
     };
     let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(r) => r,

@@ -220,9 +220,12 @@ mod tests {
     fn every_result_names_its_corpus_and_hub_listings_name_the_site() {
         let server = TestServer::serve(testdata());
         let hub = SourceHandle::parse(&format!("hub:{}", server.url("hub"))).unwrap();
-        let sources = Sources::new(hub.clone(), None);
+        let ctx = crate::tools::Context {
+            sources: Sources::new(hub.clone(), None),
+            editor: crate::editor::EditorSetup::Missing,
+        };
         let args = serde_json::Map::new();
-        let out = crate::tools::call(&sources, "list_channels", &args, &mut |_, _| {});
+        let out = crate::tools::call(&ctx, "list_channels", &args, &mut |_| {});
         assert!(!out.is_error, "{}", out.text);
         assert!(
             out.text.contains("# Alphalyzer (alphalyzer)")
@@ -237,7 +240,7 @@ mod tests {
         );
         let mut bad = serde_json::Map::new();
         bad.insert("source".into(), "nowhere".into());
-        let out = crate::tools::call(&sources, "list_channels", &bad, &mut |_, _| {});
+        let out = crate::tools::call(&ctx, "list_channels", &bad, &mut |_| {});
         assert!(
             out.is_error && out.text.ends_with("(corpus: unresolved \"nowhere\")"),
             "{}",
@@ -245,7 +248,7 @@ mod tests {
         );
         let mut alias = serde_json::Map::new();
         alias.insert("source".into(), "alphalyzer".into());
-        let out = crate::tools::call(&sources, "use_source", &alias, &mut |_, _| {});
+        let out = crate::tools::call(&ctx, "use_source", &alias, &mut |_| {});
         assert!(
             out.text
                 .contains("there is no active source. Pass source: \"remote:"),

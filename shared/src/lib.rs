@@ -8,12 +8,14 @@
 //!   files and a byte-budgeted, coalescing page cache.
 //! - [`captions`]: parsers for the caption files people have (WebVTT, SRT,
 //!   Whisper TSV/JSON, YouTube json3/srv3).
+//! - [`net`]: the HTTP runtime and client both binaries share.
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
 
 pub mod archive;
 pub mod captions;
 pub mod format;
 pub mod index;
+pub mod net;
 pub mod query;
 pub mod source;
 pub mod staging;

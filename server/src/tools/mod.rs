@@ -11,6 +11,7 @@ pub mod search;
 
 use serde_json::{Map, Value};
 
+use crate::editor::{self, EditorSetup};
 use crate::sources::Sources;
 
 /// What a tool answers: text for the agent, the same data structured.
@@ -21,28 +22,65 @@ pub struct Output {
     pub is_error: bool,
 }
 
-/// Reports `(pages done, pages planned)` of a long scan.
-pub type Progress<'a> = &'a mut dyn FnMut(usize, usize);
+/// Everything a tool may use: the archives and the local editor.
+pub struct Context {
+    pub sources: Sources,
+    pub editor: EditorSetup,
+}
+
+/// One step of a long call (pages of a scan, polls of a job), forwarded
+/// as a progress notification to a client that asked for them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tick {
+    pub done: f64,
+    pub total: Option<f64>,
+    pub message: String,
+}
+
+impl Tick {
+    /// `done` of `total` pages read.
+    pub fn pages(done: usize, total: usize) -> Tick {
+        Tick {
+            done: done as f64,
+            total: Some(total as f64),
+            message: format!("{done} of {total} page(s) read"),
+        }
+    }
+}
+
+/// Reports the steps of a long call.
+pub type Progress<'a> = &'a mut dyn FnMut(Tick);
+
+/// A tool's failure: the message, and facts to carry in the structured
+/// result beside it (a job id to resume, a cooldown).
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub message: String,
+    pub facts: Value,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure {
+            message,
+            facts: Value::Null,
+        }
+    }
+}
 
 /// What a tool body returns before the corpus trailer is added.
-pub type ToolResult = Result<(String, Value), String>;
+pub type ToolResult = Result<(String, Value), Failure>;
 
 /// Runs tool `name` with `args` (blocking: call it off the async runtime).
-pub fn call(
-    sources: &Sources,
-    name: &str,
-    args: &Map<String, Value>,
-    progress: Progress,
-) -> Output {
+pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Progress) -> Output {
+    let sources = &ctx.sources;
     let source_text = args.get("source").and_then(Value::as_str);
     let Some(schema) = schema::schema_of(name) else {
         let corpus = sources
             .resolve(source_text)
             .map_or_else(|_| "default".to_string(), |h| h.to_string());
         return finish(
-            Err(format!(
-                "no tool named `{name}`; call tools/list for the tools there are"
-            )),
+            Err(format!("no tool named `{name}`; call tools/list for the tools there are").into()),
             &corpus,
         );
     };
@@ -50,14 +88,14 @@ pub fn call(
         Ok(h) => h,
         Err(e) => {
             return finish(
-                Err(e),
+                Err(e.into()),
                 &format!("unresolved {:?}", source_text.unwrap_or("")),
             )
         }
     };
     let corpus = handle.to_string();
     if let Err(e) = schema::validate(name, &schema, args) {
-        return finish(Err(e), &corpus);
+        return finish(Err(e.into()), &corpus);
     }
     let result = match name {
         "list_channels" => catalog::list_channels(sources, &handle, args),
@@ -67,7 +105,7 @@ pub fn call(
         }
         "search_transcripts" => search::search_transcripts(sources, &handle, args, progress),
         "enumerate_matches" => search::enumerate_matches(sources, &handle, args, progress),
-        "get_transcript" => read::get_transcript(sources, &handle, args),
+        "get_transcript" => read::get_transcript(ctx, &handle, args),
         "get_transcripts" => read::get_transcripts(sources, &handle, args),
         "get_video_metadata" => read::get_video_metadata(sources, &handle, args),
         "list_tags" => catalog::list_tags(sources, &handle),
@@ -75,7 +113,11 @@ pub fn call(
         "get_report" => reports::get_report(sources, &handle, args),
         "get_post" => reports::get_post(sources, &handle, args),
         "get_thread" => reports::get_thread(sources, &handle, args),
-        _ => Err(format!("{name} is not implemented in this build")),
+        "fetch_clip" => editor::clip::fetch_clip(ctx, &handle, args, progress),
+        "get_job" => editor::ops::get_job(&ctx.editor, args),
+        "enqueue" => editor::ops::enqueue(&ctx.editor, args),
+        "channel_coverage" => editor::coverage::channel_coverage(&ctx.editor, args),
+        _ => Err(format!("{name} is not implemented in this build").into()),
     };
     finish(result, &corpus)
 }
@@ -92,11 +134,19 @@ fn finish(result: ToolResult, corpus: &str) -> Output {
                 is_error: false,
             }
         }
-        Err(e) => Output {
-            text: format!("Error: {e}\n\n(corpus: {corpus})"),
-            structured: serde_json::json!({"error": e, "corpus": corpus}),
-            is_error: true,
-        },
+        Err(Failure { message, facts }) => {
+            let mut structured = match facts {
+                Value::Object(map) => map,
+                _ => Map::new(),
+            };
+            structured.insert("error".into(), Value::String(message.clone()));
+            structured.insert("corpus".into(), Value::String(corpus.to_string()));
+            Output {
+                text: format!("Error: {message}\n\n(corpus: {corpus})"),
+                structured: Value::Object(structured),
+                is_error: true,
+            }
+        }
     }
 }
 

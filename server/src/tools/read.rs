@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use super::{int_arg, list_arg, str_arg, ToolResult};
+use super::{int_arg, list_arg, str_arg, Context, ToolResult};
+use crate::editor::transcript::{self, Fallback};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use archilyzer_core::archive::{Archive, Site};
@@ -111,12 +112,17 @@ fn cue_line(links: &LinkTarget, base: bool, start: f64, text: &str) -> String {
 }
 
 pub fn get_transcript(
-    sources: &Sources,
+    ctx: &Context,
     handle: &SourceHandle,
     args: &Map<String, Value>,
 ) -> ToolResult {
-    let archive = sources.archive(handle)?;
-    let found = video_arg(&archive, args)?;
+    let archive = ctx.sources.archive(handle)?;
+    let id = str_arg(args, "video_id").unwrap_or_default();
+    let channel = str_arg(args, "channel");
+    let hints: Vec<String> = channel.map(str::to_string).into_iter().collect();
+    let Some(found) = find_video(&archive, id, &hints)? else {
+        return unpublished(ctx, id, channel);
+    };
     let links = found.links();
     let mut out = header(&found);
     out.push('\n');
@@ -128,6 +134,19 @@ pub fn get_transcript(
         out,
         json!({"id": v.slug, "title": v.title, "channel": found.channel.slug, "site": found.site.id(), "cues": v.cues.len()}),
     ))
+}
+
+/// A video the corpus lacks: asked of the editor, or not found.
+fn unpublished(ctx: &Context, id: &str, channel: Option<&str>) -> ToolResult {
+    let missing = format!("no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from");
+    match transcript::from_editor(&ctx.editor, id, channel) {
+        Ok(Fallback::Found(text, facts)) => Ok((text, facts)),
+        Ok(Fallback::NotThere) => {
+            Err(format!("{missing}; the local editor has no transcript of it either").into())
+        }
+        Ok(Fallback::NoEditor) => Err(missing.into()),
+        Err(e) => Err(format!("{missing}; the local editor could not be asked: {e}").into()),
+    }
 }
 
 /// Time windows around the hits of each query, merged; the per-query
@@ -185,7 +204,8 @@ pub fn get_transcripts(
         return Err(format!(
             "at most {MAX_QUERIES} queries per call (got {}); split the call",
             queries.len()
-        ));
+        )
+        .into());
     }
     let regex = args.get("regex").and_then(Value::as_bool).unwrap_or(false);
     let matchers: Vec<(String, Matcher)> = queries

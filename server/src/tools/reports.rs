@@ -123,7 +123,8 @@ pub fn get_report(
             "report {id} has no section {:?}; its sections are: {}",
             section.unwrap_or(""),
             names.join(", ")
-        ));
+        )
+        .into());
     }
     let mut tally = std::collections::BTreeMap::new();
     for c in report.sections.iter().flat_map(|s| &s.claims) {

@@ -157,6 +157,67 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
             ),
         ),
         (
+            "fetch_clip",
+            "The media behind a cited moment, fetched by the local Archilyzer editor through its paced, cookie-aware, provenanced job: never run yt-dlp yourself. A window is the cited span plus pad (default 3 s) on each side, at most 15 min; full: true fetches the whole recording into the editor's saved-video store (a video the editor already knows). Waits up to wait_seconds (default 90, max 300), then answers a job id to resume with job; under a client with a 60 s request timeout pass wait_seconds of 50 or less. Pass the citing corpus as source so a Rumble id maps to the editor's. The file is a read-only corpus artifact. Needs ARCHILYZER_EDITOR_URL and WORKER_TOKEN.",
+            object(
+                with(source_only(), json!({
+                    "channel": {"type": "string", "description": "The channel slug, as cited."},
+                    "video": {"type": "string", "description": "The archive's video id, as cited."},
+                    "start": {"type": ["number", "string"], "description": "Start of the cited span: seconds, mm:ss or h:mm:ss."},
+                    "end": {"type": ["number", "string"], "description": "End of the cited span: seconds, mm:ss or h:mm:ss."},
+                    "pad": {"type": "number", "description": "Seconds added before and after (default 3)."},
+                    "reason": {"type": "string", "description": "One line on why these seconds are needed (stored beside the file; at most 400 characters are kept)."},
+                    "report": {"type": "string", "description": "The report this clip is for, if any."},
+                    "full": {"type": "boolean", "description": "The whole recording instead of a window; start, end and pad are then ignored."},
+                    "maxHeight": {"type": "integer", "minimum": 144, "maximum": 2160, "description": "Cap on the source height (a window defaults to 720)."},
+                    "wait_seconds": {"type": "number", "description": "How long to wait for the editor's job (default 90, 0 to 300)."},
+                    "job": {"type": "string", "description": "Resume waiting for this job (the other arguments are then ignored)."}
+                })),
+                &[],
+            ),
+        ),
+        (
+            "get_job",
+            "One editor job: kind, channel, status, times, exit code, its place in its queue, and the last tail log lines. For a job id enqueue or fetch_clip answered. Needs the editor.",
+            object(
+                json!({
+                    "job": {"type": "string", "description": "The job id."},
+                    "tail": {"type": "integer", "minimum": 0, "maximum": 2000, "description": "Log lines to show (default 40)."}
+                }).as_object().cloned().unwrap_or_default(),
+                &["job"],
+            ),
+        ),
+        (
+            "enqueue",
+            "Queue archival work on a channel the editor archives, as its channel page's buttons do: sync (full), download-missing, retry-bucket (bucket, ids: the way to download chosen videos), transcribe-bucket (ids), fetch-posts (full, older), import-video (url). Answers the job id; the editor runs it at each platform's pace. Only when the operator asks. Needs the editor.",
+            object(
+                json!({
+                    "channel": {"type": "string", "description": "The channel slug on the editor."},
+                    "kind": {"type": "string", "enum": ["sync", "download-missing", "retry-bucket", "transcribe-bucket", "fetch-posts", "import-video"], "description": "The operation."},
+                    "full": {"type": "boolean", "description": "sync, fetch-posts: everything, not only what is new."},
+                    "older": {"type": "boolean", "description": "fetch-posts: go further back than the oldest post held."},
+                    "bucket": {"type": "string", "description": "retry-bucket: which bucket of videos to retry."},
+                    "ids": {"type": "array", "items": {"type": "string"}, "description": "retry-bucket, transcribe-bucket: the video ids."},
+                    "url": {"type": "string", "description": "import-video: the video's http(s) URL."}
+                }).as_object().cloned().unwrap_or_default(),
+                &["channel", "kind"],
+            ),
+        ),
+        (
+            "channel_coverage",
+            "What a channel holds on the editor's disk, by date: count, first and last day, per year, and every gap longer than gap_days; date_from/date_to narrow it, list lists the videos. Videos are dated by their recorded date when the channel has a title rule, else their upload date. Needs the editor.",
+            object(
+                json!({
+                    "channel": {"type": "string", "description": "The channel slug on the editor."},
+                    "gap_days": {"type": "integer", "minimum": 1, "description": "Report stretches longer than this many days with no video (default 30)."},
+                    "date_from": {"type": "string", "description": "From this day, YYYYMMDD."},
+                    "date_to": {"type": "string", "description": "To this day, YYYYMMDD."},
+                    "list": {"type": "boolean", "description": "List every video with its date."}
+                }).as_object().cloned().unwrap_or_default(),
+                &["channel"],
+            ),
+        ),
+        (
             "list_sources",
             "Show the default corpus and, for a hub, its member sites as ready-to-paste source handles.",
             object(Map::new(), &[]),
@@ -216,7 +277,21 @@ pub fn validate(tool: &str, schema: &Value, args: &Map<String, Value>) -> Result
 
 fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<(), String> {
     let bad = |want: &str| Err(format!("{tool}: `{name}` must be {want}, got {value}"));
+    if let Some(types) = spec["type"].as_array() {
+        let fits = |t: &Value| match t.as_str() {
+            Some("number") => value.is_number(),
+            Some("string") => value.is_string(),
+            _ => false,
+        };
+        let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        return if types.iter().any(fits) {
+            Ok(())
+        } else {
+            bad(&format!("a {}", names.join(" or a ")))
+        };
+    }
     match spec["type"].as_str() {
+        Some("number") if !value.is_number() => bad("a number"),
         Some("string") if !value.is_string() => bad("a string"),
         Some("boolean") if !value.is_boolean() => bad("true or false"),
         Some("array")

@@ -8,7 +8,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{bool_arg, int_arg, list_arg, str_arg, Progress, ToolResult};
+use super::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
 use crate::collapse::{collapse, Row};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
@@ -63,7 +63,7 @@ fn run(
         index.as_deref(),
         &request(args),
         &mut |v| videos.push(v),
-        progress,
+        &mut |done, total| progress(Tick::pages(done, total)),
     )?;
     response.videos = videos;
     Ok((archive, response))

@@ -18,6 +18,8 @@ use reqwest::header::{
 };
 use reqwest::StatusCode;
 use reqwest::{Client, Response};
+
+use crate::net::{block_on, describe};
 use url::Url;
 
 use super::disk_cache::{DiskCache, Validators};
@@ -124,13 +126,8 @@ impl HttpStore {
         }
         base.set_query(None);
         base.set_fragment(None);
-        let _in_runtime = runtime().enter();
-        let client = Client::builder()
-            .connect_timeout(options.connect_timeout)
-            .read_timeout(options.read_timeout)
-            .user_agent(concat!("archilyzer/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| ReadError::Other(format!("cannot start an HTTP client: {e}")))?;
+        let client = crate::net::client(options.connect_timeout, options.read_timeout)
+            .map_err(ReadError::Other)?;
         Ok(HttpStore {
             base,
             client,
@@ -236,27 +233,6 @@ impl HttpStore {
     }
 }
 
-/// Runs one future of the HTTP client to completion on the store's own
-/// small runtime. The store is synchronous so that callers (scanner
-/// threads, blocking tasks of the server) need no runtime of their own; the
-/// async client is used because only it has a read timeout. Must not be
-/// called from inside an async task.
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    runtime().block_on(f)
-}
-
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
-    RUNTIME.get_or_init(|| {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("archilyzer-http")
-            .enable_all()
-            .build()
-            .expect("an HTTP runtime (two threads) can be started")
-    })
-}
-
 /// Sorts a response that is not a plain 200 into done or retry.
 fn classify(resp: &Response) -> Option<Attempt> {
     let status = resp.status();
@@ -312,29 +288,6 @@ fn validators(headers: &HeaderMap) -> Validators {
 }
 
 /// A reqwest error in a few words, with its cause.
-fn describe(e: &reqwest::Error) -> String {
-    let kind = if e.is_timeout() {
-        "timed out"
-    } else if e.is_connect() {
-        "could not connect"
-    } else if e.is_body() || e.is_decode() {
-        "body cut short"
-    } else {
-        "request failed"
-    };
-    let mut cause = String::new();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        cause = s.to_string();
-        source = s.source();
-    }
-    if cause.is_empty() {
-        kind.to_string()
-    } else {
-        format!("{kind} ({cause})")
-    }
-}
-
 impl Store for HttpStore {
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ReadError> {
         let url = self.url(path)?;

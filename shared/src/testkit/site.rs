@@ -2,20 +2,16 @@
 //! composed public dir, or several side by side) with `ETag` and
 //! `Last-Modified` validators, answers `If-None-Match` with 304, records
 //! every request, and injects faults on chosen paths.
-//!
-//! It is a few dozen lines of HTTP/1.1 over `std::net` rather than a
-//! framework so that faults can be exact: a body cut short of its
-//! `Content-Length`, a stall before the headers, a status once then
-//! success. One thread per connection; every response closes the
-//! connection. Dropping the server stops it.
+//! Faults are exact: a body cut short of its `Content-Length`, a stall
+//! before the headers, a status once then success.
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use super::{respond_cut, Listener, Request};
 
 /// One injected misbehaviour, used by the next request for its path.
 #[derive(Debug, Clone)]
@@ -49,42 +45,25 @@ struct State {
 
 /// A running server; stops when dropped.
 pub struct TestServer {
-    port: u16,
+    listener: Listener,
     state: Arc<Mutex<State>>,
-    stop: Arc<AtomicBool>,
 }
 
 impl TestServer {
     /// Serves `root` on an ephemeral port of 127.0.0.1.
     pub fn serve(root: impl Into<PathBuf>) -> TestServer {
         let root = root.into();
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-        let port = listener.local_addr().unwrap().port();
         let state = Arc::new(Mutex::new(State::default()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (st, sp) = (state.clone(), stop.clone());
-        std::thread::spawn(move || {
-            for conn in listener.incoming() {
-                if sp.load(Ordering::SeqCst) {
-                    break;
-                }
-                let Ok(conn) = conn else { continue };
-                let (root, st) = (root.clone(), st.clone());
-                std::thread::spawn(move || {
-                    let _ = handle(conn, &root, &st);
-                });
-            }
+        let st = state.clone();
+        let listener = Listener::spawn(move |req, conn| {
+            let _ = handle(req, conn, &root, &st);
         });
-        TestServer { port, state, stop }
+        TestServer { listener, state }
     }
 
     /// `http://127.0.0.1:PORT/` + `path` (no trailing slash added).
     pub fn url(&self, path: &str) -> String {
-        format!(
-            "http://127.0.0.1:{}/{}",
-            self.port,
-            path.trim_start_matches('/')
-        )
+        self.listener.url(path)
     }
 
     /// Queues `fault` for the next request of `path` (relative to the
@@ -123,40 +102,14 @@ impl TestServer {
     }
 }
 
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(("127.0.0.1", self.port));
-    }
-}
-
-fn handle(conn: TcpStream, root: &std::path::Path, state: &Mutex<State>) -> std::io::Result<()> {
-    let mut reader = BufReader::new(conn.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    let target = request_line
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or("/")
-        .to_string();
-    let mut if_none_match = None;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
-            break;
-        }
-        if let Some((k, v)) = line.split_once(':') {
-            if k.eq_ignore_ascii_case("if-none-match") {
-                if_none_match = Some(v.trim().to_string());
-            }
-        }
-    }
-    let path = target
-        .split('?')
-        .next()
-        .unwrap_or("")
-        .trim_start_matches('/')
-        .to_string();
+fn handle(
+    req: Request,
+    conn: TcpStream,
+    root: &std::path::Path,
+    state: &Mutex<State>,
+) -> std::io::Result<()> {
+    let if_none_match = req.header("if-none-match").map(str::to_string);
+    let path = req.path.clone();
     let fault = {
         let mut s = state.lock().unwrap();
         let once = s.faults.get_mut(&path).and_then(|q| q.pop_front());
@@ -182,10 +135,10 @@ fn handle(conn: TcpStream, root: &std::path::Path, state: &Mutex<State>) -> std:
         if_none_match,
         status,
     });
-    respond(conn, status, fault, body, etag)
+    answer(conn, status, fault, body, etag)
 }
 
-fn respond(
+fn answer(
     mut conn: TcpStream,
     status: u16,
     fault: Option<Fault>,
@@ -203,24 +156,17 @@ fn respond(
     if let (Some(Fault::Corrupt), Some(b)) = (&fault, body.get_mut(20)) {
         *b = b.wrapping_add(1);
     }
-    let mut head = format!(
-        "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\nLast-Modified: Mon, 30 Nov 2026 00:00:00 GMT\r\n",
-        body.len()
-    );
+    let mut headers = vec![("Last-Modified", "Mon, 30 Nov 2026 00:00:00 GMT".to_string())];
     if let Some(e) = etag {
-        head.push_str(&format!("ETag: {e}\r\n"));
+        headers.push(("ETag", e));
     }
     if let Some(Fault::TooManyRequests { retry_after }) = fault {
-        head.push_str(&format!("Retry-After: {retry_after}\r\n"));
+        headers.push(("Retry-After", retry_after.to_string()));
     }
-    head.push_str("\r\n");
-    conn.write_all(head.as_bytes())?;
     let send = if matches!(fault, Some(Fault::Truncate)) {
         body.len() / 2
     } else {
         body.len()
     };
-    conn.write_all(&body[..send])?;
-    conn.flush()?;
-    conn.shutdown(std::net::Shutdown::Both)
+    respond_cut(&mut conn, status, &headers, &body, send)
 }

@@ -1,0 +1,198 @@
+//! `get_job` and `enqueue`: an editor job's state, and queueing archival
+//! work the way the editor's channel page does.
+//!
+//! `enqueue` checks each kind's arguments before anything is sent (an
+//! argument a kind does not take is named, never ignored) and sends ids
+//! and URLs as JSON data, so an id that begins with `-` is just an id.
+
+use serde_json::{json, Map, Value};
+
+use super::clip::valid_id;
+use super::{EditorSetup, Reply};
+use crate::tools::{bool_arg, int_arg, list_arg, str_arg, ToolResult};
+
+/// Log lines `get_job` shows by default.
+pub const DEFAULT_TAIL: usize = 40;
+
+/// Each kind `enqueue` takes, with the arguments it needs and allows.
+pub const KINDS: &[(&str, &[&str], &[&str])] = &[
+    ("sync", &[], &["full"]),
+    ("download-missing", &[], &[]),
+    ("retry-bucket", &["bucket"], &["ids"]),
+    ("transcribe-bucket", &["ids"], &[]),
+    ("fetch-posts", &[], &["full", "older"]),
+    ("import-video", &["url"], &[]),
+];
+
+/// The arguments only some kinds take.
+const KIND_ARGS: &[&str] = &["full", "older", "bucket", "ids", "url"];
+
+fn not_found(reply: &Reply, what: &str) -> String {
+    if reply.status == 404 && reply.error().starts_with("Channel") {
+        format!(
+            "{}. The editor works only on channels it archives: check the slug, or add the channel on the editor first.",
+            reply.refusal()
+        )
+    } else if reply.status == 404 {
+        format!("{}. {what}", reply.refusal())
+    } else {
+        reply.refusal()
+    }
+}
+
+/// The `get_job` tool.
+pub fn get_job(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
+    let editor = setup.ready("get_job")?;
+    let job = str_arg(args, "job").map(str::trim).unwrap_or_default();
+    if job.is_empty() {
+        return Err(
+            "get_job: job is required (the id enqueue or fetch_clip answered)"
+                .to_string()
+                .into(),
+        );
+    }
+    let tail = int_arg(args, "tail", DEFAULT_TAIL);
+    let reply = editor.get(&["api", "ops", "job", job], &[("tail", tail.to_string())])?;
+    if !reply.ok() {
+        let hint = "The editor does not know this job: was it restarted, or does ARCHILYZER_EDITOR_URL name another editor?";
+        return Err(not_found(&reply, hint).into());
+    }
+    Ok((job_text(&reply.body, tail), reply.body))
+}
+
+fn job_text(b: &Value, tail: usize) -> String {
+    let s = |k: &str| b[k].as_str().unwrap_or("?");
+    let when = |k: &str| b[k].as_str().unwrap_or("not yet");
+    let mut out = format!(
+        "# Job {}: {} on {}, {}\n- created {} · started {} · finished {}\n",
+        s("jobId"),
+        s("kind"),
+        s("channel"),
+        s("status"),
+        s("createdAt"),
+        when("startedAt"),
+        when("finishedAt")
+    );
+    if let Some(code) = b["exitCode"].as_i64() {
+        out.push_str(&format!("- exit code: {code}\n"));
+    }
+    if let Some(queue) = b["queue"]["name"].as_str() {
+        match b["queue"]["position"].as_u64() {
+            Some(p) => out.push_str(&format!(
+                "- waiting in the {queue} queue, {p} job(s) ahead of it\n"
+            )),
+            None => out.push_str(&format!("- queue: {queue}\n")),
+        }
+    }
+    let lines: Vec<&str> = b["log"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let total = b["logLines"].as_u64().unwrap_or(lines.len() as u64);
+    if tail > 0 {
+        out.push_str(&format!(
+            "\nlast {} of {total} log line(s):\n```\n{}\n```\n",
+            lines.len(),
+            lines.join("\n")
+        ));
+    }
+    out
+}
+
+/// Checks `enqueue`'s arguments against its kind; the body to POST.
+pub fn enqueue_body(args: &Map<String, Value>) -> Result<(String, Value), String> {
+    let kind = str_arg(args, "kind").unwrap_or_default();
+    let Some((_, needs, allows)) = KINDS.iter().find(|k| k.0 == kind) else {
+        let names: Vec<&str> = KINDS.iter().map(|k| k.0).collect();
+        return Err(format!(
+            "enqueue: kind {kind:?} is not one of {}",
+            names.join(", ")
+        ));
+    };
+    let channel = str_arg(args, "channel").map(str::trim).unwrap_or_default();
+    if channel.is_empty() {
+        return Err(
+            "enqueue: channel is required (the slug of a channel the editor archives)".into(),
+        );
+    }
+    let takes = |a: &str| needs.contains(&a) || allows.contains(&a);
+    let list = |v: &[&str]| {
+        if v.is_empty() {
+            "nothing else".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    for a in KIND_ARGS
+        .iter()
+        .filter(|a| args.contains_key(**a) && !takes(a))
+    {
+        let accepted: Vec<&str> = needs.iter().chain(allows.iter()).copied().collect();
+        return Err(format!(
+            "enqueue: `{a}` does not apply to kind {kind}, which takes {}",
+            list(&accepted)
+        ));
+    }
+    if let Some(a) = needs.iter().find(|a| !args.contains_key(**a)) {
+        return Err(format!("enqueue: kind {kind} needs `{a}`"));
+    }
+    let mut body = json!({"channel": channel, "requestedBy": "mcp"});
+    for flag in ["full", "older"]
+        .into_iter()
+        .filter(|f| args.contains_key(*f))
+    {
+        body[flag] = json!(bool_arg(args, flag, false));
+    }
+    if let Some(bucket) = str_arg(args, "bucket") {
+        body["bucket"] = json!(bucket);
+    }
+    if args.contains_key("ids") {
+        let ids = list_arg(args, "ids");
+        if let Some(bad) = ids.iter().find(|id| !valid_id(id)) {
+            return Err(format!(
+                "enqueue: {bad:?} is not a video id: ids are letters, digits, `_`, `.` or `-`"
+            ));
+        }
+        if ids.is_empty() {
+            return Err("enqueue: ids is empty: name at least one video".into());
+        }
+        body["ids"] = json!(ids);
+    }
+    if let Some(url) = str_arg(args, "url") {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(format!(
+                "enqueue: url {url:?} must be an http:// or https:// address"
+            ));
+        }
+        body["url"] = json!(url);
+    }
+    Ok((kind.to_string(), body))
+}
+
+/// The `enqueue` tool.
+pub fn enqueue(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
+    let editor = setup.ready("enqueue")?;
+    let (kind, body) = enqueue_body(args)?;
+    let reply = editor.post(&["api", "ops", &kind], &body)?;
+    if !reply.ok() {
+        return Err(not_found(
+            &reply,
+            "This editor has no such operation: is it an older version?",
+        )
+        .into());
+    }
+    let b = &reply.body;
+    let job = b["jobId"].as_str().unwrap_or("?");
+    let place = match (b["queue"].as_str(), b["position"].as_u64()) {
+        (Some(q), Some(p)) => format!(", {p} job(s) ahead of it in the {q} queue"),
+        (Some(q), None) => format!(" in the {q} queue"),
+        _ => String::new(),
+    };
+    let text = format!(
+        "Queued {kind} on {}: job {job}{place}. The editor runs it at the platform's own pace; follow it with get_job job: \"{job}\".",
+        body["channel"].as_str().unwrap_or("?")
+    );
+    Ok((text, reply.body.clone()))
+}

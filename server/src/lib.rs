@@ -1,0 +1,14 @@
+//! archilyzer-mcp as a library: the tools and what they read, so that the
+//! binary (`main.rs`, the stdio transport) and the tests share one code
+//! path.
+//!
+//! - [`sources`]: which archive a call reads.
+//! - [`tools`]: the tools' schemas, dispatch and bodies.
+//! - [`editor`]: the local Archilyzer editor the write-side tools ask.
+//! - [`links`]: moment links; [`collapse`]: folding duplicate recordings.
+
+pub mod collapse;
+pub mod editor;
+pub mod links;
+pub mod sources;
+pub mod tools;
