@@ -59,7 +59,8 @@ struct Archilyzer {
 
 const INSTRUCTIONS: &str = "Search and read a transcript archive. Start with list_channels; search with \
 search_transcripts (a page of results) or enumerate_matches (the complete worklist); read with get_transcript. \
-Every timestamp is a link to that moment. Pass source to read another corpus; every result names the corpus it read.";
+Every timestamp is a link to that moment. Pass source to read another corpus; every result names the corpus it read. \
+The media behind a cited moment comes through fetch_clip, which asks the local editor: never run yt-dlp yourself.";
 
 impl ServerHandler for Archilyzer {
     fn get_info(&self) -> ServerConfig {

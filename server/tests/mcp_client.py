@@ -1,7 +1,8 @@
 """Drives the real archilyzer-mcp binary over stdio with the Python `mcp`
 client, in both protocol eras, and checks what an agent relies on.
 
-Usage: python3 mcp_client.py BINARY ARCHIVE_DIR INDEX_DIR
+Usage: python3 mcp_client.py BINARY ARCHIVE_DIR INDEX_DIR EDITOR_URL WORKER_TOKEN
+(the editor is the fake one protocol.rs starts; it archives daily-dispatch)
 Prints one JSON object per check on stdout; exits 1 on the first failure.
 """
 
@@ -25,6 +26,10 @@ EXPECTED_TOOLS = [
     "get_post",
     "get_thread",
     "get_video_metadata",
+    "fetch_clip",
+    "get_job",
+    "enqueue",
+    "channel_coverage",
     "list_sources",
     "resolve_source",
 ]
@@ -41,11 +46,17 @@ def check(condition, what, detail=""):
     print(json.dumps({"check": what, "ok": True}))
 
 
-async def run(mode, binary, archive, index):
+async def run(mode, binary, archive, index, editor, token):
     params = StdioServerParameters(
         command=binary,
         args=["--local", archive, "--index", index],
-        env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp")},
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": os.environ.get("HOME", "/tmp"),
+            "ARCHILYZER_EDITOR_URL": editor,
+            "WORKER_TOKEN": token,
+            "ARCHILYZER_LOG": "debug",
+        },
     )
     async with Client(params, mode=mode) as client:
         era = client.protocol_version
@@ -143,14 +154,38 @@ async def run(mode, binary, archive, index):
         result = await client.call_tool("list_tags", {})
         check("`economy` Economy" in text_of(result), f"{mode}: list_tags lists the curated tags", text_of(result))
 
+        ticks = []
+
+        async def on_poll(progress, total, message):
+            ticks.append(message or "")
+
+        start = 10 if mode == "auto" else 100
+        clip = {"channel": "daily-dispatch", "video": first, "start": start, "end": f"0:{start // 60:02d}:{start % 60 + 20:02d}" if start < 40 else start + 20, "reason": "protocol check"}
+        result = await client.call_tool("fetch_clip", clip, progress_callback=on_poll)
+        text = text_of(result)
+        check(not result.is_error and f"Fetched {start - 3}–{start + 23} of daily-dispatch/{first} (job " in text and f"/clips/{start - 3}.00-{start + 23}.00.mp4" in text, f"{mode}: fetch_clip asks the editor and answers the file", text)
+        check(len(ticks) == 1 and "done" in ticks[0], f"{mode}: fetch_clip sends a progress notification per poll", str(ticks))
+        check(result.structured_content["outcome"] == "fetched", f"{mode}: fetch_clip's facts are structured", json.dumps(result.structured_content))
+        result = await client.call_tool("fetch_clip", clip)
+        check(text_of(result).startswith("Already on disk: the exact window asked for."), f"{mode}: the same request then finds it cached", text_of(result))
+        result = await client.call_tool("fetch_clip", {"channel": "daily-dispatch", "video": first, "start": 1, "end": 2})
+        check(result.is_error and "reason is required" in text_of(result), f"{mode}: fetch_clip refuses a call without a reason", text_of(result))
+        check(all(token not in text_of(r) for r in [result]), f"{mode}: the token is in no result")
+        result = await client.call_tool("get_job", {"job": "job-1", "tail": 2})
+        check("# Job job-1: fetch-window on daily-dispatch, done" in text_of(result) and "last 2 of 60 log line(s)" in text_of(result), f"{mode}: get_job shows the job and its log tail", text_of(result))
+        result = await client.call_tool("enqueue", {"channel": "daily-dispatch", "kind": "sync", "older": True})
+        check(result.is_error and "`older` does not apply to kind sync" in text_of(result), f"{mode}: enqueue refuses an argument its kind does not take", text_of(result))
+        result = await client.call_tool("channel_coverage", {"channel": "daily-dispatch", "gap_days": 10})
+        check("# What daily-dispatch holds on the editor's disk" in text_of(result) and "- gaps longer than 10 day(s): 1" in text_of(result), f"{mode}: channel_coverage reports gaps", text_of(result))
+
         result = await client.call_tool("resolve_source", {"source": archive})
         check(text_of(result).startswith(f"local:{archive}"), f"{mode}: a bare path resolves to its canonical handle", text_of(result))
     return era
 
 
 async def main():
-    binary, archive, index = sys.argv[1:4]
-    eras = [await run("auto", binary, archive, index), await run("legacy", binary, archive, index)]
+    binary, archive, index, editor, token = sys.argv[1:6]
+    eras = [await run(mode, binary, archive, index, editor, token) for mode in ("auto", "legacy")]
     check(eras[0] != eras[1], "the two eras differ", str(eras))
 
 

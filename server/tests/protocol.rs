@@ -8,6 +8,9 @@ use std::process::Command;
 
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::source::SourceHandle;
+use archilyzer_core::testkit::editor::{FakeEditor, JobScript};
+
+const TOKEN: &str = "protocol-test-token-7f3a";
 
 #[test]
 fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
@@ -25,11 +28,21 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
     let archive =
         Archive::open(&SourceHandle::local(&archive_dir), &OpenOptions::default()).unwrap();
     archilyzer_core::index::build(&archive, index.path(), &|_| {}).unwrap();
+    let editor = FakeEditor::start(Some(TOKEN));
+    editor.add_channel("daily-dispatch", "youtube");
+    editor.add_video("daily-dispatch", "a", "first", Some("20240101"));
+    editor.add_video("daily-dispatch", "b", "second", Some("20240301"));
+    for _ in 0..2 {
+        // Done at the first poll: the server never sleeps between polls.
+        editor.next_job(JobScript::Done { polls: 1 });
+    }
     let out = Command::new("python3")
         .arg(root.join("server/tests/mcp_client.py"))
         .arg(env!("CARGO_BIN_EXE_archilyzer-mcp"))
         .arg(&archive_dir)
         .arg(index.path())
+        .arg(editor.url())
+        .arg(TOKEN)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -40,4 +53,13 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("\"check\": \"the two eras differ\", \"ok\": true"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("editor answered"),
+        "debug logs were on: {stderr}"
+    );
+    assert!(
+        !stderr.contains(TOKEN),
+        "the token reached the log: {stderr}"
+    );
 }

@@ -591,7 +591,7 @@ pub fn fetch_clip(
     progress: Progress,
 ) -> ToolResult {
     let editor = ctx.editor.ready("fetch_clip").map_err(|e| match ctx.editor {
-        EditorSetup::Missing => format!("{e} Without an editor nothing can be fetched through Archilyzer; the README's \"Clips and video\" section has the operator's fallback for a machine with none."),
+        EditorSetup::Missing => format!("{e} Without an editor nothing can be fetched through Archilyzer; the README's \"Editor-backed tools\" section gives the operator's fallback for a machine with none."),
         _ => e,
     })?;
     let (ask, wait) = parse_args(args)?;

@@ -118,21 +118,18 @@ pub fn enqueue_body(args: &Map<String, Value>) -> Result<(String, Value), String
         );
     }
     let takes = |a: &str| needs.contains(&a) || allows.contains(&a);
-    let list = |v: &[&str]| {
-        if v.is_empty() {
-            "nothing else".to_string()
-        } else {
-            v.join(", ")
-        }
-    };
-    for a in KIND_ARGS
+    if let Some(a) = KIND_ARGS
         .iter()
-        .filter(|a| args.contains_key(**a) && !takes(a))
+        .find(|a| args.contains_key(**a) && !takes(a))
     {
         let accepted: Vec<&str> = needs.iter().chain(allows.iter()).copied().collect();
+        let accepted = if accepted.is_empty() {
+            "nothing else".to_string()
+        } else {
+            accepted.join(", ")
+        };
         return Err(format!(
-            "enqueue: `{a}` does not apply to kind {kind}, which takes {}",
-            list(&accepted)
+            "enqueue: `{a}` does not apply to kind {kind}, which takes {accepted}"
         ));
     }
     if let Some(a) = needs.iter().find(|a| !args.contains_key(**a)) {

@@ -340,11 +340,11 @@ impl State {
         if full {
             result["file"] = Value::Null;
         }
-        result.as_object_mut().map(|m| {
-            m.remove("bytes");
-            m.remove("height");
-            m.remove("provenance");
-        });
+        if let Some(m) = result.as_object_mut() {
+            for k in ["bytes", "height", "provenance"] {
+                m.remove(k);
+            }
+        }
         (202, result)
     }
 
@@ -423,10 +423,10 @@ impl State {
                     out[k] = r[k].clone();
                 }
                 if r["from"] == json!(0.0) && r["to"] == json!(0.0) {
-                    out.as_object_mut().map(|m| {
+                    if let Some(m) = out.as_object_mut() {
                         m.remove("from");
                         m.remove("to");
-                    });
+                    }
                 }
                 let channel = job.channel.clone();
                 let clip = Clip {
