@@ -63,13 +63,20 @@ enum Command {
         #[arg(long, conflicts_with = "index")]
         no_index: bool,
         #[command(flatten)]
-        query: QueryArgs,
+        query: Box<QueryArgs>,
         /// List at most this many videos (totals stay complete).
         #[arg(long)]
         limit: Option<usize>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Also print a viewer share link that re-runs this search (the
+        /// MCP server's open_link opens it).
+        #[arg(long)]
+        share_link: bool,
+        /// The origin the share link names (default: the archive's own URL).
+        #[arg(long, requires = "share_link")]
+        origin: Option<String>,
     },
     /// Prove parity: run queries with the index and with a full scan and
     /// exit 1 on any difference in hits.
@@ -264,8 +271,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             query,
             limit,
             json,
+            share_link,
+            origin,
         } => {
             let archive = source.open()?;
+            let request = query.request();
+            let share = share_link
+                .then(|| search::share_link(&archive, origin.as_deref(), &request))
+                .transpose()?;
             let dir = if no_index {
                 None
             } else {
@@ -276,9 +289,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             search::run(
                 &archive,
                 dir.as_deref(),
-                &query.request(),
+                &request,
                 limit,
                 json,
+                share.as_deref(),
                 &mut out,
             )?;
             std::io::Write::flush(&mut out)?;

@@ -6,6 +6,8 @@ use std::path::Path;
 
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
+use archilyzer_core::share::eval::link_for;
+use archilyzer_core::source::SourceHandle;
 
 /// The flags of a search (also used by `check` and `bench`).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -81,6 +83,36 @@ impl QueryArgs {
             max_videos: None,
         }
     }
+}
+
+/// The viewer share link for `request` on `archive`, at `origin` or else
+/// the archive's own public URL (a hub's or remote site's URL, or the
+/// `site.url` its corpus.json declares).
+pub fn share_link(
+    archive: &Archive,
+    origin: Option<&str>,
+    request: &Request,
+) -> anyhow::Result<String> {
+    let declared = archive
+        .sites()
+        .first()
+        .and_then(|s| s.corpus().site.url.clone());
+    let origin = match (origin, archive.handle()) {
+        (Some(o), _) => o.to_string(),
+        (None, SourceHandle::Hub { url, .. } | SourceHandle::Remote(url)) => url.clone(),
+        (None, SourceHandle::Local(_)) => declared.ok_or_else(|| {
+            anyhow::anyhow!(
+                "no origin for a share link: {} declares no public URL (corpus.json has no site.url); pass --origin URL",
+                archive.handle()
+            )
+        })?,
+    };
+    if !(origin.starts_with("http://") || origin.starts_with("https://")) {
+        anyhow::bail!("--origin {origin:?} is not an http:// or https:// URL");
+    }
+    Ok(link_for(archive, &origin, request)
+        .map_err(anyhow::Error::msg)?
+        .encode())
 }
 
 /// `[h:]mm:ss` of a time in seconds (floored).
@@ -166,6 +198,7 @@ pub fn run(
     request: &Request,
     limit: Option<usize>,
     json: bool,
+    share: Option<&str>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let limit_n = limit.unwrap_or(usize::MAX);
@@ -201,11 +234,17 @@ pub fn run(
         let mut rest = serde_json::to_value(&response)?;
         if let Some(map) = rest.as_object_mut() {
             map.remove("videos");
+            if let Some(link) = share {
+                map.insert("share_link".into(), link.into());
+            }
             let tail = serde_json::to_string(map)?;
             out.write_all(format!("],{}\n", &tail[1..]).as_bytes())?;
         }
     } else {
         out.write_all(footer(&response, limit).as_bytes())?;
+        if let Some(link) = share {
+            out.write_all(format!("share link: {link}\n").as_bytes())?;
+        }
     }
     Ok(())
 }

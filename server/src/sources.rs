@@ -120,6 +120,42 @@ impl Sources {
     }
 
     /// The archive of a handle, opened once and kept.
+    /// The corpus a share link's `origin` names, and how it was found:
+    /// the default corpus (or a member of the default hub) when the
+    /// origin is the URL it was composed for, else the site or hub that
+    /// answers at the origin (probed through its corpus.json).
+    pub fn handle_for_origin(&self, origin: &str) -> Result<(SourceHandle, String), String> {
+        let same = |url: &str| url.trim_end_matches('/') == origin.trim_end_matches('/');
+        if let Ok(archive) = self.archive(&self.default) {
+            if let SourceHandle::Hub { url, .. } | SourceHandle::Remote(url) = &self.default {
+                if same(url) {
+                    return Ok((self.default.clone(), "the default corpus".into()));
+                }
+            }
+            let sites = archive.sites();
+            let declared = sites
+                .iter()
+                .find(|s| s.corpus().site.url.as_deref().is_some_and(same));
+            match (declared, archive.hub().is_some()) {
+                (Some(_), false) => {
+                    return Ok((
+                        self.default.clone(),
+                        "the default corpus, which was composed for this origin".into(),
+                    ))
+                }
+                (Some(site), true) => {
+                    let member = self.resolve(Some(site.id()))?;
+                    return Ok((member, format!("member {} of the default hub", site.id())));
+                }
+                _ => {}
+            }
+        }
+        let handle = self.resolve(Some(origin)).map_err(|e| {
+            format!("the link's origin {origin} is not a corpus this server can read: {e}")
+        })?;
+        Ok((handle, format!("probed {origin}/corpus.json")))
+    }
+
     pub fn archive(&self, handle: &SourceHandle) -> Result<Arc<Archive>, String> {
         if let Some(a) = self.open.lock().unwrap().get(handle) {
             return Ok(a.clone());

@@ -1,7 +1,7 @@
 """Drives the real archilyzer-mcp binary over stdio with the Python `mcp`
 client, in both protocol eras, and checks what an agent relies on.
 
-Usage: python3 mcp_client.py BINARY ARCHIVE_DIR INDEX_DIR EDITOR_URL WORKER_TOKEN
+Usage: python3 mcp_client.py BINARY ARCHIVE_DIR INDEX_DIR EDITOR_URL WORKER_TOKEN INDEX_CLI
 (the editor is the fake one protocol.rs starts; it archives daily-dispatch)
 Prints one JSON object per check on stdout; exits 1 on the first failure.
 """
@@ -9,6 +9,7 @@ Prints one JSON object per check on stdout; exits 1 on the first failure.
 import asyncio
 import json
 import os
+import subprocess
 import sys
 
 from mcp import Client
@@ -30,6 +31,7 @@ EXPECTED_TOOLS = [
     "get_job",
     "enqueue",
     "channel_coverage",
+    "open_link",
     "list_sources",
     "resolve_source",
 ]
@@ -46,7 +48,7 @@ def check(condition, what, detail=""):
     print(json.dumps({"check": what, "ok": True}))
 
 
-async def run(mode, binary, archive, index, editor, token):
+async def run(mode, binary, archive, index, editor, token, cli):
     params = StdioServerParameters(
         command=binary,
         args=["--local", archive, "--index", index],
@@ -178,14 +180,27 @@ async def run(mode, binary, archive, index, editor, token):
         result = await client.call_tool("channel_coverage", {"channel": "daily-dispatch", "gap_days": 10})
         check("# What daily-dispatch holds on the editor's disk" in text_of(result) and "- gaps longer than 10 day(s): 1" in text_of(result), f"{mode}: channel_coverage reports gaps", text_of(result))
 
+        made = subprocess.run(
+            [cli, "search", "--local", archive, "--index", index, "--json", "--share-link",
+             "--exclude", "torlyan", "--state", "available", "--state", "deleted", "really"],
+            capture_output=True, text=True, check=True)
+        made = json.loads(made.stdout)
+        link = made["share_link"]
+        result = await client.call_tool("open_link", {"link": link, "limit": 200, "collapse_duplicates": False})
+        opened = [v["slug"] for v in result.structured_content["videos"]]
+        check(not result.is_error and opened == [v["slug"] for v in made["videos"]] and len(opened) > 0, f"{mode}: a link made by search --share-link opens as the same search", text_of(result)[:1500])
+        check(text_of(result).startswith("# Share link plan") and text_of(result).rstrip().endswith(f"(corpus: local:{archive})"), f"{mode}: open_link gives the plan and names the corpus", text_of(result)[:600])
+        result = await client.call_tool("open_link", {"link": link.replace("qt=", "qt=%%"), "dry_run": True})
+        check(result.is_error and "qt is not base64url" in text_of(result), f"{mode}: a damaged link is refused naming qt", text_of(result))
+
         result = await client.call_tool("resolve_source", {"source": archive})
         check(text_of(result).startswith(f"local:{archive}"), f"{mode}: a bare path resolves to its canonical handle", text_of(result))
     return era
 
 
 async def main():
-    binary, archive, index, editor, token = sys.argv[1:6]
-    eras = [await run(mode, binary, archive, index, editor, token) for mode in ("auto", "legacy")]
+    binary, archive, index, editor, token, cli = sys.argv[1:7]
+    eras = [await run(mode, binary, archive, index, editor, token, cli) for mode in ("auto", "legacy")]
     check(eras[0] != eras[1], "the two eras differ", str(eras))
 
 

@@ -36,6 +36,7 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         // Done at the first poll: the server never sleeps between polls.
         editor.next_job(JobScript::Done { polls: 1 });
     }
+    let cli = index_cli();
     let out = Command::new("python3")
         .arg(root.join("server/tests/mcp_client.py"))
         .arg(env!("CARGO_BIN_EXE_archilyzer-mcp"))
@@ -43,6 +44,7 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         .arg(index.path())
         .arg(editor.url())
         .arg(TOKEN)
+        .arg(&cli)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -62,4 +64,20 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         !stderr.contains(TOKEN),
         "the token reached the log: {stderr}"
     );
+}
+
+/// The `archilyzer-index` binary beside this package's, built if missing
+/// (it makes the share link the client opens).
+fn index_cli() -> std::path::PathBuf {
+    let cli = Path::new(env!("CARGO_BIN_EXE_archilyzer-mcp"))
+        .with_file_name(format!("archilyzer-index{}", std::env::consts::EXE_SUFFIX));
+    if !cli.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "-p", "archilyzer-index"])
+            .status()
+            .unwrap();
+        assert!(status.success(), "building archilyzer-index failed");
+    }
+    cli
 }

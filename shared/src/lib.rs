@@ -9,6 +9,7 @@
 //! - [`captions`]: parsers for the caption files people have (WebVTT, SRT,
 //!   Whisper TSV/JSON, YouTube json3/srv3).
 //! - [`net`]: the HTTP runtime and client both binaries share.
+//! - [`share`]: viewer share links (a whole search in one URL).
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
 
 pub mod archive;
@@ -17,6 +18,7 @@ pub mod format;
 pub mod index;
 pub mod net;
 pub mod query;
+pub mod share;
 pub mod source;
 pub mod staging;
 pub mod text;

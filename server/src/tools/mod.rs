@@ -8,6 +8,7 @@ pub mod read;
 pub mod reports;
 pub mod schema;
 pub mod search;
+pub mod share;
 
 use serde_json::{Map, Value};
 
@@ -84,6 +85,13 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
             &corpus,
         );
     };
+    if name == "open_link" {
+        if let Err(e) = schema::validate(name, &schema, args) {
+            return finish(Err(e.into()), &sources.default_handle().to_string());
+        }
+        let (result, corpus) = share::open_link(ctx, args, progress);
+        return finish(result, &corpus);
+    }
     let handle = match sources.resolve(source_text) {
         Ok(h) => h,
         Err(e) => {

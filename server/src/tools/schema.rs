@@ -218,6 +218,21 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
             ),
         ),
         (
+            "open_link",
+            "Re-run a viewer share link here at full fidelity (its query tree of AND/OR/NOT over any scopes, and every filter) in one call: the plan, the first page of linked results, and the corpus handle to pass as source from then on. dry_run for the plan alone; overrides to adjust it.",
+            object(
+                json!({
+                    "link": {"type": "string", "description": "The share link, as pasted."},
+                    "dry_run": {"type": "boolean", "description": "Return the plan without searching."},
+                    "overrides": {"type": "object", "description": "Adjustments: clear_availability, clear_type, clear_age, clear_dates, clear_filters, clear_channels (true), channels [..], date_from, date_to (YYYYMMDD), query, regex, query_scope (transcripts, chat, metadata, description, tags, posts)."},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 200, "description": "Videos per page (default 20)."},
+                    "offset": {"type": "integer", "minimum": 0, "description": "Skip this many matching videos."},
+                    "collapse_duplicates": {"type": "boolean", "description": "Fold mirrors of one recording into one row, naming the copies (default true)."}
+                }).as_object().cloned().unwrap_or_default(),
+                &["link"],
+            ),
+        ),
+        (
             "list_sources",
             "Show the default corpus and, for a hub, its member sites as ready-to-paste source handles.",
             object(Map::new(), &[]),
@@ -292,6 +307,7 @@ fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<()
     }
     match spec["type"].as_str() {
         Some("number") if !value.is_number() => bad("a number"),
+        Some("object") if !value.is_object() => bad("an object"),
         Some("string") if !value.is_string() => bad("a string"),
         Some("boolean") if !value.is_boolean() => bad("true or false"),
         Some("array")

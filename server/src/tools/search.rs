@@ -203,8 +203,21 @@ pub fn search_transcripts(
     args: &Map<String, Value>,
     progress: Progress,
 ) -> ToolResult {
-    let (archive, mut r) = run(sources, handle, args, progress)?;
-    let (rows, collapsed) = rows(&archive, &mut r, args);
+    let (archive, r) = run(sources, handle, args, progress)?;
+    let label = format!("{:?}", str_arg(args, "query").unwrap_or(""));
+    Ok(render_page(&archive, r, args, &label))
+}
+
+/// One page of a result (`limit`, `offset`, `include_snippets`,
+/// `link_style`, `collapse_duplicates` from `args`), headed by a warning
+/// when it is not the whole set; `label` names what was searched.
+pub fn render_page(
+    archive: &Archive,
+    mut r: Response,
+    args: &Map<String, Value>,
+    label: &str,
+) -> (String, Value) {
+    let (rows, collapsed) = rows(archive, &mut r, args);
     let limit = int_arg(args, "limit", 20);
     let offset = int_arg(args, "offset", 0);
     let snippets = bool_arg(args, "include_snippets", true);
@@ -223,15 +236,14 @@ pub fn search_transcripts(
         ));
     }
     out.push_str(&format!(
-        "{total} video(s), {} match(es) for {:?}\n\n",
-        r.total_hits,
-        str_arg(args, "query").unwrap_or("")
+        "{total} video(s), {} match(es) for {label}\n\n",
+        r.total_hits
     ));
     for (i, row) in shown.iter().enumerate() {
         render_video(
             &mut out,
             offset + i + 1,
-            &archive,
+            archive,
             &row.video,
             snippets,
             base_style,
@@ -261,7 +273,7 @@ pub fn search_transcripts(
         "coverage": r.coverage,
         "unreadable": r.unreadable,
     });
-    Ok((out, structured))
+    (out, structured)
 }
 
 pub fn enumerate_matches(

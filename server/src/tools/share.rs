@@ -1,0 +1,246 @@
+//! `open_link`: a viewer share link re-run here, in one call. The link is
+//! decoded (every wrong part named), its origin resolved to a corpus
+//! handle, structured `overrides` applied, the channel scope checked
+//! against that corpus, and the plan returned with the first page of
+//! linked results and the handle to pass as `source` from then on.
+//! `dry_run` returns the plan alone. Nothing is switched or remembered.
+
+use serde_json::{json, Map, Value};
+
+use super::search::{render_page, DEFAULT_MAX_PAGES, MAX_VIDEOS};
+use super::{bool_arg, str_arg, Context, Progress, Tick, ToolResult};
+use archilyzer_core::query::{Filters, Scope};
+use archilyzer_core::share::eval::{self, Caps};
+use archilyzer_core::share::{Node, ShareLink, Term};
+
+/// The overrides `open_link` takes.
+pub const OVERRIDES: &[&str] = &[
+    "clear_availability",
+    "clear_type",
+    "clear_age",
+    "clear_dates",
+    "clear_filters",
+    "clear_channels",
+    "channels",
+    "date_from",
+    "date_to",
+    "query",
+    "regex",
+    "query_scope",
+];
+
+fn date(key: &str, v: &Value) -> Result<String, String> {
+    v.as_str()
+        .map(|d| d.replace('-', ""))
+        .filter(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("open_link: overrides.{key} must be a date, YYYYMMDD, got {v}"))
+}
+
+/// Applies `overrides` to `link`; the list of what was applied.
+pub fn apply_overrides(
+    link: &mut ShareLink,
+    overrides: &Map<String, Value>,
+) -> Result<Vec<String>, String> {
+    let mut applied = Vec::new();
+    for (key, v) in overrides {
+        if !OVERRIDES.contains(&key.as_str()) {
+            return Err(format!(
+                "open_link: overrides has no `{key}`; it takes: {}",
+                OVERRIDES.join(", ")
+            ));
+        }
+        let on = || {
+            v.as_bool()
+                .ok_or_else(|| format!("open_link: overrides.{key} must be true or false, got {v}"))
+        };
+        let f = &mut link.filters;
+        match key.as_str() {
+            "clear_availability" if on()? => f.states.clear(),
+            "clear_type" if on()? => f.media_type = None,
+            "clear_age" if on()? => f.age = None,
+            "clear_dates" if on()? => (f.date_from, f.date_to) = (None, None),
+            "clear_filters" if on()? => {
+                f.states.clear();
+                (f.media_type, f.age, f.date_from, f.date_to) = (None, None, None, None);
+            }
+            "clear_channels" if on()? => f.channels.clear(),
+            "channels" => {
+                f.channels = v
+                    .as_array()
+                    .filter(|a| a.iter().all(Value::is_string))
+                    .ok_or_else(|| format!("open_link: overrides.channels must be a list of channel slugs or names, got {v}"))?
+                    .iter()
+                    .filter_map(|c| c.as_str().map(str::to_string))
+                    .collect();
+            }
+            "date_from" => f.date_from = Some(date(key, v)?),
+            "date_to" => f.date_to = Some(date(key, v)?),
+            "query" | "regex" | "query_scope" => continue,
+            _ => continue,
+        }
+        applied.push(format!("{key}: {v}"));
+    }
+    if let Some(tree) = replaced_tree(link, overrides)? {
+        link.tree = tree;
+        applied.push("the search replaced by overrides.query".into());
+    }
+    Ok(applied)
+}
+
+/// The tree `query` / `regex` / `query_scope` make, if any is given.
+fn replaced_tree(link: &ShareLink, o: &Map<String, Value>) -> Result<Option<Node>, String> {
+    if !["query", "regex", "query_scope"]
+        .iter()
+        .any(|k| o.contains_key(*k))
+    {
+        return Ok(None);
+    }
+    let current = match &link.tree {
+        Node::Term(t) => t.clone(),
+        _ if o.contains_key("query") => Term { aliases: true, ..Term::default() },
+        _ => return Err("open_link: the link's tree has several terms, so overrides.regex / query_scope need overrides.query too".into()),
+    };
+    let query = match o.get("query") {
+        None => current.query.clone(),
+        Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),
+        Some(v) => {
+            return Err(format!(
+                "open_link: overrides.query must be a non-empty string, got {v}"
+            ))
+        }
+    };
+    let regex = match o.get("regex") {
+        None => current.regex,
+        Some(Value::Bool(b)) => *b,
+        Some(v) => {
+            return Err(format!(
+                "open_link: overrides.regex must be true or false, got {v}"
+            ))
+        }
+    };
+    let scopes = match o.get("query_scope") {
+        None => current.scopes.clone(),
+        Some(v) => {
+            let name = v.as_str().unwrap_or("");
+            let scope = Scope::parse(name).ok_or_else(|| {
+                format!("open_link: overrides.query_scope {v} is not one of transcripts, chat, metadata, description, tags, posts")
+            })?;
+            vec![scope.as_str().to_string()]
+        }
+    };
+    Ok(Some(Node::Term(Term {
+        query,
+        regex,
+        case_sensitive: false,
+        aliases: !regex,
+        scopes,
+    })))
+}
+
+fn filters_line(link: &ShareLink) -> String {
+    let f = &link.filters;
+    let mut parts = Vec::new();
+    if !f.channels.is_empty() {
+        parts.push(format!("channels {}", f.channels.join(", ")));
+    }
+    parts.extend(f.media_type.iter().map(|t| format!("type {t}")));
+    parts.extend(f.age.iter().map(|a| format!("audience {a}")));
+    if !f.states.is_empty() {
+        parts.push(format!("availability {}", f.states.join(", ")));
+    }
+    if f.date_from.is_some() || f.date_to.is_some() {
+        parts.push(format!(
+            "uploaded {} to {}",
+            f.date_from.as_deref().unwrap_or("the start"),
+            f.date_to.as_deref().unwrap_or("now")
+        ));
+    }
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+/// The `open_link` tool; the corpus its result names comes from the link.
+pub fn open_link(
+    ctx: &Context,
+    args: &Map<String, Value>,
+    progress: Progress,
+) -> (ToolResult, String) {
+    let default = ctx.sources.default_handle().to_string();
+    let raw = str_arg(args, "link").unwrap_or_default();
+    let mut link = match ShareLink::decode(raw) {
+        Ok(l) => l,
+        Err(e) => return (Err(format!("open_link: {e}").into()), default),
+    };
+    let empty = Map::new();
+    let overrides = args
+        .get("overrides")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let applied = match apply_overrides(&mut link, overrides) {
+        Ok(a) => a,
+        Err(e) => return (Err(e.into()), default),
+    };
+    let (handle, how) = match ctx.sources.handle_for_origin(&link.origin) {
+        Ok(h) => h,
+        Err(e) => return (Err(format!("open_link: {e}").into()), default),
+    };
+    (
+        run(ctx, &link, &handle, &how, &applied, args, progress),
+        handle.to_string(),
+    )
+}
+
+fn run(
+    ctx: &Context,
+    link: &ShareLink,
+    handle: &archilyzer_core::source::SourceHandle,
+    how: &str,
+    applied: &[String],
+    args: &Map<String, Value>,
+    progress: Progress,
+) -> ToolResult {
+    let archive = ctx.sources.archive(handle)?;
+    let scope = Filters::resolve(&link.filters, &archive).notes;
+    let mut plan = format!(
+        "# Share link plan\n- corpus: {handle} ({how}); pass source: \"{handle}\" in follow-up calls\n- search: {}\n- filters: {}\n",
+        link.tree.render(),
+        filters_line(link)
+    );
+    for note in &scope {
+        let mark = if note.starts_with("scope:") {
+            ""
+        } else {
+            "⚠ "
+        };
+        plan.push_str(&format!("- {mark}{note}\n"));
+    }
+    for i in &link.ignored {
+        plan.push_str(&format!("- ignored: {i}\n"));
+    }
+    if !applied.is_empty() {
+        plan.push_str(&format!("- overrides applied: {}\n", applied.join("; ")));
+    }
+    let facts = json!({
+        "source": handle.to_string(), "origin": link.origin, "search": link.tree.render(),
+        "filters": link.filters, "ignored": link.ignored, "overrides": applied, "scope": scope,
+    });
+    if bool_arg(args, "dry_run", false) {
+        plan.push_str("\n(dry run: nothing was searched; call again without dry_run to run it)\n");
+        return Ok((plan, json!({"plan": facts})));
+    }
+    let caps = Caps {
+        max_pages: Some(DEFAULT_MAX_PAGES),
+        max_videos: Some(MAX_VIDEOS),
+    };
+    let index = ctx.sources.index_dir(handle);
+    let response = eval::run(&archive, index.as_deref(), link, caps, &mut |d, t| {
+        progress(Tick::pages(d, t))
+    })
+    .map_err(|e| format!("open_link: {e}"))?;
+    let (page, mut structured) = render_page(&archive, response, args, &link.tree.render());
+    structured["plan"] = facts;
+    Ok((format!("{plan}\n{page}"), structured))
+}

@@ -1,0 +1,227 @@
+//! `open_link` through the tool layer: a link re-runs its search exactly,
+//! `dry_run` plans without searching, overrides adjust it, the origin
+//! resolves to a corpus (the default's own site, or a site probed over
+//! HTTP), and a hostile link is refused naming the part that is wrong.
+
+use std::path::PathBuf;
+
+use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::query::Request;
+use archilyzer_core::share::eval::link_for;
+use archilyzer_core::source::SourceHandle;
+use archilyzer_core::testkit::TestServer;
+use archilyzer_mcp::editor::EditorSetup;
+use archilyzer_mcp::sources::Sources;
+use archilyzer_mcp::tools::{call, Context, Output};
+use serde_json::{json, Value};
+
+fn testdata() -> PathBuf {
+    std::fs::canonicalize(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive"))
+        .unwrap()
+}
+
+fn ctx(default: SourceHandle) -> Context {
+    Context {
+        sources: Sources::new(default, None),
+        editor: EditorSetup::Missing,
+    }
+}
+
+fn run(ctx: &Context, tool: &str, args: Value) -> Output {
+    call(ctx, tool, args.as_object().unwrap(), &mut |_| {})
+}
+
+fn ids(out: &Output) -> Vec<String> {
+    out.structured["videos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["slug"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn link(archive_dir: &std::path::Path, origin: &str, req: &Request) -> String {
+    let archive =
+        Archive::open(&SourceHandle::local(archive_dir), &OpenOptions::default()).unwrap();
+    link_for(&archive, origin, req).unwrap().encode()
+}
+
+#[test]
+fn a_link_opens_as_the_search_it_was_made_from() {
+    let alpha = testdata().join("alpha");
+    let c = ctx(SourceHandle::local(&alpha));
+    let mut req = Request {
+        query: "really".into(),
+        use_aliases: true,
+        ..Request::default()
+    };
+    req.exclude = vec!["torlyan".into()];
+    req.filters.states = vec!["available".into(), "deleted".into()];
+    let url = link(&alpha, "https://alphalyzer.example", &req);
+    let search = run(
+        &c,
+        "search_transcripts",
+        json!({"query": "really", "exclude": ["torlyan"], "states": ["available", "deleted"], "limit": 200}),
+    );
+    let opened = run(&c, "open_link", json!({"link": url, "limit": 200}));
+    assert!(!opened.is_error, "{}", opened.text);
+    assert_eq!(ids(&opened), ids(&search));
+    assert_eq!(opened.structured["total"], search.structured["total"]);
+    assert!(opened.text.starts_with(&format!("# Share link plan\n- corpus: local:{} (the default corpus, which was composed for this origin); pass source: \"local:{}\" in follow-up calls\n- search: \"really\" AND NOT \"torlyan\"\n- filters: availability available, deleted\n", alpha.display(), alpha.display())), "{}", opened.text);
+    assert!(
+        opened.text.contains("](https://alphalyzer.example/?v="),
+        "results are linked"
+    );
+    assert!(opened
+        .text
+        .ends_with(&format!("(corpus: local:{})", alpha.display())));
+
+    let dry = run(&c, "open_link", json!({"link": url, "dry_run": true}));
+    assert!(
+        dry.text.contains("(dry run: nothing was searched")
+            && dry.structured.get("videos").is_none(),
+        "{}",
+        dry.text
+    );
+
+    let wider = run(
+        &c,
+        "open_link",
+        json!({"link": url, "limit": 200, "overrides": {"clear_availability": true}}),
+    );
+    let all = run(
+        &c,
+        "search_transcripts",
+        json!({"query": "really", "exclude": ["torlyan"], "limit": 200}),
+    );
+    assert_eq!(ids(&wider), ids(&all));
+    assert!(
+        wider
+            .text
+            .contains("- overrides applied: clear_availability: true"),
+        "{}",
+        wider.text
+    );
+
+    let posts = run(
+        &c,
+        "open_link",
+        json!({"link": url, "overrides": {"query": "people", "query_scope": "posts", "clear_filters": true}}),
+    );
+    assert!(
+        posts.text.contains("- search: posts:\"people\""),
+        "{}",
+        posts.text
+    );
+    assert!(
+        posts.structured["total"].as_u64().unwrap() > 0,
+        "{}",
+        posts.text
+    );
+    assert!(
+        posts.structured["videos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|v| v["kind"] == "post"),
+        "{}",
+        posts.text
+    );
+
+    let bad = run(
+        &c,
+        "open_link",
+        json!({"link": url, "overrides": {"clear_avail": true}}),
+    );
+    assert!(
+        bad.is_error
+            && bad
+                .text
+                .contains("overrides has no `clear_avail`; it takes: clear_availability"),
+        "{}",
+        bad.text
+    );
+}
+
+#[test]
+fn the_plan_names_channels_that_are_not_in_the_corpus_and_the_ignored_fk() {
+    let alpha = testdata().join("alpha");
+    let c = ctx(SourceHandle::local(&alpha));
+    let mut req = Request {
+        query: "really".into(),
+        ..Request::default()
+    };
+    req.filters.channels = vec!["daily-dispatch".into(), "no-such-channel".into()];
+    let url = link(&alpha, "https://alphalyzer.example", &req) + "&fk=en";
+    let out = run(&c, "open_link", json!({"link": url, "dry_run": true}));
+    assert!(
+        out.text
+            .contains("- ⚠ channel \"no-such-channel\" matched no channel"),
+        "{}",
+        out.text
+    );
+    assert!(out.text.contains("- scope: 1 channel(s)"), "{}", out.text);
+    assert!(
+        out.text
+            .contains("- ignored: fk=en (a subtitle-track token"),
+        "{}",
+        out.text
+    );
+    for (bad, want) in [
+        (
+            "https://alphalyzer.example/?qt=!!!",
+            "open_link: qt is not base64url",
+        ),
+        (
+            "alphalyzer.example/?qt=x",
+            "open_link: the link is not a URL",
+        ),
+        (
+            "https://alphalyzer.example/?qt=eyJxIjoieCJ9&fdt=20241350",
+            "open_link: fdt: \"20241350\" is not a date",
+        ),
+    ] {
+        let out = run(&c, "open_link", json!({"link": bad}));
+        assert!(
+            out.is_error && out.text.contains(want),
+            "{bad}: {}",
+            out.text
+        );
+    }
+}
+
+#[test]
+fn an_origin_that_is_not_the_default_is_probed_over_http() {
+    let server = TestServer::serve(testdata());
+    let beta_url = server.url("beta").trim_end_matches('/').to_string();
+    let c = ctx(SourceHandle::local(&testdata().join("alpha")));
+    let req = Request {
+        query: "really".into(),
+        ..Request::default()
+    };
+    let url = link(&testdata().join("beta"), &beta_url, &req);
+    let out = run(&c, "open_link", json!({"link": url, "limit": 3}));
+    assert!(!out.is_error, "{}", out.text);
+    assert!(
+        out.text.contains(&format!(
+            "- corpus: remote:{beta_url} (probed {beta_url}/corpus.json)"
+        )),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text.ends_with(&format!("(corpus: remote:{beta_url})")),
+        "{}",
+        out.text
+    );
+    let nowhere = link(&testdata().join("beta"), "http://127.0.0.1:9", &req);
+    let out = run(&c, "open_link", json!({"link": nowhere}));
+    assert!(
+        out.is_error
+            && out.text.contains(
+                "the link's origin http://127.0.0.1:9 is not a corpus this server can read"
+            ),
+        "{}",
+        out.text
+    );
+}

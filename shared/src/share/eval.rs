@@ -1,0 +1,289 @@
+//! Running a share link on the engine, and making one from a search.
+//!
+//! A tree of the shape a search writes (one term, with its excludes as
+//! `AND NOT` terms of the same kind) runs as that very engine request, so
+//! opening a link gives exactly what the search that made it gave. Any
+//! other tree runs one engine search per term and combines the video sets:
+//! `OR` is their union, `AND` their intersection, `NOT` (only beside a
+//! positive term under an `AND`) their difference. A video's hits are those
+//! of its positive terms.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::{Node, ShareLink, Term};
+use crate::archive::Archive;
+use crate::query::{search_each, FilterArgs, Filters, Request, Response, VideoResult};
+
+/// Caps for every engine search a link runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Caps {
+    pub max_pages: Option<usize>,
+    pub max_videos: Option<usize>,
+}
+
+fn request(t: &Term, filters: &FilterArgs, caps: Caps) -> Request {
+    Request {
+        query: t.query.clone(),
+        regex: t.regex,
+        case_sensitive: t.case_sensitive,
+        use_aliases: t.aliases,
+        exclude: Vec::new(),
+        scopes: t.scopes.clone(),
+        filters: filters.clone(),
+        max_pages: caps.max_pages,
+        max_videos: caps.max_videos,
+    }
+}
+
+/// The one engine request a tree stands for, when it has a search's shape.
+pub fn as_request(tree: &Node, filters: &FilterArgs, caps: Caps) -> Option<Request> {
+    let (first, rest) = match tree {
+        Node::Term(t) => (t, &[][..]),
+        Node::And(c) => match c.split_first()? {
+            (Node::Term(t), rest) => (t, rest),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let mut req = request(first, filters, caps);
+    for node in rest {
+        let Node::Not(inner) = node else { return None };
+        let Node::Term(ex) = inner.as_ref() else {
+            return None;
+        };
+        let same = ex.regex == first.regex
+            && ex.case_sensitive == first.case_sensitive
+            && ex.scopes == first.scopes
+            && !ex.aliases;
+        if !same {
+            return None;
+        }
+        req.exclude.push(ex.query.clone());
+    }
+    Some(req)
+}
+
+/// The link a search on `archive` stands for, at `origin`. Groups become
+/// the channels they hold; tags cannot be carried and are refused.
+pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareLink, String> {
+    if !req.filters.tags.is_empty() {
+        return Err("a share link cannot carry a tag filter (the format has no field for it): drop --tag, or name the channels instead".into());
+    }
+    let mut filters = req.filters.clone();
+    if !filters.groups.is_empty() {
+        let resolved = Filters::resolve(&filters, archive);
+        filters.channels = resolved
+            .channels
+            .iter()
+            .flatten()
+            .map(|(_, slug)| slug.clone())
+            .collect();
+        filters.groups.clear();
+    }
+    let term = |query: &str, aliases: bool| {
+        Node::Term(Term {
+            query: query.to_string(),
+            regex: req.regex,
+            case_sensitive: req.case_sensitive,
+            aliases: aliases && !req.regex,
+            scopes: req.scopes.clone(),
+        })
+    };
+    let mut tree = term(&req.query, req.use_aliases);
+    if !req.exclude.is_empty() {
+        let mut parts = vec![tree];
+        parts.extend(
+            req.exclude
+                .iter()
+                .map(|e| Node::Not(Box::new(term(e, false)))),
+        );
+        tree = Node::And(parts);
+    }
+    Ok(ShareLink {
+        origin: origin.trim_end_matches('/').to_string(),
+        tree,
+        filters,
+        ignored: Vec::new(),
+    })
+}
+
+type Key = (String, String, String, &'static str);
+
+fn key(v: &VideoResult) -> Key {
+    (v.site.clone(), v.channel.clone(), v.slug.clone(), v.kind)
+}
+
+fn index_of(videos: &[VideoResult]) -> HashMap<Key, usize> {
+    videos
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (key(v), i))
+        .collect()
+}
+
+/// Videos in order, and the searches' bookkeeping merged.
+struct Set {
+    videos: Vec<VideoResult>,
+    response: Response,
+}
+
+impl Set {
+    fn keys(&self) -> HashSet<Key> {
+        self.videos.iter().map(key).collect()
+    }
+
+    /// Adds `other`'s bookkeeping (pages, notes, coverage) to this one's.
+    fn absorb(&mut self, other: &Response) {
+        let r = &mut self.response;
+        r.pages_read += other.pages_read;
+        r.pages_planned += other.pages_planned;
+        r.pages_total = r.pages_total.max(other.pages_total);
+        r.bytes_read += other.bytes_read;
+        let extend = |into: &mut Vec<String>, from: &[String]| {
+            for s in from {
+                if !into.contains(s) {
+                    into.push(s.clone());
+                }
+            }
+        };
+        extend(&mut r.notes, &other.notes);
+        extend(&mut r.unreadable, &other.unreadable);
+        r.coverage.partial |= other.coverage.partial;
+        extend(&mut r.coverage.partly, &other.coverage.partly);
+        extend(&mut r.coverage.unreached, &other.coverage.unreached);
+    }
+
+    /// Adds `v`'s hits to the same video here, or `v` itself.
+    fn merge(&mut self, index: &mut HashMap<Key, usize>, v: VideoResult) {
+        match index.get(&key(&v)) {
+            Some(&i) => {
+                let hits = &mut self.videos[i].hits;
+                for h in v.hits {
+                    if !hits.contains(&h) {
+                        hits.push(h);
+                    }
+                }
+            }
+            None => {
+                index.insert(key(&v), self.videos.len());
+                self.videos.push(v);
+            }
+        }
+    }
+}
+
+struct Run<'a> {
+    archive: &'a Archive,
+    index_dir: Option<&'a Path>,
+    filters: &'a FilterArgs,
+    caps: Caps,
+    progress: &'a mut dyn FnMut(usize, usize),
+}
+
+impl Run<'_> {
+    fn search(&mut self, req: &Request) -> Result<Set, String> {
+        let mut videos = Vec::new();
+        let response = search_each(
+            self.archive,
+            self.index_dir,
+            req,
+            &mut |v| videos.push(v),
+            self.progress,
+        )?;
+        Ok(Set { videos, response })
+    }
+
+    fn eval(&mut self, node: &Node) -> Result<Set, String> {
+        match node {
+            Node::Term(t) => self.search(&request(t, self.filters, self.caps)),
+            Node::Or(children) => {
+                if children.iter().any(|c| matches!(c, Node::Not(_))) {
+                    return Err("qt: a NOT under an OR would match every video that lacks its term; put the NOT under an AND beside a positive term".into());
+                }
+                self.union(children)
+            }
+            Node::And(children) => {
+                let (neg, pos): (Vec<&Node>, Vec<&Node>) = children.iter().partition(|c| matches!(c, Node::Not(_)));
+                if pos.is_empty() {
+                    return Err("qt: an AND needs at least one term that is not under NOT".into());
+                }
+                let pos: Vec<Node> = pos.into_iter().cloned().collect();
+                let neg: Vec<Node> = neg
+                    .into_iter()
+                    .filter_map(|n| match n {
+                        Node::Not(inner) => Some(inner.as_ref().clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let mut set = self.eval(&pos[0])?;
+                for p in &pos[1..] {
+                    let other = self.eval(p)?;
+                    let keep = other.keys();
+                    set.videos.retain(|v| keep.contains(&key(v)));
+                    set.absorb(&other.response);
+                    let mut index = index_of(&set.videos);
+                    for v in other.videos {
+                        if index.contains_key(&key(&v)) {
+                            set.merge(&mut index, v);
+                        }
+                    }
+                }
+                self.minus(set, &neg)
+            }
+            Node::Not(_) => Err("qt: a NOT alone would list every video that lacks its term; put it under an AND beside a positive term".into()),
+        }
+    }
+
+    /// The union of `children`, in order.
+    fn union(&mut self, children: &[Node]) -> Result<Set, String> {
+        let mut iter = children.iter();
+        let first = iter.next().ok_or("qt: an empty list")?;
+        let mut set = self.eval(first)?;
+        let mut index = index_of(&set.videos);
+        for c in iter {
+            let other = self.eval(c)?;
+            set.absorb(&other.response);
+            for v in other.videos {
+                set.merge(&mut index, v);
+            }
+        }
+        Ok(set)
+    }
+
+    fn minus(&mut self, mut set: Set, negatives: &[Node]) -> Result<Set, String> {
+        for n in negatives {
+            let other = self.eval(n)?;
+            let drop = other.keys();
+            set.videos.retain(|v| !drop.contains(&key(v)));
+            set.absorb(&other.response);
+        }
+        Ok(set)
+    }
+}
+
+/// Runs `link`'s search on `archive` (its origin is not consulted: the
+/// caller chose the archive). The videos are in the response.
+pub fn run(
+    archive: &Archive,
+    index_dir: Option<&Path>,
+    link: &ShareLink,
+    caps: Caps,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Response, String> {
+    let mut run = Run {
+        archive,
+        index_dir,
+        filters: &link.filters,
+        caps,
+        progress,
+    };
+    let mut set = match as_request(&link.tree, &link.filters, caps) {
+        Some(req) => run.search(&req)?,
+        None => run.eval(&link.tree)?,
+    };
+    set.response.total_videos = set.videos.len();
+    set.response.total_hits = set.videos.iter().map(|v| v.hits.len()).sum();
+    set.response.videos = std::mem::take(&mut set.videos);
+    Ok(set.response)
+}
