@@ -5,10 +5,12 @@
 //! - [`sources`]: which archive a call reads.
 //! - [`tools`]: the tools' schemas, dispatch and bodies.
 //! - [`editor`]: the local Archilyzer editor the write-side tools ask.
+//! - [`plans`]: the /sweep and /ask planners and the `sweep` prompt.
 //! - [`links`]: moment links; [`collapse`]: folding duplicate recordings.
 
 pub mod collapse;
 pub mod editor;
 pub mod links;
+pub mod plans;
 pub mod sources;
 pub mod tools;

@@ -11,9 +11,10 @@ use std::sync::Arc;
 use archilyzer_core::source::SourceHandle;
 use clap::Parser;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptArgument, PromptMessage, Role,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -64,7 +65,12 @@ The media behind a cited moment comes through fetch_clip, which asks the local e
 
 impl ServerHandler for Archilyzer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build(),
+        )
             .with_server_info(Implementation::new(
                 "archilyzer-mcp",
                 env!("CARGO_PKG_VERSION"),
@@ -87,6 +93,44 @@ impl ServerHandler for Archilyzer {
             })
             .collect();
         Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let arguments = archilyzer_mcp::plans::PROMPT_ARGS
+            .iter()
+            .map(|(name, about)| PromptArgument::new(*name).with_description(*about))
+            .collect();
+        let sweep = Prompt::new(
+            "sweep",
+            Some("Plan a map-reduce sweep of the archive (for form-based clients; in Claude Code type /sweep, which keeps your words intact)."),
+            Some(arguments),
+        );
+        Ok(ListPromptsResult::with_all_items(vec![sweep]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if request.name != "sweep" {
+            return Err(McpError::invalid_params(
+                format!("no prompt named {:?}; the one prompt is sweep", request.name),
+                None,
+            ));
+        }
+        let context = self.context.clone();
+        let args = request.arguments.unwrap_or_default();
+        let text = tokio::task::spawn_blocking(move || {
+            archilyzer_mcp::plans::sweep_prompt(&context, &args).unwrap_or_else(|refusal| refusal)
+        })
+        .await
+        .map_err(|e| McpError::internal_error(format!("the prompt task failed: {e}"), None))?;
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).into())
     }
 
     async fn call_tool(

@@ -122,6 +122,8 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
         "get_post" => reports::get_post(sources, &handle, args),
         "get_thread" => reports::get_thread(sources, &handle, args),
         "fetch_clip" => editor::clip::fetch_clip(ctx, &handle, args, progress),
+        "sweep_plan" => crate::plans::plan_tool(ctx, crate::plans::instructions::Kind::Sweep, args),
+        "ask_plan" => crate::plans::plan_tool(ctx, crate::plans::instructions::Kind::Ask, args),
         "get_job" => editor::ops::get_job(&ctx.editor, args),
         "enqueue" => editor::ops::enqueue(&ctx.editor, args),
         "channel_coverage" => editor::coverage::channel_coverage(&ctx.editor, args),

@@ -242,6 +242,16 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
             "Turn a URL, member name or handle into the canonical source handle and check that it can be read.",
             object(source_only(), &["source"]),
         ),
+        (
+            "sweep_plan",
+            "Turn a /sweep request (plain English, a share link anywhere in it, key=value settings: channels, groups, batch_size, parse_model, report, directive, source, content_types, regex) into a resolved, step-by-step map-reduce plan over the complete worklist. Pass the request exactly as typed.",
+            object(with(source_only(), json!({"request": {"type": "string", "description": "The whole request, as typed."}})), &["request"]),
+        ),
+        (
+            "ask_plan",
+            "Turn an /ask question (plain English, a share link anywhere in it, key=value settings) into a resolved, step-by-step plan: scope, find, read, answer with linked citations.",
+            object(with(source_only(), json!({"request": {"type": "string", "description": "The whole question, as typed."}})), &["request"]),
+        ),
     ]
 }
 
