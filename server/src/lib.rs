@@ -6,11 +6,13 @@
 //! - [`tools`]: the tools' schemas, dispatch and bodies.
 //! - [`editor`]: the local Archilyzer editor the write-side tools ask.
 //! - [`plans`]: the /sweep and /ask planners and the `sweep` prompt.
+//! - [`service`]: the JSON-over-HTTP client for local services.
 //! - [`links`]: moment links; [`collapse`]: folding duplicate recordings.
 
 pub mod collapse;
 pub mod editor;
 pub mod links;
 pub mod plans;
+pub mod service;
 pub mod sources;
 pub mod tools;

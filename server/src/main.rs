@@ -71,11 +71,11 @@ impl ServerHandler for Archilyzer {
                 .enable_prompts()
                 .build(),
         )
-            .with_server_info(Implementation::new(
-                "archilyzer-mcp",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(INSTRUCTIONS)
+        .with_server_info(Implementation::new(
+            "archilyzer-mcp",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(INSTRUCTIONS)
     }
 
     async fn list_tools(
@@ -119,7 +119,10 @@ impl ServerHandler for Archilyzer {
     ) -> Result<GetPromptResponse, McpError> {
         if request.name != "sweep" {
             return Err(McpError::invalid_params(
-                format!("no prompt named {:?}; the one prompt is sweep", request.name),
+                format!(
+                    "no prompt named {:?}; the one prompt is sweep",
+                    request.name
+                ),
                 None,
             ));
         }
@@ -196,6 +199,7 @@ async fn main() -> std::process::ExitCode {
         context: Arc::new(Context {
             sources: Sources::new(handle, cli.index),
             editor: EditorSetup::from_env(),
+            umtool: tools::notes::from_env(),
         }),
     };
     let running = match server.serve(rmcp::transport::stdio()).await {

@@ -259,6 +259,7 @@ mod tests {
         let ctx = crate::tools::Context {
             sources: Sources::new(hub.clone(), None),
             editor: crate::editor::EditorSetup::Missing,
+            umtool: Err("no umtool".into()),
         };
         let args = serde_json::Map::new();
         let out = crate::tools::call(&ctx, "list_channels", &args, &mut |_| {});

@@ -64,6 +64,7 @@ fn context(editor: EditorSetup) -> Context {
     Context {
         sources: Sources::new(SourceHandle::local(&alpha()), None),
         editor,
+        umtool: Err("no umtool".into()),
     }
 }
 

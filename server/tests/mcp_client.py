@@ -1,7 +1,7 @@
 """Drives the real archilyzer-mcp binary over stdio with the Python `mcp`
 client, in both protocol eras, and checks what an agent relies on.
 
-Usage: python3 mcp_client.py BINARY ARCHIVE_DIR INDEX_DIR EDITOR_URL WORKER_TOKEN INDEX_CLI
+Usage: python3 mcp_client.py BINARY ARCHIVE_DIR INDEX_DIR EDITOR_URL WORKER_TOKEN INDEX_CLI UMTOOL_URL
 (the editor is the fake one protocol.rs starts; it archives daily-dispatch)
 Prints one JSON object per check on stdout; exits 1 on the first failure.
 """
@@ -31,9 +31,12 @@ EXPECTED_TOOLS = [
     "get_job",
     "enqueue",
     "channel_coverage",
+    "notes",
     "open_link",
     "list_sources",
     "resolve_source",
+    "sweep_plan",
+    "ask_plan",
 ]
 
 
@@ -48,7 +51,7 @@ def check(condition, what, detail=""):
     print(json.dumps({"check": what, "ok": True}))
 
 
-async def run(mode, binary, archive, index, editor, token, cli):
+async def run(mode, binary, archive, index, editor, token, cli, umtool):
     params = StdioServerParameters(
         command=binary,
         args=["--local", archive, "--index", index],
@@ -58,6 +61,7 @@ async def run(mode, binary, archive, index, editor, token, cli):
             "ARCHILYZER_EDITOR_URL": editor,
             "WORKER_TOKEN": token,
             "ARCHILYZER_LOG": "debug",
+            "UMTOOL_URL": umtool,
         },
     )
     async with Client(params, mode=mode) as client:
@@ -193,14 +197,45 @@ async def run(mode, binary, archive, index, editor, token, cli):
         result = await client.call_tool("open_link", {"link": link.replace("qt=", "qt=%%"), "dry_run": True})
         check(result.is_error and "qt is not base64url" in text_of(result), f"{mode}: a damaged link is refused naming qt", text_of(result))
 
+        result = await client.call_tool("sweep_plan", {"request": f"{link} Why were these taken down? batch_size=7 chanels=x"})
+        text = text_of(result)
+        check(not result.is_error and text.startswith("# Sweep plan") and "`enumerate_matches` with" in text and "ceil(N / 7)" in text and "did you mean channels=?" in text, f"{mode}: sweep_plan resolves a pasted link into the plan", text[:1500])
+        check(f'source: \"local:{archive}\"' in text or f'source: "local:{archive}"' in text, f"{mode}: the plan passes the corpus handle explicitly", text[:600])
+        result = await client.call_tool("sweep_plan", {"request": "what about money? channels=no-such-channel"})
+        check(result.is_error and "HALT: channel \"no-such-channel\" matched no channel" in text_of(result), f"{mode}: an unresolvable channel halts the plan", text_of(result)[:600])
+        result = await client.call_tool("ask_plan", {"request": "what did they say about k cups? channels=daily-dispatch"})
+        check(not result.is_error and text_of(result).startswith("# Ask plan") and "`search_transcripts`" in text_of(result), f"{mode}: ask_plan gives the short plan", text_of(result)[:800])
+        prompts = await client.list_prompts()
+        check([p.name for p in prompts.prompts] == ["sweep"] and len(prompts.prompts[0].arguments) == 9, f"{mode}: the sweep prompt is listed with its nine arguments", str(prompts))
+        shredded = await client.get_prompt("sweep", {"link": "This", "channel": "search", "group": "finds", "directive": "deleted", "batch_size": "Why"})
+        text = shredded.messages[0].content.text
+        check("refuses to plan" in text and 'link = "This"' in text and 'batch_size = "Why"' in text and "/sweep This search finds deleted Why" in text, f"{mode}: the prompt refuses tokenizer-shredded arguments", text)
+        good = await client.get_prompt("sweep", {"link": link, "directive": "list the reasons", "batch_size": "5"})
+        check(good.messages[0].content.text.startswith("# Sweep plan") and "ceil(N / 5)" in good.messages[0].content.text, f"{mode}: the prompt plans from well-formed arguments", good.messages[0].content.text[:600])
+
+        result = await client.call_tool("notes", {})
+        check("1 open note(s) on 1 target(s)" in text_of(result) and "(target: article/k-cups)" in text_of(result), f"{mode}: notes lists the open notes by target", text_of(result))
+        result = await client.call_tool("notes", {"action": "reply", "target": "article/k-cups", "note": "n1", "text": "done"})
+        check("umtool notes reply --text 'done' -- 'article/k-cups' 'n1'" in text_of(result), f"{mode}: notes reply answers the command instead of posting", text_of(result))
+
+        result = await client.call_tool("search_transcripts", {"query": "people", "scopes": ["posts"], "limit": 2})
+        post_hit = result.structured_content["videos"][0]
+        check(post_hit["kind"] == "post" and "@" not in text_of(result).split("## 1.")[1].split("\n")[2], f"{mode}: scopes:[posts] reaches posts, cited without a time", text_of(result)[:800])
+        result = await client.call_tool("get_post", {"post_id": post_hit["slug"]})
+        check(not result.is_error and "post by " in text_of(result), f"{mode}: get_post reads a post", text_of(result)[:400])
+        result = await client.call_tool("get_transcripts", {"video_ids": [post_hit["slug"], first], "content_types": ["post"]})
+        check("post by " in text_of(result) and "not found" in text_of(result), f"{mode}: get_transcripts with content_types reads posts only", text_of(result)[:800])
+        result = await client.call_tool("resolve_source", {"source": cited})
+        check("cited-only" in text_of(result), f"{mode}: resolve_source says a cited-only site is one", text_of(result))
+
         result = await client.call_tool("resolve_source", {"source": archive})
         check(text_of(result).startswith(f"local:{archive}"), f"{mode}: a bare path resolves to its canonical handle", text_of(result))
     return era
 
 
 async def main():
-    binary, archive, index, editor, token, cli = sys.argv[1:7]
-    eras = [await run(mode, binary, archive, index, editor, token, cli) for mode in ("auto", "legacy")]
+    binary, archive, index, editor, token, cli, umtool = sys.argv[1:8]
+    eras = [await run(mode, binary, archive, index, editor, token, cli, umtool) for mode in ("auto", "legacy")]
     check(eras[0] != eras[1], "the two eras differ", str(eras))
 
 

@@ -9,6 +9,7 @@ use std::process::Command;
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::source::SourceHandle;
 use archilyzer_core::testkit::editor::{FakeEditor, JobScript};
+use archilyzer_core::testkit::umtool::FakeUmtool;
 
 const TOKEN: &str = "protocol-test-token-7f3a";
 
@@ -36,6 +37,13 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         // Done at the first poll: the server never sleeps between polls.
         editor.next_job(JobScript::Done { polls: 1 });
     }
+    let umtool = FakeUmtool::start();
+    umtool.add_target("article/k-cups", "The K-Cup affair", "articles/k-cups.md");
+    umtool.add_note(
+        "article/k-cups",
+        serde_json::json!({"id": "n1", "anchor": "p3", "anchorText": "the second paragraph",
+            "text": "Cite the moment here", "author": "op", "createdAt": "2026-11-28", "status": "open"}),
+    );
     let cli = index_cli();
     let out = Command::new("python3")
         .arg(root.join("server/tests/mcp_client.py"))
@@ -45,6 +53,7 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         .arg(editor.url())
         .arg(TOKEN)
         .arg(&cli)
+        .arg(umtool.url())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -57,7 +66,7 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
     assert!(stdout.contains("\"check\": \"the two eras differ\", \"ok\": true"));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("editor answered"),
+        stderr.contains("service answered"),
         "debug logs were on: {stderr}"
     );
     assert!(

@@ -24,6 +24,7 @@ fn ctx(default: SourceHandle) -> Context {
     Context {
         sources: Sources::new(default, None),
         editor: EditorSetup::Missing,
+        umtool: Err("no umtool".into()),
     }
 }
 

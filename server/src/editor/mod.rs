@@ -21,8 +21,7 @@ pub mod video_id;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
-use url::Url;
+pub use crate::service::{Reply, Service};
 
 /// The editor's origin when `ARCHILYZER_EDITOR_URL` is not set.
 pub const DEFAULT_URL: &str = "http://localhost:3001";
@@ -58,16 +57,6 @@ impl Clock for RealClock {
     }
 }
 
-/// The worker token. It has no `Display`, and its `Debug` hides it.
-#[derive(Clone)]
-struct Token(String);
-
-impl std::fmt::Debug for Token {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Token(hidden)")
-    }
-}
-
 /// Whether an editor can be asked, and if not, why.
 #[derive(Debug)]
 pub enum EditorSetup {
@@ -96,22 +85,9 @@ impl EditorSetup {
             .map(str::trim)
             .filter(|u| !u.is_empty())
             .unwrap_or(DEFAULT_URL);
-        let base = match Url::parse(url) {
-            Ok(u) if matches!(u.scheme(), "http" | "https") => u,
-            _ => {
-                return EditorSetup::Invalid(format!(
-                    "ARCHILYZER_EDITOR_URL is {url:?}, which is not an http:// or https:// URL: set it to the editor's origin, for example {DEFAULT_URL}"
-                ))
-            }
-        };
-        match archilyzer_core::net::client(Duration::from_secs(5), Duration::from_secs(30)) {
-            Ok(client) => EditorSetup::Ready(Editor {
-                base,
-                token: Token(token.to_string()),
-                client,
-                clock,
-            }),
-            Err(e) => EditorSetup::Invalid(e),
+        match Service::new("the editor", "ARCHILYZER_EDITOR_URL", url, Some(token)) {
+            Ok(service) => EditorSetup::Ready(Editor { service, clock }),
+            Err(e) => EditorSetup::Invalid(format!("{e}, for example {DEFAULT_URL}")),
         }
     }
 
@@ -127,45 +103,31 @@ impl EditorSetup {
     }
 }
 
-/// A configured editor.
+/// A configured editor: its HTTP service and the clock its waits use.
 pub struct Editor {
-    base: Url,
-    token: Token,
-    client: reqwest::Client,
+    service: Service,
     pub clock: Arc<dyn Clock>,
 }
 
 impl std::fmt::Debug for Editor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Editor")
-            .field("base", &self.base.as_str())
+            .field("service", &self.service)
             .finish()
     }
 }
 
-/// What the editor answered: its status and JSON body (a body that is not
-/// a JSON object is carried as `{"error": <its text>}`).
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub status: u16,
-    pub body: Value,
+impl std::ops::Deref for Editor {
+    type Target = Service;
+    fn deref(&self) -> &Service {
+        &self.service
+    }
 }
 
 impl Reply {
-    pub fn ok(&self) -> bool {
-        (200..300).contains(&self.status)
-    }
-
-    /// The editor's `error` text, or the status when it gave none.
-    pub fn error(&self) -> String {
-        match self.body["error"].as_str() {
-            Some(e) if !e.trim().is_empty() => e.trim().to_string(),
-            _ => format!("no error text (HTTP {})", self.status),
-        }
-    }
-
-    /// The text for a refusal: a token problem (401, 503) says how to fix
-    /// the token; anything else carries the editor's words verbatim.
+    /// The text for an editor's refusal: a token problem (401, 503) says
+    /// how to fix the token; anything else carries the editor's words
+    /// verbatim.
     pub fn refusal(&self) -> String {
         match self.status {
             401 | 503 => {
@@ -181,72 +143,5 @@ impl Reply {
             }
             s => format!("The editor refused (HTTP {s}): {}", self.error()),
         }
-    }
-}
-
-impl Editor {
-    /// The editor's origin, for messages.
-    pub fn origin(&self) -> &str {
-        self.base.as_str().trim_end_matches('/')
-    }
-
-    /// The text for an editor that could not be reached.
-    pub fn unreachable(&self, why: &str) -> String {
-        format!(
-            "Could not reach the editor at {}: {why}. Is it running?",
-            self.origin()
-        )
-    }
-
-    fn url(&self, segments: &[&str], query: &[(&str, String)]) -> Url {
-        let mut url = self.base.clone();
-        if let Ok(mut path) = url.path_segments_mut() {
-            path.pop_if_empty().extend(segments);
-        }
-        if !query.is_empty() {
-            url.query_pairs_mut()
-                .extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
-        }
-        url
-    }
-
-    /// `GET` the path made of `segments` (each percent-encoded as data).
-    /// `Err` is the text for an unreachable editor.
-    pub fn get(&self, segments: &[&str], query: &[(&str, String)]) -> Result<Reply, String> {
-        self.send(self.client.get(self.url(segments, query)))
-    }
-
-    /// `POST` `body` as JSON to the path made of `segments`.
-    pub fn post(&self, segments: &[&str], body: &Value) -> Result<Reply, String> {
-        let bytes = serde_json::to_vec(body).unwrap_or_default();
-        self.send(
-            self.client
-                .post(self.url(segments, &[]))
-                .header("Content-Type", "application/json")
-                .body(bytes),
-        )
-    }
-
-    fn send(&self, request: reqwest::RequestBuilder) -> Result<Reply, String> {
-        let request = request.bearer_auth(&self.token.0);
-        let result = archilyzer_core::net::block_on(async move {
-            let resp = request.send().await?;
-            let status = resp.status().as_u16();
-            Ok::<_, reqwest::Error>((status, resp.bytes().await?))
-        });
-        let (status, bytes) = result
-            .map_err(|e| self.unreachable(&self.scrub(&archilyzer_core::net::describe(&e))))?;
-        let text = self.scrub(&String::from_utf8_lossy(&bytes));
-        let body = match serde_json::from_str::<Value>(&text) {
-            Ok(v @ Value::Object(_)) => v,
-            _ => json!({"error": text.trim()}),
-        };
-        tracing::debug!(status, origin = self.origin(), "editor answered");
-        Ok(Reply { status, body })
-    }
-
-    /// `s` with every occurrence of the token replaced.
-    pub fn scrub(&self, s: &str) -> String {
-        s.replace(&self.token.0, "[WORKER_TOKEN]")
     }
 }

@@ -33,7 +33,10 @@ pub const PROMPT_ARGS: &[(&str, &str)] = &[
     ("group", "Channel groups, comma-separated."),
     ("directive", "What to extract from each video."),
     ("batch_size", "Videos per batch, 1 to 20 (default 12)."),
-    ("parse_model", "The model the extractors run on (default haiku)."),
+    (
+        "parse_model",
+        "The model the extractors run on (default haiku).",
+    ),
     ("report", "Where to write the report (.md)."),
     ("source", "The corpus handle (default: the server's)."),
     ("content_types", "video, post or video,post."),
@@ -44,7 +47,11 @@ fn roster(archive: &Archive) -> Vec<String> {
     for site in archive.sites() {
         let corpus = site.corpus();
         for g in &corpus.groups {
-            let n = corpus.channels.iter().filter(|c| c.group.as_deref() == Some(&g.id)).count();
+            let n = corpus
+                .channels
+                .iter()
+                .filter(|c| c.group.as_deref() == Some(&g.id))
+                .count();
             lines.push(format!("group {} · {} · {n} channel(s)", g.id, g.name));
         }
         for c in corpus.channels.iter().filter(|c| c.group.is_none()) {
@@ -72,7 +79,10 @@ fn enumerate_args(link: &ShareLink, handle: &str) -> Option<Value> {
         ("date_to", json!(f.date_to)),
     ];
     for (k, v) in pairs {
-        let empty = v.is_null() || v == json!([]) || v == json!(false) || (k == "use_aliases" && v == json!(true));
+        let empty = v.is_null()
+            || v == json!([])
+            || v == json!(false)
+            || (k == "use_aliases" && v == json!(true));
         if !empty {
             args[k] = v;
         }
@@ -81,19 +91,42 @@ fn enumerate_args(link: &ShareLink, handle: &str) -> Option<Value> {
 }
 
 /// Resolves a parsed request against the corpus; `Err` halts the plan.
-pub fn resolve(ctx: &Context, kind: Kind, source_arg: Option<&str>, parsed: Parsed) -> Result<Resolved, String> {
+pub fn resolve(
+    ctx: &Context,
+    kind: Kind,
+    source_arg: Option<&str>,
+    parsed: Parsed,
+) -> Result<Resolved, String> {
     let s = &parsed.settings;
     let link = match &parsed.link {
-        Some(raw) => Some(ShareLink::decode(raw).map_err(|e| format!("HALT: the share link in the request is unusable: {e}"))?),
+        Some(raw) => Some(
+            ShareLink::decode(raw)
+                .map_err(|e| format!("HALT: the share link in the request is unusable: {e}"))?,
+        ),
         None => None,
     };
     let handle = match (s.source.as_deref().or(source_arg), &link) {
-        (Some(src), _) => ctx.sources.resolve(Some(src)).map_err(|e| format!("HALT: source {src:?}: {e}"))?,
-        (None, Some(l)) => ctx.sources.handle_for_origin(&l.origin).map_err(|e| format!("HALT: {e}"))?.0,
+        (Some(src), _) => ctx
+            .sources
+            .resolve(Some(src))
+            .map_err(|e| format!("HALT: source {src:?}: {e}"))?,
+        (None, Some(l)) => {
+            ctx.sources
+                .handle_for_origin(&l.origin)
+                .map_err(|e| format!("HALT: {e}"))?
+                .0
+        }
         (None, None) => ctx.sources.default_handle().clone(),
     };
-    let archive = ctx.sources.archive(&handle).map_err(|e| format!("HALT: corpus {handle} cannot be read: {e}"))?;
-    let args = FilterArgs { channels: s.channels.clone(), groups: s.groups.clone(), ..FilterArgs::default() };
+    let archive = ctx
+        .sources
+        .archive(&handle)
+        .map_err(|e| format!("HALT: corpus {handle} cannot be read: {e}"))?;
+    let args = FilterArgs {
+        channels: s.channels.clone(),
+        groups: s.groups.clone(),
+        ..FilterArgs::default()
+    };
     let notes = Filters::resolve(&args, &archive).notes;
     let unmatched: Vec<&String> = notes.iter().filter(|n| n.contains("matched no")).collect();
     if !unmatched.is_empty() {
@@ -106,14 +139,31 @@ pub fn resolve(ctx: &Context, kind: Kind, source_arg: Option<&str>, parsed: Pars
     }
     let handle_text = handle.to_string();
     let scope = if !s.channels.is_empty() || !s.groups.is_empty() {
-        let named: Vec<String> = s.channels.iter().map(|c| format!("channel {c}")).chain(s.groups.iter().map(|g| format!("group {g}"))).collect();
-        let resolved = notes.iter().find(|n| n.starts_with("scope:")).cloned().unwrap_or_default();
-        Some(format!("{} ({resolved}); pass them as channels / groups on every search", named.join(", ")))
+        let named: Vec<String> = s
+            .channels
+            .iter()
+            .map(|c| format!("channel {c}"))
+            .chain(s.groups.iter().map(|g| format!("group {g}")))
+            .collect();
+        let resolved = notes
+            .iter()
+            .find(|n| n.starts_with("scope:"))
+            .cloned()
+            .unwrap_or_default();
+        Some(format!(
+            "{} ({resolved}); pass them as channels / groups on every search",
+            named.join(", ")
+        ))
     } else {
-        link.as_ref().filter(|l| !l.filters.channels.is_empty()).map(|l| format!("the link's channels: {}", l.filters.channels.join(", ")))
+        link.as_ref()
+            .filter(|l| !l.filters.channels.is_empty())
+            .map(|l| format!("the link's channels: {}", l.filters.channels.join(", ")))
     };
     let worklist = match &link {
-        Some(l) => enumerate_args(l, &handle_text).map_or_else(|| Worklist::OpenLink(parsed.link.clone().unwrap_or_default()), Worklist::Enumerate),
+        Some(l) => enumerate_args(l, &handle_text).map_or_else(
+            || Worklist::OpenLink(parsed.link.clone().unwrap_or_default()),
+            Worklist::Enumerate,
+        ),
         None => Worklist::FromQuestion,
     };
     Ok(Resolved {
@@ -130,12 +180,17 @@ pub fn resolve(ctx: &Context, kind: Kind, source_arg: Option<&str>, parsed: Pars
 /// `sweep_plan` and `ask_plan`.
 pub fn plan_tool(ctx: &Context, kind: Kind, args: &Map<String, Value>) -> ToolResult {
     let raw = str_arg(args, "request").unwrap_or_default();
-    let name = if kind == Kind::Sweep { "sweep_plan" } else { "ask_plan" };
+    let name = if kind == Kind::Sweep {
+        "sweep_plan"
+    } else {
+        "ask_plan"
+    };
     if raw.trim().is_empty() {
         return Err(format!("{name}: request is empty: pass the whole request as typed, e.g. \"what did they say about X? channels=a\"").into());
     }
     let parsed = request::parse(raw);
-    let resolved = resolve(ctx, kind, str_arg(args, "source"), parsed).map_err(|e| format!("{name}: {e}"))?;
+    let resolved =
+        resolve(ctx, kind, str_arg(args, "source"), parsed).map_err(|e| format!("{name}: {e}"))?;
     let facts = json!({
         "source": resolved.handle, "batch_size": resolved.parsed.settings.batch_size,
         "warnings": resolved.parsed.warnings, "question": resolved.parsed.question,
@@ -147,10 +202,14 @@ pub fn plan_tool(ctx: &Context, kind: Kind, args: &Map<String, Value>) -> ToolRe
 fn fingerprint(name: &str, value: &str) -> Option<String> {
     let bad = match name {
         "link" => !(value.starts_with("http://") || value.starts_with("https://")),
-        "batch_size" => !value.parse::<usize>().is_ok_and(|n| (1..=MAX_BATCH).contains(&n)),
+        "batch_size" => !value
+            .parse::<usize>()
+            .is_ok_and(|n| (1..=MAX_BATCH).contains(&n)),
         "parse_model" => !is_token(value),
         "report" => !is_report_path(value),
-        "content_types" => !value.split(',').all(|t| matches!(t.trim(), "video" | "post")),
+        "content_types" => !value
+            .split(',')
+            .all(|t| matches!(t.trim(), "video" | "post")),
         _ => false,
     };
     bad.then(|| format!("{name} = {value:?}"))
@@ -158,8 +217,16 @@ fn fingerprint(name: &str, value: &str) -> Option<String> {
 
 /// The `sweep` prompt: strict, then the same plan as `sweep_plan`.
 pub fn sweep_prompt(ctx: &Context, args: &Map<String, Value>) -> Result<String, String> {
-    let value = |k: &str| args.get(k).and_then(Value::as_str).map(str::trim).filter(|v| !v.is_empty());
-    let detected: Vec<String> = PROMPT_ARGS.iter().filter_map(|(k, _)| fingerprint(k, value(k)?)).collect();
+    let value = |k: &str| {
+        args.get(k)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+    };
+    let detected: Vec<String> = PROMPT_ARGS
+        .iter()
+        .filter_map(|(k, _)| fingerprint(k, value(k)?))
+        .collect();
     if !detected.is_empty() {
         let words: Vec<&str> = PROMPT_ARGS.iter().filter_map(|(k, _)| value(k)).collect();
         return Err(format!(
@@ -172,7 +239,14 @@ pub fn sweep_prompt(ctx: &Context, args: &Map<String, Value>) -> Result<String, 
     let mut raw: Vec<String> = Vec::new();
     raw.extend(value("link").map(str::to_string));
     raw.extend(value("directive").map(str::to_string));
-    for (arg, key) in [("channel", "channels"), ("group", "groups"), ("batch_size", "batch_size"), ("parse_model", "parse_model"), ("report", "report"), ("content_types", "content_types")] {
+    for (arg, key) in [
+        ("channel", "channels"),
+        ("group", "groups"),
+        ("batch_size", "batch_size"),
+        ("parse_model", "parse_model"),
+        ("report", "report"),
+        ("content_types", "content_types"),
+    ] {
         raw.extend(value(arg).map(|v| format!("{key}=\"{v}\"")));
     }
     let parsed = request::parse(&raw.join(" "));
@@ -188,8 +262,13 @@ mod tests {
     use archilyzer_core::source::SourceHandle;
 
     fn ctx() -> Context {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive/alpha");
-        Context { sources: Sources::new(SourceHandle::local(&dir), None), editor: EditorSetup::Missing }
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive/alpha");
+        Context {
+            sources: Sources::new(SourceHandle::local(&dir), None),
+            editor: EditorSetup::Missing,
+            umtool: Err("no umtool".into()),
+        }
     }
 
     /// Every backticked word of every plan names a real tool.
@@ -201,18 +280,31 @@ mod tests {
         let complex = "https://alphalyzer.example/?qt=eyJvciI6W3sicSI6ImEifSx7InEiOiJiIn1dfQ";
         let mut seen = std::collections::BTreeSet::new();
         for kind in [Kind::Sweep, Kind::Ask] {
-            for request in ["what about money?", &format!("{link} why deleted? channels=daily-dispatch regex=true"), &format!("{complex} q content_types=post report=r.md")] {
+            for request in [
+                "what about money?",
+                &format!("{link} why deleted? channels=daily-dispatch regex=true"),
+                &format!("{complex} q content_types=post report=r.md"),
+            ] {
                 let r = resolve(&c, kind, None, request::parse(request)).unwrap();
                 let text = build(&r);
                 for (i, part) in text.split('`').enumerate() {
                     if i % 2 == 1 {
-                        assert!(tools.contains(&part), "`{part}` in {kind:?} plan is not a tool:\n{text}");
+                        assert!(
+                            tools.contains(&part),
+                            "`{part}` in {kind:?} plan is not a tool:\n{text}"
+                        );
                         seen.insert(part.to_string());
                     }
                 }
             }
         }
-        for t in ["enumerate_matches", "get_transcripts", "fetch_clip", "open_link", "search_transcripts"] {
+        for t in [
+            "enumerate_matches",
+            "get_transcripts",
+            "fetch_clip",
+            "open_link",
+            "search_transcripts",
+        ] {
             assert!(seen.contains(t), "{t} never named: {seen:?}");
         }
     }

@@ -117,7 +117,11 @@ fn tokens(text: &str) -> Vec<String> {
 }
 
 fn list(v: &str) -> Vec<String> {
-    v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+    v.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Parses the raw request.
@@ -133,7 +137,9 @@ pub fn parse(raw: &str) -> Parsed {
         let setting = (!is_url).then(|| token.split_once('=')).flatten();
         match setting {
             Some((k, v)) if KEYS.contains(&k) => set(&mut p, k, v),
-            Some((k, _)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            Some((k, _))
+                if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
                 let hint = typo_of(k).map_or(String::new(), |t| format!("; did you mean {t}=?"));
                 p.warnings.push(format!("⚠ {token:?} is not a setting, so it stays in the question{hint} (settings: {})", KEYS.join(", ")));
                 words.push(token);
@@ -181,7 +187,9 @@ fn set(p: &mut Parsed, key: &str, value: &str) {
 
 /// One model name: letters, digits, `.`, `_`, `:`, `-`.
 pub fn is_token(v: &str) -> bool {
-    !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c))
+    !v.is_empty()
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c))
 }
 
 /// One `.md` path with no `..` segment and no whitespace.
@@ -201,7 +209,10 @@ mod tests {
         assert_eq!(p.link.as_deref(), Some("https://a.example/?qt=abc&fav=d"));
         assert_eq!(p.settings.batch_size, 8);
         assert_eq!(p.settings.channels, vec!["a", "b"]);
-        assert_eq!(p.settings.directive.as_deref(), Some("list the reasons given"));
+        assert_eq!(
+            p.settings.directive.as_deref(),
+            Some("list the reasons given")
+        );
         assert_eq!(p.question, "This search finds deleted videos. Why might they be gone? chanels=c https://other.example/x");
         assert_eq!(p.warnings.len(), 1);
         assert!(p.warnings[0].starts_with("⚠ \"chanels=c\" is not a setting, so it stays in the question; did you mean channels=?"), "{:?}", p.warnings);

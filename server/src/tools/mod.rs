@@ -4,6 +4,7 @@
 //! never a failed request.
 
 pub mod catalog;
+pub mod notes;
 pub mod read;
 pub mod reports;
 pub mod schema;
@@ -27,6 +28,8 @@ pub struct Output {
 pub struct Context {
     pub sources: Sources,
     pub editor: EditorSetup,
+    /// umtool, for `notes` (`UMTOOL_URL`).
+    pub umtool: notes::UmtoolSetup,
 }
 
 /// One step of a long call (pages of a scan, polls of a job), forwarded
@@ -122,6 +125,7 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
         "get_post" => reports::get_post(sources, &handle, args),
         "get_thread" => reports::get_thread(sources, &handle, args),
         "fetch_clip" => editor::clip::fetch_clip(ctx, &handle, args, progress),
+        "notes" => notes::notes(&ctx.umtool, args),
         "sweep_plan" => crate::plans::plan_tool(ctx, crate::plans::instructions::Kind::Sweep, args),
         "ask_plan" => crate::plans::plan_tool(ctx, crate::plans::instructions::Kind::Ask, args),
         "get_job" => editor::ops::get_job(&ctx.editor, args),

@@ -218,6 +218,19 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
             ),
         ),
         (
+            "notes",
+            "The operator's notes in umtool on articles and report-video projects: list (every open note, by target), read (one target's digest, anchors resolved, and the source file to edit), reply (answers the umtool command to run; nothing is posted). Needs UMTOOL_URL.",
+            object(
+                json!({
+                    "action": {"type": "string", "enum": ["list", "read", "reply"], "description": "list (default), read or reply."},
+                    "target": {"type": "string", "description": "read, reply: the target as list names it."},
+                    "note": {"type": "string", "description": "reply: the note's id."},
+                    "text": {"type": "string", "description": "reply: what to answer."}
+                }).as_object().cloned().unwrap_or_default(),
+                &[],
+            ),
+        ),
+        (
             "open_link",
             "Re-run a viewer share link here at full fidelity (its query tree of AND/OR/NOT over any scopes, and every filter) in one call: the plan, the first page of linked results, and the corpus handle to pass as source from then on. dry_run for the plan alone; overrides to adjust it.",
             object(

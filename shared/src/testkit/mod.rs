@@ -2,7 +2,9 @@
 //!
 //! - [`site::TestServer`] serves a composed public dir and injects faults;
 //! - [`editor::FakeEditor`] follows the documented contract of the
-//!   Archilyzer editor's worker API (docs/editor-contract.md).
+//!   Archilyzer editor's worker API (docs/editor-contract.md);
+//! - [`umtool::FakeUmtool`] follows umtool's notes API
+//!   (docs/umtool-contract.md).
 //!
 //! Both are a few dozen lines of HTTP/1.1 rather than a framework so that
 //! every byte on the wire is under the test's control. One thread per
@@ -11,6 +13,7 @@
 
 pub mod editor;
 pub mod site;
+pub mod umtool;
 
 pub use site::{Fault, Logged, TestServer};
 
