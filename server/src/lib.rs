@@ -7,6 +7,7 @@
 //! - [`editor`]: the local Archilyzer editor the write-side tools ask.
 //! - [`plans`]: the /sweep and /ask planners and the `sweep` prompt.
 //! - [`service`]: the JSON-over-HTTP client for local services.
+//! - [`transcript`]: the words of any video URL (yt-dlp, then local Whisper).
 //! - [`links`]: moment links; [`collapse`]: folding duplicate recordings.
 
 pub mod collapse;
@@ -16,3 +17,4 @@ pub mod plans;
 pub mod service;
 pub mod sources;
 pub mod tools;
+pub mod transcript;

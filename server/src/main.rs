@@ -200,6 +200,7 @@ async fn main() -> std::process::ExitCode {
             sources: Sources::new(handle, cli.index),
             editor: EditorSetup::from_env(),
             umtool: tools::notes::from_env(),
+            binaries: archilyzer_mcp::transcript::discover::Locator::from_env(),
         }),
     };
     let running = match server.serve(rmcp::transport::stdio()).await {

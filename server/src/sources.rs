@@ -260,6 +260,7 @@ mod tests {
             sources: Sources::new(hub.clone(), None),
             editor: crate::editor::EditorSetup::Missing,
             umtool: Err("no umtool".into()),
+            binaries: Default::default(),
         };
         let args = serde_json::Map::new();
         let out = crate::tools::call(&ctx, "list_channels", &args, &mut |_| {});

@@ -14,6 +14,7 @@ fn ctx(default: SourceHandle) -> Context {
         sources: Sources::new(default, None),
         editor: EditorSetup::Missing,
         umtool: Err("no umtool".into()),
+        binaries: Default::default(),
     }
 }
 

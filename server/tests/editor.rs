@@ -65,6 +65,7 @@ fn context(editor: EditorSetup) -> Context {
         sources: Sources::new(SourceHandle::local(&alpha()), None),
         editor,
         umtool: Err("no umtool".into()),
+        binaries: Default::default(),
     }
 }
 

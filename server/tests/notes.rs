@@ -18,6 +18,7 @@ fn ctx(umtool: Result<Service, String>) -> Context {
         sources: Sources::new(SourceHandle::local(&alpha), None),
         editor: EditorSetup::Missing,
         umtool,
+        binaries: Default::default(),
     }
 }
 

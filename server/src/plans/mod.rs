@@ -268,6 +268,7 @@ mod tests {
             sources: Sources::new(SourceHandle::local(&dir), None),
             editor: EditorSetup::Missing,
             umtool: Err("no umtool".into()),
+            binaries: Default::default(),
         }
     }
 

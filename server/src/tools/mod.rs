@@ -30,6 +30,8 @@ pub struct Context {
     pub editor: EditorSetup,
     /// umtool, for `notes` (`UMTOOL_URL`).
     pub umtool: notes::UmtoolSetup,
+    /// Where `transcript` finds yt-dlp and whisper-ctranslate2.
+    pub binaries: crate::transcript::discover::Locator,
 }
 
 /// One step of a long call (pages of a scan, polls of a job), forwarded
@@ -126,6 +128,7 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
         "get_thread" => reports::get_thread(sources, &handle, args),
         "fetch_clip" => editor::clip::fetch_clip(ctx, &handle, args, progress),
         "notes" => notes::notes(&ctx.umtool, args),
+        "transcript" => crate::transcript::transcript(&ctx.binaries, args),
         "sweep_plan" => crate::plans::plan_tool(ctx, crate::plans::instructions::Kind::Sweep, args),
         "ask_plan" => crate::plans::plan_tool(ctx, crate::plans::instructions::Kind::Ask, args),
         "get_job" => editor::ops::get_job(&ctx.editor, args),

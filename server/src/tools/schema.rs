@@ -256,6 +256,19 @@ pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
             object(source_only(), &["source"]),
         ),
         (
+            "transcript",
+            "The spoken words of any video URL (YouTube, TikTok and whatever else yt-dlp fetches), even one not in the archive: its captions when it has any, else speech-to-text on this machine. Answers url, platform, title, channel, duration_s, upload_date, caption_source (manual, auto or asr), lang, n_segments, chars, segments [{t, text}] and text with [h:mm:ss] markers; a speech-to-text result adds asr {model, language, mean_logprob, confident}: branch on confident, a false one is not evidence.",
+            object(
+                json!({
+                    "url": {"type": "string", "description": "The video's http(s) URL."},
+                    "lang": {"type": "string", "description": "Caption language to prefer (default en); the original audio's captions are used over a machine translation."},
+                    "asr": {"type": "boolean", "description": "Transcribe the audio when there are no captions (default true)."},
+                    "asr_model": {"type": "string", "description": "Whisper model (default small)."}
+                }).as_object().cloned().unwrap_or_default(),
+                &["url"],
+            ),
+        ),
+        (
             "sweep_plan",
             "Turn a /sweep request (plain English, a share link anywhere in it, key=value settings: channels, groups, batch_size, parse_model, report, directive, source, content_types, regex) into a resolved, step-by-step map-reduce plan over the complete worklist. Pass the request exactly as typed.",
             object(with(source_only(), json!({"request": {"type": "string", "description": "The whole request, as typed."}})), &["request"]),

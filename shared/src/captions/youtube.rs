@@ -14,8 +14,9 @@ struct Json3 {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Event {
-    #[serde(default)]
-    t_start_ms: f64,
+    /// Absent on a malformed event; never read as 0 (a cue with text and
+    /// no start is refused, not stamped at the start of the video).
+    t_start_ms: Option<f64>,
     #[serde(default)]
     d_duration_ms: f64,
     #[serde(default)]
@@ -36,19 +37,25 @@ pub fn parse_json3(text: &str) -> Result<Vec<Cue>, CaptionError> {
             "not a json3 caption file (an object with `events`): {e}"
         ))
     })?;
-    Ok(doc
-        .events
-        .into_iter()
-        .filter_map(|e| {
-            let joined: String = e.segs.iter().map(|s| s.utf8.as_str()).collect();
-            let text = clean_text(&[&joined]);
-            (!text.is_empty()).then(|| Cue {
-                start: ms(e.t_start_ms),
-                end: ms(e.t_start_ms + e.d_duration_ms),
-                text,
-            })
-        })
-        .collect())
+    let mut cues = Vec::new();
+    for (i, e) in doc.events.into_iter().enumerate() {
+        let joined: String = e.segs.iter().map(|s| s.utf8.as_str()).collect();
+        let text = clean_text(&[&joined]);
+        if text.is_empty() {
+            continue;
+        }
+        let start = e.t_start_ms.ok_or_else(|| {
+            CaptionError::File(format!(
+                "event {i} has text but no tStartMs, so it has no time (it is not stamped at 0:00)"
+            ))
+        })?;
+        cues.push(Cue {
+            start: ms(start),
+            end: ms(start + e.d_duration_ms),
+            text,
+        });
+    }
+    Ok(cues)
 }
 
 /// Each `<p t=".." d="..">` is a cue; an empty one is layout.
@@ -128,6 +135,19 @@ mod tests {
             got,
             vec![(0.12, 2.62, "hello world"), (2.63, 4.63, "again & again")]
         );
+    }
+
+    #[test]
+    fn a_json3_cue_without_a_start_is_refused_never_stamped_at_zero() {
+        let text = r#"{"events":[{"tStartMs":5000,"segs":[{"utf8":"first"}]},{"dDurationMs":900,"segs":[{"utf8":"no start"}]}]}"#;
+        let err = super::parse_json3(text).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "event 1 has text but no tStartMs, so it has no time (it is not stamped at 0:00)"
+        );
+        let layout_only =
+            r#"{"events":[{"dDurationMs":900},{"tStartMs":1000,"segs":[{"utf8":"ok"}]}]}"#;
+        assert_eq!(super::parse_json3(layout_only).unwrap().len(), 1);
     }
 
     #[test]

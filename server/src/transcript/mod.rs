@@ -1,0 +1,344 @@
+//! `transcript`: the spoken words of any video URL yt-dlp can fetch, from
+//! its captions when it has any and from speech-to-text on this machine
+//! when it has none, saying which, and saying when a machine transcript is
+//! not to be trusted.
+//!
+//! Promises:
+//! - only an http(s) URL reaches a subprocess ([`url`]), always after
+//!   `--`, and every subprocess gets an argument array, never a shell;
+//! - yt-dlp is always asked for automatic captions too
+//!   (`--write-auto-subs`): without it most of YouTube would look
+//!   captionless and be transcribed slowly and worse;
+//! - the caption file is chosen by rule, never by directory order, and a
+//!   machine translation is never taken for the original ([`choose`]);
+//! - no captions means transcribe; captions with no words is an error (a
+//!   transcript with no words reads as "nobody spoke");
+//! - no timestamp is ever 0 because a cue was half-parsed;
+//! - the decoder detects the language: `--language` is never passed (a
+//!   forced language makes Whisper translate, fluently);
+//! - a speech-to-text result carries an `asr` block with `confident`
+//!   ([`asr`]); captions never carry one;
+//! - the description is never used as a transcript;
+//! - everything downloaded goes to a scratch directory that removes
+//!   itself, and nothing is uploaded anywhere.
+
+pub mod asr;
+pub mod choose;
+pub mod discover;
+pub mod run;
+pub mod url;
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use crate::tools::{bool_arg, str_arg, ToolResult};
+use archilyzer_core::captions::{self, CaptionFormat};
+use discover::{Locator, WHISPER, YT_DLP};
+
+/// How long each step may take.
+pub const CAPTIONS_TIMEOUT: Duration = Duration::from_secs(180);
+pub const AUDIO_TIMEOUT: Duration = Duration::from_secs(1200);
+pub const ASR_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// One line of the transcript.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub t: f64,
+    pub text: String,
+}
+
+/// `h:mm:ss` of a time (floored).
+pub fn hms(t: f64) -> String {
+    let s = t.max(0.0).floor() as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+fn os(args: &[&str]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
+/// yt-dlp's arguments for the captions and metadata of `url`, written
+/// into `dir` as `t.*`.
+pub fn captions_argv(url: &str, lang: &str, dir: &Path) -> Vec<OsString> {
+    let template = dir.join("t.%(ext)s");
+    let langs = format!("^{}(-.*)?$,.*-orig", regex_escape(lang));
+    let mut argv = os(&[
+        "--skip-download",
+        "--write-subs",
+        "--write-auto-subs",
+        "--sub-langs",
+        &langs,
+        "--sub-format",
+        "json3/srv3/vtt/best",
+        "--write-info-json",
+        "--no-playlist",
+        "--no-progress",
+        "-o",
+    ]);
+    argv.push(template.into_os_string());
+    argv.extend(os(&["--", url]));
+    argv
+}
+
+/// yt-dlp's arguments to fetch the audio of `url` into `dir` as `audio.*`.
+pub fn audio_argv(url: &str, dir: &Path) -> Vec<OsString> {
+    let mut argv = os(&[
+        "-f",
+        "bestaudio/best",
+        "--no-playlist",
+        "--no-progress",
+        "-o",
+    ]);
+    argv.push(dir.join("audio.%(ext)s").into_os_string());
+    argv.extend(os(&["--", url]));
+    argv
+}
+
+/// whisper-ctranslate2's arguments: transcribe (never translate), the
+/// language left to detection, JSON into `dir`.
+pub fn whisper_argv(audio: &Path, model: &str, dir: &Path) -> Vec<OsString> {
+    let mut argv = vec![audio.as_os_str().to_owned()];
+    argv.extend(os(&[
+        "--model",
+        model,
+        "--task",
+        "transcribe",
+        "--output_format",
+        "json",
+        "--output_dir",
+    ]));
+    argv.push(dir.as_os_str().to_owned());
+    argv
+}
+
+fn regex_escape(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let special = "\\.+*?()|[]{}^$".contains(c);
+            special
+                .then_some('\\')
+                .into_iter()
+                .chain(std::iter::once(c))
+        })
+        .collect()
+}
+
+/// What was asked, checked.
+struct Ask {
+    url: url::VideoUrl,
+    lang: String,
+    asr: bool,
+    model: String,
+}
+
+fn ask(args: &Map<String, Value>) -> Result<Ask, String> {
+    let url = url::classify(str_arg(args, "url").unwrap_or_default())?;
+    let lang = str_arg(args, "lang").unwrap_or("en").trim().to_string();
+    let lang_ok = !lang.is_empty()
+        && lang.len() <= 20
+        && lang
+            .split('-')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric()));
+    if !lang_ok {
+        return Err(format!(
+            "transcript: lang {lang:?} is not a language code such as en, es or pt-BR"
+        ));
+    }
+    let model = str_arg(args, "asr_model")
+        .unwrap_or("small")
+        .trim()
+        .to_string();
+    if model.is_empty()
+        || !model
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        || model.starts_with('-')
+    {
+        return Err(format!("transcript: asr_model {model:?} is not a model name such as tiny, small, medium or large-v3"));
+    }
+    Ok(Ask {
+        url,
+        lang,
+        asr: bool_arg(args, "asr", true),
+        model,
+    })
+}
+
+fn failed(what: &str, ran: &run::Ran) -> String {
+    format!(
+        "{what} failed (exit {}): {}",
+        ran.code.map_or("by signal".to_string(), |c| c.to_string()),
+        ran.tail(6)
+    )
+}
+
+/// The transcript from the chosen caption file, or why there is none.
+fn from_captions(track: &choose::Track) -> Result<Vec<Line>, String> {
+    let text = std::fs::read_to_string(&track.path).map_err(|e| {
+        format!(
+            "the caption file {} cannot be read: {e}",
+            track.path.display()
+        )
+    })?;
+    let format = CaptionFormat::of_path(&track.path).unwrap_or(CaptionFormat::Vtt);
+    let cues = captions::parse(format, &text).map_err(|e| {
+        format!(
+            "the {} caption track ({}) cannot be read: {e}",
+            track.code, track.ext
+        )
+    })?;
+    let lines: Vec<Line> = cues
+        .into_iter()
+        .filter(|c| !c.text.trim().is_empty())
+        .map(|c| Line {
+            t: c.start,
+            text: c.text,
+        })
+        .collect();
+    if lines.is_empty() {
+        return Err(format!(
+            "the {} caption track has no words in it. That is not the same as silence, so no transcript is returned; try again later or with asr",
+            track.code
+        ));
+    }
+    Ok(lines)
+}
+
+/// Downloads the audio and transcribes it; the lines and the `asr` block.
+fn from_speech(
+    loc: &Locator,
+    a: &Ask,
+    yt: &Path,
+    dir: &Path,
+) -> Result<(Vec<Line>, Value), String> {
+    let whisper = loc.find(WHISPER)?;
+    let ran = run::run(yt, &audio_argv(&a.url.url, dir), AUDIO_TIMEOUT)?;
+    if !ran.success {
+        return Err(failed("downloading the audio with yt-dlp", &ran));
+    }
+    let audio = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_stem().is_some_and(|s| s == "audio")
+                && p.extension().is_some_and(|e| e != "part")
+        })
+        .ok_or("yt-dlp finished but wrote no audio file")?;
+    let ran = run::run(&whisper, &whisper_argv(&audio, &a.model, dir), ASR_TIMEOUT)?;
+    if !ran.success {
+        return Err(failed("speech-to-text with whisper-ctranslate2", &ran));
+    }
+    let out = dir.join("audio.json");
+    let text = std::fs::read_to_string(&out)
+        .map_err(|e| format!("whisper-ctranslate2 wrote no {} ({e})", out.display()))?;
+    let decode = asr::parse(&text)?;
+    let lines: Vec<Line> = decode
+        .segments
+        .iter()
+        .filter(|s| !s.text.is_empty())
+        .map(|s| Line {
+            t: s.start,
+            text: s.text.clone(),
+        })
+        .collect();
+    if lines.is_empty() {
+        return Err("speech-to-text heard no words in the audio; nothing is returned rather than an empty transcript".into());
+    }
+    let g = asr::gate(&decode.segments);
+    let language = decode
+        .language
+        .or_else(|| asr::language_from_log(&format!("{}\n{}", ran.stdout, ran.stderr)))
+        .unwrap_or_else(|| "unknown".into());
+    let block = json!({
+        "model": a.model, "language": language,
+        "mean_logprob": (g.mean_logprob * 1000.0).round() / 1000.0,
+        "non_speech_share": (g.non_speech * 1000.0).round() / 1000.0,
+        "confident": g.confident,
+    });
+    Ok((lines, block))
+}
+
+/// The `transcript` tool.
+pub fn transcript(loc: &Locator, args: &Map<String, Value>) -> ToolResult {
+    let a = ask(args)?;
+    let yt = loc.find(YT_DLP).map_err(|e| format!("transcript: {e}"))?;
+    let scratch = tempfile::Builder::new()
+        .prefix("archilyzer-transcript-")
+        .tempdir()
+        .map_err(|e| format!("transcript: no scratch directory could be made: {e}"))?;
+    let dir = scratch.path();
+    let ran = run::run(
+        &yt,
+        &captions_argv(&a.url.url, &a.lang, dir),
+        CAPTIONS_TIMEOUT,
+    )
+    .map_err(|e| format!("transcript: {e}"))?;
+    if !ran.success {
+        return Err(format!("transcript: {}", failed("yt-dlp", &ran)).into());
+    }
+    let info: Value = std::fs::read(dir.join("t.info.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .ok_or_else(|| {
+            "transcript: yt-dlp finished but wrote no metadata (t.info.json); is it up to date? pipx upgrade yt-dlp".to_string()
+        })?;
+    let tracks = choose::tracks(dir, "t", &info);
+    let original = choose::original_language(&info, &tracks);
+    let (lines, source, lang, asr_block) = match choose::choose(&tracks, &a.lang, original.as_deref()) {
+        Some(track) => {
+            let lines = from_captions(&track).map_err(|e| format!("transcript: {e}"))?;
+            let source = if track.manual { "manual" } else { "auto" };
+            (lines, source, track.base(), None)
+        }
+        None if !a.asr => {
+            return Err(format!("transcript: the video has no captions in {} or in its original language, and asr is false: pass asr: true to transcribe the audio on this machine", a.lang).into())
+        }
+        None => {
+            let (lines, block) = from_speech(loc, &a, &yt, dir).map_err(|e| format!("transcript: {e}"))?;
+            let lang = block["language"].as_str().unwrap_or("unknown").to_string();
+            (lines, "asr", lang, Some(block))
+        }
+    };
+    let result = assemble(&a, &info, &lines, source, &lang, asr_block);
+    drop(scratch);
+    let text = serde_json::to_string_pretty(&result).unwrap_or_default();
+    Ok((text, result))
+}
+
+fn assemble(
+    a: &Ask,
+    info: &Value,
+    lines: &[Line],
+    source: &str,
+    lang: &str,
+    asr: Option<Value>,
+) -> Value {
+    let text: String = lines
+        .iter()
+        .map(|l| format!("[{}] {}", hms(l.t), l.text))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = json!({
+        "url": a.url.url,
+        "platform": a.url.platform,
+        "title": info["title"],
+        "channel": info["channel"].as_str().or(info["uploader"].as_str()),
+        "duration_s": info["duration"],
+        "upload_date": info["upload_date"],
+        "caption_source": source,
+        "lang": lang,
+        "n_segments": lines.len(),
+        "chars": lines.iter().map(|l| l.text.chars().count()).sum::<usize>(),
+        "segments": lines.iter().map(|l| json!({"t": (l.t * 1000.0).round() / 1000.0, "text": l.text})).collect::<Vec<_>>(),
+        "text": text,
+    });
+    if let Some(block) = asr {
+        out["asr"] = block;
+    }
+    out
+}
