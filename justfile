@@ -6,7 +6,7 @@ build:
 
 # The tests (the same command the README and CI use).
 test:
-    cargo test --workspace
+    python3 -m pip install "mcp==2.3.0" "yt-dlp==2026.10.26" && cargo test --workspace
 
 # Formatting and lints, as CI checks them.
 lint:

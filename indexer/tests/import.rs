@@ -288,3 +288,64 @@ fn an_empty_or_missing_folder_is_refused_with_what_to_pass() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("nothing to import from"));
     assert!(!tmp.path().join("o").exists());
 }
+
+#[test]
+fn transcript_tool_results_join_the_archive_with_their_provenance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("pulled");
+    std::fs::create_dir_all(&from).unwrap();
+    let captions = serde_json::json!({
+        "url": "https://www.youtube.com/watch?v=-abc123XYZ_", "platform": "youtube", "title": "A talk",
+        "channel": "Some Channel", "duration_s": 30.0, "upload_date": "20261101", "caption_source": "auto",
+        "lang": "en", "n_segments": 2, "chars": 10, "text": "…",
+        "segments": [{"t": 1.5, "text": "hello"}, {"t": 12.0, "text": "world"}]
+    });
+    let asr = serde_json::json!({
+        "url": "https://www.tiktok.com/@someone/video/7301234567890123456", "platform": "tiktok", "title": "Clip",
+        "channel": "someone", "duration_s": null, "upload_date": null, "caption_source": "asr", "lang": "es",
+        "segments": [{"t": 0.0, "text": "hola"}],
+        "asr": {"model": "small", "language": "es", "mean_logprob": -1.4, "confident": false}
+    });
+    let broken = serde_json::json!({"url": "https://a.example/x", "caption_source": "auto", "segments": [{"text": "no time"}]});
+    write(&from, "talk.json", &captions.to_string());
+    write(&from, "clip.json", &asr.to_string());
+    write(&from, "broken.json", &broken.to_string());
+    let out = tmp.path().join("archive");
+    let o = run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "one file failed: {stderr}");
+    assert!(
+        stderr.contains("broken.json: segment 0 has no time t (it is not stamped at 0:00)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("and 3 transcript result(s)"), "{stderr}");
+    let archive = open_local(&out);
+    let site = &archive.sites()[0];
+    let talk = &site.transcript_page("some-channel", 1).unwrap().videos[0];
+    assert_eq!(
+        (talk.slug.as_str(), talk.caption_source, talk.platform),
+        ("-abc123XYZ_", CaptionSource::Auto, Some(Platform::Youtube))
+    );
+    let times: Vec<(f64, f64)> = talk.cues.iter().map(|c| (c.start, c.end)).collect();
+    assert_eq!(times, vec![(1.5, 12.0), (12.0, 30.0)]);
+    let clip = &site.transcript_page("someone", 1).unwrap().videos[0];
+    assert_eq!(
+        (
+            clip.slug.as_str(),
+            clip.caption_source,
+            clip.lang.as_deref()
+        ),
+        ("7301234567890123456", CaptionSource::Asr, Some("es"))
+    );
+    assert!(
+        clip.description.contains("NOT CONFIDENT, not evidence"),
+        "{}",
+        clip.description
+    );
+}

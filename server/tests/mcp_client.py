@@ -35,6 +35,7 @@ EXPECTED_TOOLS = [
     "open_link",
     "list_sources",
     "resolve_source",
+    "transcript",
     "sweep_plan",
     "ask_plan",
 ]
@@ -62,6 +63,7 @@ async def run(mode, binary, archive, index, editor, token, cli, umtool):
             "WORKER_TOKEN": token,
             "ARCHILYZER_LOG": "debug",
             "UMTOOL_URL": umtool,
+            "yt_dlp_path": "/no/such/yt-dlp",
         },
     )
     async with Client(params, mode=mode) as client:
@@ -227,6 +229,11 @@ async def run(mode, binary, archive, index, editor, token, cli, umtool):
         check("post by " in text_of(result) and "not found" in text_of(result), f"{mode}: get_transcripts with content_types reads posts only", text_of(result)[:800])
         result = await client.call_tool("resolve_source", {"source": cited})
         check("cited-only" in text_of(result), f"{mode}: resolve_source says a cited-only site is one", text_of(result))
+
+        result = await client.call_tool("transcript", {"url": "https://www.youtube.com/watch?v=-abc123XYZ_"})
+        check(result.is_error and "yt_dlp_path is set to /no/such/yt-dlp, which is not an executable file" in text_of(result), f"{mode}: transcript names a configured path that points at nothing", text_of(result))
+        result = await client.call_tool("transcript", {"url": "--exec=id"})
+        check(result.is_error and 'transcript: url "--exec=id" is not a URL' in text_of(result), f"{mode}: transcript refuses an option dressed as a URL", text_of(result))
 
         result = await client.call_tool("resolve_source", {"source": archive})
         check(text_of(result).startswith(f"local:{archive}"), f"{mode}: a bare path resolves to its canonical handle", text_of(result))

@@ -19,6 +19,8 @@ pub struct Inputs {
     pub infos: BTreeMap<String, PathBuf>,
     /// Every caption file.
     pub captions: Vec<PathBuf>,
+    /// Results of the transcript tool.
+    pub results: Vec<PathBuf>,
 }
 
 impl Inputs {
@@ -33,17 +35,24 @@ impl Inputs {
         all.sort();
         let mut infos = BTreeMap::new();
         let mut captions = Vec::new();
+        let mut results = Vec::new();
         for path in all {
             let name = file_name(&path);
             if let Some(id) = name.strip_suffix(".info.json") {
                 infos.insert(id.to_string(), path);
             } else if name.ends_with(".live_chat.json") {
                 tracing::info!("{}: live chat is not imported", path.display());
+            } else if name.ends_with(".json") && super::result::is_result(&path) {
+                results.push(path);
             } else if CaptionFormat::of_path(&path).is_some() {
                 captions.push(path);
             }
         }
-        Ok(Inputs { infos, captions })
+        Ok(Inputs {
+            infos,
+            captions,
+            results,
+        })
     }
 
     /// The id of the info JSON a caption file belongs to (the longest id

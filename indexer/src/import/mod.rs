@@ -5,7 +5,9 @@
 //! - a yt-dlp download folder: `<id>.info.json` beside `<id>.<lang>.vtt`
 //!   (or `.srt`, `.json3`, `.srv3`); the video's slug is its yt-dlp `id`;
 //! - bare caption files (VTT, SRT, Whisper TSV or JSON) with no info JSON:
-//!   the title and a sequence number come from the file name.
+//!   the title and a sequence number come from the file name;
+//! - results of archilyzer-mcp's `transcript` tool saved as JSON files
+//!   (see [`result`]).
 //!
 //! Promises: every cue of every parsed file is imported once (rolling
 //! auto-captions folded, see [`archilyzer_core::captions`]); when a video
@@ -17,6 +19,7 @@
 
 mod choose;
 mod files;
+mod result;
 mod ytdlp;
 
 use std::collections::BTreeMap;
@@ -122,9 +125,10 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
 pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport> {
     let inputs = Inputs::scan(&args.from)?;
     progress(&format!(
-        "found {} info JSON file(s) and {} caption file(s) in {}",
+        "found {} info JSON file(s), {} caption file(s) and {} transcript result(s) in {}",
         inputs.infos.len(),
         inputs.captions.len(),
+        inputs.results.len(),
         args.from.display()
     ));
     let mut report = ImportReport::default();
@@ -141,6 +145,12 @@ pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport
             Err(e) => report
                 .failures
                 .push(format!("{}: {e:#}", info_path.display())),
+        }
+    }
+    for path in &inputs.results {
+        match result::video(path) {
+            Ok(v) => videos.push(v),
+            Err(e) => report.failures.push(format!("{}: {e:#}", path.display())),
         }
     }
     for path in inputs.bare() {

@@ -117,7 +117,8 @@ pub fn gate(segments: &[Segment]) -> Gate {
         .filter(|(_, s)| s.no_speech_prob > NO_SPEECH)
         .map(|(i, _)| w(i))
         .sum::<f64>()
-        / total;
+        / total
+        + 0.0; // an empty sum is -0.0
     Gate {
         mean_logprob,
         non_speech,
