@@ -245,6 +245,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = index::build(&archive, &dir, &|event| match event {
                 index::BuildEvent::Start { to_read, .. } => progress.set_total(to_read as u64),
                 index::BuildEvent::PageRead { .. } => progress.tick(),
+            })
+            .with_context(|| {
+                format!(
+                    "the build did not finish; the index at {} is as it was before (nothing was replaced). Free space or fix the cause, then build again",
+                    dir.display()
+                )
             })?;
             progress.finish();
             eprintln!(

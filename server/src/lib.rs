@@ -8,10 +8,12 @@
 //! - [`plans`]: the /sweep and /ask planners and the `sweep` prompt.
 //! - [`service`]: the JSON-over-HTTP client for local services.
 //! - [`transcript`]: the words of any video URL (yt-dlp, then local Whisper).
+//! - [`fuzzing`]: the bodies of the fuzz targets (fuzz/ and the regression test).
 //! - [`links`]: moment links; [`collapse`]: folding duplicate recordings.
 
 pub mod collapse;
 pub mod editor;
+pub mod fuzzing;
 pub mod links;
 pub mod plans;
 pub mod service;

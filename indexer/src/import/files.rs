@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use archilyzer_core::captions::{self, CaptionFormat};
 use archilyzer_core::format::Cue;
 
@@ -106,8 +106,17 @@ pub fn file_name(path: &Path) -> String {
 pub fn read_captions(path: &Path) -> Result<(CaptionFormat, Vec<Cue>)> {
     let format = CaptionFormat::of_path(path).context("not a caption file extension")?;
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let Ok(text) = String::from_utf8(bytes) else {
-        bail!("not UTF-8 text; re-save the file as UTF-8 and import again")
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let bad = lossy.matches('\u{fffd}').count();
+            tracing::warn!(
+                "{}: {bad} byte sequence(s) are not UTF-8 and were kept as U+FFFD; re-save the file as UTF-8 to keep them",
+                path.display()
+            );
+            lossy
+        }
     };
     let cues = captions::parse(format, &text)
         .map_err(|e| anyhow::anyhow!("cannot parse as {}: {e}", format.extension()))?;

@@ -163,11 +163,11 @@ pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport
         !videos.is_empty(),
         "nothing to import from {}: no caption file or yt-dlp info JSON could be read{}",
         args.from.display(),
-        if report.failures.is_empty() {
-            ""
-        } else {
-            " (see the failures above)"
-        }
+        report
+            .failures
+            .iter()
+            .map(|f| format!("\n  FAILED {f}"))
+            .collect::<String>()
     );
     for f in &report.failures {
         tracing::warn!("{f}");

@@ -34,6 +34,11 @@ impl SourceHandle {
     pub fn parse(text: &str) -> Result<Self, HandleError> {
         let text = text.trim();
         if let Some(dir) = text.strip_prefix("local:") {
+            if dir.trim().is_empty() {
+                return Err(HandleError(
+                    "local: names no directory: use local:/path/to/public".into(),
+                ));
+            }
             return Ok(Self::local(Path::new(dir)));
         }
         if let Some(url) = text.strip_prefix("remote:") {

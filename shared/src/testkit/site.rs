@@ -41,6 +41,8 @@ struct State {
     faults: HashMap<String, VecDeque<Fault>>,
     always: HashMap<String, Fault>,
     log: Vec<Logged>,
+    /// Page requests still answered before the site "dies".
+    pages_left: Option<usize>,
 }
 
 /// A running server; stops when dropped.
@@ -91,6 +93,12 @@ impl TestServer {
         s.always.clear();
     }
 
+    /// Answers `n` more page requests (paths holding `/page-`), then drops
+    /// the connection of every later one: a site dying mid-scan.
+    pub fn die_after_pages(&self, n: usize) {
+        self.state.lock().unwrap().pages_left = Some(n);
+    }
+
     /// Every request so far.
     pub fn log(&self) -> Vec<Logged> {
         self.state.lock().unwrap().log.clone()
@@ -110,6 +118,21 @@ fn handle(
 ) -> std::io::Result<()> {
     let if_none_match = req.header("if-none-match").map(str::to_string);
     let path = req.path.clone();
+    let dead = {
+        let mut s = state.lock().unwrap();
+        let is_page = path.contains("/page-");
+        match &mut s.pages_left {
+            Some(0) if is_page => true,
+            Some(n) if is_page => {
+                *n -= 1;
+                false
+            }
+            _ => false,
+        }
+    };
+    if dead {
+        return conn.shutdown(std::net::Shutdown::Both);
+    }
     let fault = {
         let mut s = state.lock().unwrap();
         let once = s.faults.get_mut(&path).and_then(|q| q.pop_front());

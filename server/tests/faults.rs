@@ -1,0 +1,53 @@
+//! The server with a cache directory it cannot write (a file stands where
+//! the directory should be: as root, permission bits would not stop a
+//! write, a file in the way does). It must answer from the remote site
+//! anyway, say that no index was used, and still read what it is asked.
+//! One test in its own binary, because it sets the process's environment.
+
+use std::path::PathBuf;
+
+use archilyzer_core::source::SourceHandle;
+use archilyzer_core::testkit::TestServer;
+use archilyzer_mcp::editor::EditorSetup;
+use archilyzer_mcp::sources::Sources;
+use archilyzer_mcp::tools::{call, Context};
+use serde_json::json;
+
+#[test]
+fn an_unwritable_cache_dir_means_answers_without_an_index_that_say_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let blocker = tmp.path().join("not-a-dir");
+    std::fs::write(&blocker, b"a file where the cache dir should be").unwrap();
+    std::env::set_var("ARCHILYZER_CACHE_DIR", blocker.join("cache"));
+    std::env::remove_var("ARCHILYZER_INDEX_DIR");
+    let testdata = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive");
+    let server = TestServer::serve(&testdata);
+    let handle = SourceHandle::parse(&format!("remote:{}", server.url("alpha"))).unwrap();
+    let ctx = Context {
+        sources: Sources::new(handle, None),
+        editor: EditorSetup::Missing,
+        umtool: Err("no umtool".into()),
+        binaries: Default::default(),
+    };
+    let run = |tool: &str, args: serde_json::Value| {
+        call(&ctx, tool, args.as_object().unwrap(), &mut |_| {})
+    };
+    let out = run("search_transcripts", json!({"query": "really", "limit": 2}));
+    assert!(!out.is_error, "{}", out.text);
+    assert!(
+        out.text.contains("no index at") && out.text.contains("not-a-dir"),
+        "the footer says no index was used: {}",
+        out.text
+    );
+    let first = out.structured["videos"][0]["slug"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = run("get_transcript", json!({"video_id": first}));
+    assert!(
+        !out.is_error && out.text.contains("](https://alphalyzer.example/?v="),
+        "{}",
+        out.text
+    );
+    assert!(!blocker.join("cache").exists());
+}
