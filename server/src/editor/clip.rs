@@ -100,6 +100,12 @@ pub struct Window {
 /// `[start - pad, end + pad]`, rounded, clamped at 0, at most
 /// [`MAX_WINDOW`] seconds long.
 pub fn plan_window(start: f64, end: f64, pad: f64) -> Result<Window, String> {
+    let usable = |t: f64| t.is_finite() && t >= 0.0;
+    if !(usable(start) && usable(end) && usable(pad)) {
+        return Err(format!(
+            "fetch_clip: start ({start}), end ({end}) and pad ({pad}) must be seconds, 0 or more"
+        ));
+    }
     if start >= end {
         return Err(format!(
             "fetch_clip: start ({}) must be before end ({})",
@@ -113,6 +119,13 @@ pub fn plan_window(start: f64, end: f64, pad: f64) -> Result<Window, String> {
         pad,
     };
     let length = round2(w.to - w.from);
+    if length <= 0.0 {
+        return Err(format!(
+            "fetch_clip: the window {}–{} is empty once rounded to hundredths of a second: cite a longer span",
+            secs(w.from),
+            secs(w.to)
+        ));
+    }
     if length > MAX_WINDOW {
         return Err(format!(
             "fetch_clip: the window {}–{} (padding included) is {}s long, and the editor fetches at most {}s per window: cite a narrower span",
@@ -665,6 +678,12 @@ mod tests {
             plan_window(20.0, 20.0, 3.0).unwrap_err(),
             "fetch_clip: start (20) must be before end (20)"
         );
+        assert!(plan_window(1e-300, 2e-300, 0.0)
+            .unwrap_err()
+            .contains("is empty once rounded"));
+        assert!(plan_window(f64::NAN, 2.0, 0.0)
+            .unwrap_err()
+            .contains("must be seconds, 0 or more"));
         assert_eq!(secs(7.5), "7.5");
         assert_eq!(secs(7.0), "7");
         assert_eq!(secs(7.456), "7.46");

@@ -92,26 +92,38 @@ pub fn typo_of(key: &str) -> Option<&'static str> {
         .map(|(_, k)| k)
 }
 
+/// A token: the text as typed, and with a `key="quoted value"`'s quotes
+/// removed.
+struct Token {
+    raw: String,
+    cooked: String,
+}
+
 /// Splits `text` into tokens, keeping a quoted value (`key="a b"`) whole.
-fn tokens(text: &str) -> Vec<String> {
+fn tokens(text: &str) -> Vec<Token> {
     let mut out = Vec::new();
-    let mut cur = String::new();
+    let (mut raw, mut cooked) = (String::new(), String::new());
     let mut quote: Option<char> = None;
     for c in text.chars() {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => cur.push(c),
-            (None, '"' | '\'') if cur.contains('=') => quote = Some(c),
+            (Some(_), c) => cooked.push(c),
+            (None, '"' | '\'') if cooked.contains('=') => quote = Some(c),
             (None, c) if c.is_whitespace() => {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
+                if !raw.is_empty() {
+                    out.push(Token {
+                        raw: std::mem::take(&mut raw),
+                        cooked: std::mem::take(&mut cooked),
+                    });
                 }
+                continue;
             }
-            (None, c) => cur.push(c),
+            (None, c) => cooked.push(c),
         }
+        raw.push(c);
     }
-    if !cur.is_empty() {
-        out.push(cur);
+    if !raw.is_empty() {
+        out.push(Token { raw, cooked });
     }
     out
 }
@@ -128,23 +140,26 @@ fn list(v: &str) -> Vec<String> {
 pub fn parse(raw: &str) -> Parsed {
     let mut p = Parsed::default();
     let mut words = Vec::new();
-    for token in tokens(raw) {
-        let is_url = token.starts_with("http://") || token.starts_with("https://");
-        if is_url && p.link.is_none() && token.contains("qt=") {
-            p.link = Some(token);
+    for Token { raw: typed, cooked } in tokens(raw) {
+        let is_url = cooked.starts_with("http://") || cooked.starts_with("https://");
+        if is_url && p.link.is_none() && cooked.contains("qt=") {
+            p.link = Some(cooked);
             continue;
         }
-        let setting = (!is_url).then(|| token.split_once('=')).flatten();
+        let setting = (!is_url).then(|| cooked.split_once('=')).flatten();
         match setting {
             Some((k, v)) if KEYS.contains(&k) => set(&mut p, k, v),
             Some((k, _))
                 if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
             {
                 let hint = typo_of(k).map_or(String::new(), |t| format!("; did you mean {t}=?"));
-                p.warnings.push(format!("⚠ {token:?} is not a setting, so it stays in the question{hint} (settings: {})", KEYS.join(", ")));
-                words.push(token);
+                p.warnings.push(format!(
+                    "⚠ {typed:?} is not a setting, so it stays in the question{hint} (settings: {})",
+                    KEYS.join(", ")
+                ));
+                words.push(typed);
             }
-            _ => words.push(token),
+            _ => words.push(typed),
         }
     }
     p.question = words.join(" ");

@@ -203,6 +203,20 @@ pub(crate) fn ms(ms: f64) -> f64 {
     (ms).round() / 1000.0
 }
 
+/// A cue's start and end as read: both finite, the start not negative,
+/// and the end not before the start (a shorter end becomes the start).
+/// `what` names the cue in the error. A time is never invented: a bad one
+/// is refused, not replaced by 0.
+pub(crate) fn span(start: f64, end: f64, what: &str) -> Result<(f64, f64), CaptionError> {
+    if !start.is_finite() || start < 0.0 {
+        return Err(CaptionError::File(format!(
+            "{what} starts at {start}, which is not a time (a start is 0 or more)"
+        )));
+    }
+    let end = if end.is_finite() { end.max(start) } else { start };
+    Ok((start, end))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

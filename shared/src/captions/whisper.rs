@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{clean_text, ms, CaptionError};
+use super::{clean_text, ms, span, CaptionError};
 use crate::format::Cue;
 
 pub fn parse_tsv(text: &str) -> Result<Vec<Cue>, CaptionError> {
@@ -65,15 +65,18 @@ pub fn parse_json(text: &str) -> Result<Vec<Cue>, CaptionError> {
             "not a Whisper JSON file (an object with `segments`): {e}"
         ))
     })?;
-    Ok(doc
-        .segments
+    doc.segments
         .into_iter()
-        .map(|s| Cue {
-            start: s.start,
-            end: s.end,
-            text: clean_text(&[&s.text]),
+        .enumerate()
+        .map(|(i, s)| {
+            let (start, end) = span(s.start, s.end, &format!("segment {i}"))?;
+            Ok(Cue {
+                start,
+                end,
+                text: clean_text(&[&s.text]),
+            })
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{clean_text, decode_entities, ms, strip_tags, CaptionError};
+use super::{clean_text, decode_entities, ms, span, strip_tags, CaptionError};
 use crate::format::Cue;
 
 #[derive(Deserialize)]
@@ -49,11 +49,12 @@ pub fn parse_json3(text: &str) -> Result<Vec<Cue>, CaptionError> {
                 "event {i} has text but no tStartMs, so it has no time (it is not stamped at 0:00)"
             ))
         })?;
-        cues.push(Cue {
-            start: ms(start),
-            end: ms(start + e.d_duration_ms),
-            text,
-        });
+        let (start, end) = span(
+            ms(start),
+            ms(start + e.d_duration_ms),
+            &format!("event {i}"),
+        )?;
+        cues.push(Cue { start, end, text });
     }
     Ok(cues)
 }
@@ -87,11 +88,8 @@ pub fn parse_srv3(text: &str) -> Result<Vec<Cue>, CaptionError> {
             .collect::<Vec<_>>()
             .join(" ");
         if !text.is_empty() {
-            out.push(Cue {
-                start: ms(t),
-                end: ms(t + d),
-                text,
-            });
+            let (start, end) = span(ms(t), ms(t + d), &format!("<p t=\"{t}\">"))?;
+            out.push(Cue { start, end, text });
         }
         rest = &rest[next..];
     }
