@@ -32,7 +32,9 @@ impl SourceHandle {
     /// Parses a canonical handle, or a bare path (`./dir`, `/dir`), which
     /// is read as `local:`.
     pub fn parse(text: &str) -> Result<Self, HandleError> {
-        let text = text.trim();
+        // Only a line break is dropped from the end: a directory may end
+        // in a space, and the handle a path was shown as must name it.
+        let text = text.trim_start().trim_end_matches(['\r', '\n']);
         if let Some(dir) = text.strip_prefix("local:") {
             if dir.trim().is_empty() {
                 return Err(HandleError(
@@ -187,6 +189,7 @@ mod tests {
         for (input, canonical) in [
             ("local:/srv/export/public", "local:/srv/export/public"),
             ("/srv/x/../export/", "local:/srv/export"),
+            ("  local:/srv/dir ending in a space \n", "local:/srv/dir ending in a space "),
             (
                 "remote:https://site.example/",
                 "remote:https://site.example",
