@@ -63,7 +63,12 @@ const NEW_WORD: &str = "zyxwvutsrq";
 fn pages(site: &Path) -> Vec<std::path::PathBuf> {
     files_under(&site.join("transcripts"))
         .into_iter()
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("page-"))
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("page-")
+        })
         .collect()
 }
 
@@ -78,7 +83,8 @@ fn apply(site: &Path, e: &Edit) {
         }
         Edit::NewWord(i) => {
             let p = &all[i % all.len()];
-            let mut page: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+            let mut page: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
             if let Some(cue) = page["videos"][0]["cues"].get_mut(0) {
                 cue[2] = format!("{} {NEW_WORD}", cue[2].as_str().unwrap_or("")).into();
             }
@@ -87,7 +93,8 @@ fn apply(site: &Path, e: &Edit) {
         Edit::Delete(i) => {
             let p = &all[i % all.len()];
             let manifest_path = p.parent().unwrap().join("manifest.json");
-            let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+            let mut m: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             if let Some(list) = m["pages"].as_array_mut() {
                 list.retain(|e| e["file"] != name.as_str());
@@ -97,16 +104,23 @@ fn apply(site: &Path, e: &Edit) {
         }
         Edit::CopyChannel(i) => {
             let corpus_path = site.join("corpus.json");
-            let mut corpus: serde_json::Value = serde_json::from_slice(&std::fs::read(&corpus_path).unwrap()).unwrap();
+            let mut corpus: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&corpus_path).unwrap()).unwrap();
             let channels = corpus["channels"].as_array().unwrap().clone();
             let mut ch = channels[i % channels.len()].clone();
             let slug = ch["slug"].as_str().unwrap().to_string();
             let copy = format!("{slug}-copy{}", channels.len());
             if site.join("transcripts").join(&slug).is_dir() {
                 for f in files_under(&site.join("transcripts").join(&slug)) {
-                    let dest = site.join("transcripts").join(&copy).join(f.file_name().unwrap());
+                    let dest = site
+                        .join("transcripts")
+                        .join(&copy)
+                        .join(f.file_name().unwrap());
                     std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-                    let text = std::fs::read_to_string(&f).unwrap().replace(&format!("\"channel\":\"{slug}\""), &format!("\"channel\":\"{copy}\""));
+                    let text = std::fs::read_to_string(&f).unwrap().replace(
+                        &format!("\"channel\":\"{slug}\""),
+                        &format!("\"channel\":\"{copy}\""),
+                    );
                     std::fs::write(dest, text).unwrap();
                 }
                 ch["slug"] = copy.into();
@@ -119,11 +133,23 @@ fn apply(site: &Path, e: &Edit) {
 
 /// Words of the archive, in a stable order, to pick queries from.
 fn vocabulary(archive: &Archive) -> Vec<String> {
-    let r = search(archive, None, &Request { query: "the".into(), ..Request::default() }).unwrap();
+    let r = search(
+        archive,
+        None,
+        &Request {
+            query: "the".into(),
+            ..Request::default()
+        },
+    )
+    .unwrap();
     let mut words = BTreeSet::new();
     for v in r.videos.iter().take(20) {
         for h in &v.hits {
-            words.extend(archilyzer_core::text::tokens(&h.text).into_iter().filter(|w| w.len() > 2 && w.is_ascii()));
+            words.extend(
+                archilyzer_core::text::tokens(&h.text)
+                    .into_iter()
+                    .filter(|w| w.len() > 2 && w.is_ascii()),
+            );
         }
     }
     words.into_iter().collect()
@@ -131,7 +157,10 @@ fn vocabulary(archive: &Archive) -> Vec<String> {
 
 fn request(q: &Query, words: &[String]) -> Request {
     let w = |i: &usize| words[i % words.len()].clone();
-    let mut r = Request { use_aliases: true, ..Request::default() };
+    let mut r = Request {
+        use_aliases: true,
+        ..Request::default()
+    };
     match q {
         Query::Word(i) => r.query = w(i),
         Query::Phrase(i) => r.query = format!("{} {}", w(i), w(&(i + 1))),
@@ -143,7 +172,14 @@ fn request(q: &Query, words: &[String]) -> Request {
         Query::NewWord => r.query = NEW_WORD.into(),
         Query::Filtered(i, s) => {
             r.query = w(i);
-            let states = ["available", "deleted", "private", "members_only", "maybe_missing", "unlisted"];
+            let states = [
+                "available",
+                "deleted",
+                "private",
+                "members_only",
+                "maybe_missing",
+                "unlisted",
+            ];
             r.filters.states = vec![states[s % states.len()].into()];
             r.scopes = vec!["transcripts".into(), "description".into(), "chat".into()];
         }
@@ -151,11 +187,21 @@ fn request(q: &Query, words: &[String]) -> Request {
     r
 }
 
-fn answer(archive: &Archive, index: Option<&Path>, r: &Request) -> Vec<(String, String, Vec<usize>)> {
+fn answer(
+    archive: &Archive,
+    index: Option<&Path>,
+    r: &Request,
+) -> Vec<(String, String, Vec<usize>)> {
     let res = search(archive, index, r).unwrap();
     res.videos
         .iter()
-        .map(|v| (v.channel.clone(), v.slug.clone(), v.hits.iter().map(|h| h.unit).collect()))
+        .map(|v| {
+            (
+                v.channel.clone(),
+                v.slug.clone(),
+                v.hits.iter().map(|h| h.unit).collect(),
+            )
+        })
         .collect()
 }
 

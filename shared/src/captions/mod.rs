@@ -213,7 +213,11 @@ pub(crate) fn span(start: f64, end: f64, what: &str) -> Result<(f64, f64), Capti
             "{what} starts at {start}, which is not a time (a start is 0 or more)"
         )));
     }
-    let end = if end.is_finite() { end.max(start) } else { start };
+    let end = if end.is_finite() {
+        end.max(start)
+    } else {
+        start
+    };
     Ok((start, end))
 }
 

@@ -35,6 +35,12 @@ impl SourceHandle {
         // Only a line break is dropped from the end: a directory may end
         // in a space, and the handle a path was shown as must name it.
         let text = text.trim_start().trim_end_matches(['\r', '\n']);
+
+        if text.chars().any(char::is_control) {
+            return Err(HandleError(format!(
+                "{text:?} holds control characters (a line break, a NUL): a handle is one line of text"
+            )));
+        }
         if let Some(dir) = text.strip_prefix("local:") {
             if dir.trim().is_empty() {
                 return Err(HandleError(
@@ -189,7 +195,10 @@ mod tests {
         for (input, canonical) in [
             ("local:/srv/export/public", "local:/srv/export/public"),
             ("/srv/x/../export/", "local:/srv/export"),
-            ("  local:/srv/dir ending in a space \n", "local:/srv/dir ending in a space "),
+            (
+                "  local:/srv/dir ending in a space \n",
+                "local:/srv/dir ending in a space ",
+            ),
             (
                 "remote:https://site.example/",
                 "remote:https://site.example",
