@@ -60,7 +60,7 @@ pub fn parse_seconds(v: &Value) -> Option<f64> {
             .all(|b| b.is_ascii_digit())
             .then(|| p.parse::<f64>().ok())?
     };
-    match rest {
+    let total = match rest {
         [] => Some(seconds),
         [m] => Some(whole(m)? * 60.0 + seconds),
         [h, m] => {
@@ -68,7 +68,9 @@ pub fn parse_seconds(v: &Value) -> Option<f64> {
             (m < 60.0).then_some(whole(h)? * 3600.0 + m * 60.0 + seconds)
         }
         _ => None,
-    }
+    }?;
+    // So many digits that the value overflows is not a time either.
+    total.is_finite().then_some(total)
 }
 
 /// `12` or `12.5`: digits with an optional fraction, nothing else.
@@ -654,6 +656,7 @@ mod tests {
             json!("1:2:3:4"),
             json!("12s"),
             json!("1e3"),
+            json!(format!("{}:00", "9".repeat(400))),
             json!(" : "),
             json!(true),
             Value::Null,
