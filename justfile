@@ -42,3 +42,14 @@ parity: build-index
 bench:
     cargo run --release -p archilyzer-index -- build --local /tmp/ref/alpha
     cargo run --release -p archilyzer-index -- bench --local /tmp/ref/alpha
+
+# Fuzz every parser for SECONDS each (default 60); crashes land in fuzz/artifacts.
+fuzz seconds="60":
+    bash fuzz/run.sh {{seconds}}
+
+# Soak one server with 10,000 mixed calls on TWIML (imports and indexes it first).
+soak:
+    cargo build --release
+    target/release/archilyzer-index import --from ../shared/corpora/twiml/vtt --out /tmp/soak-twiml --channel twiml --channel-name "TWIML AI Podcast" --page-bytes 500KB
+    target/release/archilyzer-index build --local /tmp/soak-twiml --index /tmp/soak-twiml-index
+    python3 server/tests/soak.py target/release/archilyzer-mcp /tmp/soak-twiml /tmp/soak-twiml-index 10000 4

@@ -76,7 +76,7 @@ async def main():
     calls = int(sys.argv[4]) if len(sys.argv) > 4 else 10000
     concurrency = int(sys.argv[5]) if len(sys.argv) > 5 else 4
     params = StdioServerParameters(command=binary, args=["--local", archive, "--index", index],
-                                   env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp")})
+                                   env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"), **({"MALLOC_ARENA_MAX": os.environ["MALLOC_ARENA_MAX"]} if "MALLOC_ARENA_MAX" in os.environ else {})})
     rng = random.Random(7)
     latencies, errors = {}, []
     async with Client(params) as client:
@@ -84,6 +84,7 @@ async def main():
         first = await client.call_tool("enumerate_matches", {"query": "learning"})
         ids = [v["id"] for v in first.structured_content["videos"]][:200]
         rss_1000 = None
+        series = []
         done = 0
         started = time.perf_counter()
 
@@ -101,6 +102,8 @@ async def main():
             batch = [mix(rng, ids) for _ in range(min(concurrency, calls - done))]
             await asyncio.gather(*(one(k, a) for k, a in batch))
             done += len(batch)
+            if done // 1000 > len(series):
+                series.append(round(rss_mb(pid), 1))
             if rss_1000 is None and done >= 1000:
                 rss_1000 = rss_mb(pid)
         rss_end = rss_mb(pid)
@@ -109,6 +112,7 @@ async def main():
     report = {
         "calls": done, "concurrency": concurrency, "errors": len(errors), "seconds": round(elapsed, 1),
         "rss_after_1000_mb": round(rss_1000, 1), "rss_end_mb": round(rss_end, 1), "rss_drift_pct": round(drift, 1),
+        "rss_every_1000_mb": series,
         "latency_ms": {k: {"n": len(v), "p50": round(pct(v, 50), 1), "p99": round(pct(v, 99), 1)} for k, v in sorted(latencies.items())},
         "first_errors": errors[:5],
     }
