@@ -13,7 +13,7 @@ use std::path::Path;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{search, Request};
 use archilyzer_index::generate::{self, GenOptions};
-use common::{files_under, open_local};
+use common::{files_under, open_local, transcript_pages};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -60,20 +60,8 @@ fn query() -> impl Strategy<Value = Query> {
 
 const NEW_WORD: &str = "zyxwvutsrq";
 
-fn pages(site: &Path) -> Vec<std::path::PathBuf> {
-    files_under(&site.join("transcripts"))
-        .into_iter()
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("page-")
-        })
-        .collect()
-}
-
 fn apply(site: &Path, e: &Edit) {
-    let all = pages(site);
+    let all = transcript_pages(site);
     match e {
         Edit::Touch(i) => {
             let p = &all[i % all.len()];

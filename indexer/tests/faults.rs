@@ -13,18 +13,10 @@ use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{search, Request};
 use archilyzer_core::source::SourceHandle;
 use archilyzer_core::testkit::TestServer;
-use common::{files_under, generated, open, open_local};
+use common::{copy_dir, files_under, generated, open, open_local, transcript_pages};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_archilyzer-index"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for f in files_under(from) {
-        let dest = to.join(f.strip_prefix(from).unwrap());
-        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-        std::fs::copy(&f, &dest).unwrap();
-    }
 }
 
 fn contents(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -48,17 +40,7 @@ fn req(q: &str) -> Request {
 }
 
 fn first_page(site: &Path) -> PathBuf {
-    let mut pages: Vec<PathBuf> = files_under(&site.join("transcripts"))
-        .into_iter()
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("page-")
-        })
-        .collect();
-    pages.sort();
-    pages.remove(0)
+    transcript_pages(site).remove(0)
 }
 
 #[test]

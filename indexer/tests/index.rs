@@ -12,26 +12,13 @@ use archilyzer_core::format::{Manifest, SiteCorpus};
 use archilyzer_core::index::{self, IndexStatus};
 use archilyzer_core::query::{search, FilterArgs, Request};
 use archilyzer_index::check;
-use common::{generated, open_local};
+use common::{copy_dir, generated, open_local};
 
 /// A private copy of the generated alpha site, and an index dir beside it.
 struct Fixture {
     _tmp: tempfile::TempDir,
     site: PathBuf,
     index: PathBuf,
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
 }
 
 fn fixture() -> Fixture {

@@ -4,15 +4,15 @@
 //! on: the request bodies, the key facts in the texts, and that nothing is
 //! sent when an argument is wrong.
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use archilyzer_core::source::SourceHandle;
 use archilyzer_core::testkit::editor::{FakeEditor, JobScript};
 use archilyzer_mcp::editor::{Clock, EditorSetup};
-use archilyzer_mcp::sources::Sources;
 use archilyzer_mcp::tools::{call, Context, Output, Tick};
 use serde_json::{json, Value};
 
@@ -62,10 +62,8 @@ fn rig() -> Rig {
 
 fn context(editor: EditorSetup) -> Context {
     Context {
-        sources: Sources::new(SourceHandle::local(&alpha()), None),
         editor,
-        umtool: Err("no umtool".into()),
-        binaries: Default::default(),
+        ..common::alpha_context()
     }
 }
 

@@ -4,13 +4,11 @@
 //! anyway, say that no index was used, and still read what it is asked.
 //! One test in its own binary, because it sets the process's environment.
 
-use std::path::PathBuf;
+mod common;
 
 use archilyzer_core::source::SourceHandle;
 use archilyzer_core::testkit::TestServer;
-use archilyzer_mcp::editor::EditorSetup;
-use archilyzer_mcp::sources::Sources;
-use archilyzer_mcp::tools::{call, Context};
+use common::{context, testdata};
 use serde_json::json;
 
 #[test]
@@ -20,18 +18,10 @@ fn an_unwritable_cache_dir_means_answers_without_an_index_that_say_so() {
     std::fs::write(&blocker, b"a file where the cache dir should be").unwrap();
     std::env::set_var("ARCHILYZER_CACHE_DIR", blocker.join("cache"));
     std::env::remove_var("ARCHILYZER_INDEX_DIR");
-    let testdata = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive");
-    let server = TestServer::serve(&testdata);
+    let server = TestServer::serve(testdata(""));
     let handle = SourceHandle::parse(&format!("remote:{}", server.url("alpha"))).unwrap();
-    let ctx = Context {
-        sources: Sources::new(handle, None),
-        editor: EditorSetup::Missing,
-        umtool: Err("no umtool".into()),
-        binaries: Default::default(),
-    };
-    let run = |tool: &str, args: serde_json::Value| {
-        call(&ctx, tool, args.as_object().unwrap(), &mut |_| {})
-    };
+    let ctx = context(handle);
+    let run = |tool: &str, args: serde_json::Value| common::run(&ctx, tool, args);
     let out = run("search_transcripts", json!({"query": "really", "limit": 2}));
     assert!(!out.is_error, "{}", out.text);
     assert!(

@@ -2,28 +2,23 @@
 //! read gives the digest and the file to edit, and reply sends nothing
 //! and answers the command to run.
 
-use std::path::PathBuf;
+mod common;
 
-use archilyzer_core::source::SourceHandle;
 use archilyzer_core::testkit::umtool::FakeUmtool;
-use archilyzer_mcp::editor::EditorSetup;
 use archilyzer_mcp::service::Service;
-use archilyzer_mcp::sources::Sources;
-use archilyzer_mcp::tools::{call, Context, Output};
+use archilyzer_mcp::tools::{Context, Output};
+use common::alpha_context;
 use serde_json::{json, Value};
 
 fn ctx(umtool: Result<Service, String>) -> Context {
-    let alpha = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive/alpha");
     Context {
-        sources: Sources::new(SourceHandle::local(&alpha), None),
-        editor: EditorSetup::Missing,
         umtool,
-        binaries: Default::default(),
+        ..alpha_context()
     }
 }
 
 fn run(ctx: &Context, args: Value) -> Output {
-    call(ctx, "notes", args.as_object().unwrap(), &mut |_| {})
+    common::run(ctx, "notes", args)
 }
 
 fn fake() -> FakeUmtool {

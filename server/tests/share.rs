@@ -3,35 +3,16 @@
 //! resolves to a corpus (the default's own site, or a site probed over
 //! HTTP), and a hostile link is refused naming the part that is wrong.
 
-use std::path::PathBuf;
+mod common;
 
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::query::Request;
 use archilyzer_core::share::eval::link_for;
 use archilyzer_core::source::SourceHandle;
 use archilyzer_core::testkit::TestServer;
-use archilyzer_mcp::editor::EditorSetup;
-use archilyzer_mcp::sources::Sources;
-use archilyzer_mcp::tools::{call, Context, Output};
-use serde_json::{json, Value};
-
-fn testdata() -> PathBuf {
-    std::fs::canonicalize(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive"))
-        .unwrap()
-}
-
-fn ctx(default: SourceHandle) -> Context {
-    Context {
-        sources: Sources::new(default, None),
-        editor: EditorSetup::Missing,
-        umtool: Err("no umtool".into()),
-        binaries: Default::default(),
-    }
-}
-
-fn run(ctx: &Context, tool: &str, args: Value) -> Output {
-    call(ctx, tool, args.as_object().unwrap(), &mut |_| {})
-}
+use archilyzer_mcp::tools::Output;
+use common::{context as ctx, run, testdata};
+use serde_json::json;
 
 fn ids(out: &Output) -> Vec<String> {
     out.structured["videos"]
@@ -50,7 +31,7 @@ fn link(archive_dir: &std::path::Path, origin: &str, req: &Request) -> String {
 
 #[test]
 fn a_link_opens_as_the_search_it_was_made_from() {
-    let alpha = testdata().join("alpha");
+    let alpha = testdata("alpha");
     let c = ctx(SourceHandle::local(&alpha));
     let mut req = Request {
         query: "really".into(),
@@ -147,7 +128,7 @@ fn a_link_opens_as_the_search_it_was_made_from() {
 
 #[test]
 fn the_plan_names_channels_that_are_not_in_the_corpus_and_the_ignored_fk() {
-    let alpha = testdata().join("alpha");
+    let alpha = testdata("alpha");
     let c = ctx(SourceHandle::local(&alpha));
     let mut req = Request {
         query: "really".into(),
@@ -194,14 +175,14 @@ fn the_plan_names_channels_that_are_not_in_the_corpus_and_the_ignored_fk() {
 
 #[test]
 fn an_origin_that_is_not_the_default_is_probed_over_http() {
-    let server = TestServer::serve(testdata());
+    let server = TestServer::serve(testdata(""));
     let beta_url = server.url("beta").trim_end_matches('/').to_string();
-    let c = ctx(SourceHandle::local(&testdata().join("alpha")));
+    let c = ctx(SourceHandle::local(&testdata("alpha")));
     let req = Request {
         query: "really".into(),
         ..Request::default()
     };
-    let url = link(&testdata().join("beta"), &beta_url, &req);
+    let url = link(&testdata("beta"), &beta_url, &req);
     let out = run(&c, "open_link", json!({"link": url, "limit": 3}));
     assert!(!out.is_error, "{}", out.text);
     assert!(
@@ -216,7 +197,7 @@ fn an_origin_that_is_not_the_default_is_probed_over_http() {
         "{}",
         out.text
     );
-    let nowhere = link(&testdata().join("beta"), "http://127.0.0.1:9", &req);
+    let nowhere = link(&testdata("beta"), "http://127.0.0.1:9", &req);
     let out = run(&c, "open_link", json!({"link": nowhere}));
     assert!(
         out.is_error

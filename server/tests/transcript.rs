@@ -3,12 +3,11 @@
 //! files), covering each rule of the tool, and the real yt-dlp from PyPI
 //! found by the discovery code.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use archilyzer_core::source::SourceHandle;
-use archilyzer_mcp::editor::EditorSetup;
-use archilyzer_mcp::sources::Sources;
-use archilyzer_mcp::tools::{call, Context, Output};
+use std::path::Path;
+
+use archilyzer_mcp::tools::{Context, Output};
 use archilyzer_mcp::transcript::discover::{Locator, YT_DLP};
 use serde_json::{json, Value};
 
@@ -54,14 +53,11 @@ impl Fakes {
 }
 
 fn run(loc: Locator, args: Value) -> Output {
-    let alpha = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive/alpha");
     let ctx = Context {
-        sources: Sources::new(SourceHandle::local(&alpha), None),
-        editor: EditorSetup::Missing,
-        umtool: Err("no umtool".into()),
         binaries: loc,
+        ..common::alpha_context()
     };
-    call(&ctx, "transcript", args.as_object().unwrap(), &mut |_| {})
+    common::run(&ctx, "transcript", args)
 }
 
 fn json3(events: &[(u64, &str)]) -> String {

@@ -78,3 +78,26 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Copies the tree `from` to `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for f in files_under(from) {
+        let dest = to.join(f.strip_prefix(from).unwrap());
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&f, &dest).unwrap();
+    }
+}
+
+/// Every transcript page file of the site at `site`, sorted.
+pub fn transcript_pages(site: &Path) -> Vec<PathBuf> {
+    files_under(&site.join("transcripts"))
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("page-")
+        })
+        .collect()
+}

@@ -30,6 +30,29 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
+/// What every rendering of a note shows (the anchored passage, resolved
+/// where umtool resolved it).
+struct Fields<'a> {
+    id: &'a str,
+    anchor: &'a str,
+    text: &'a str,
+    author: &'a str,
+    created: &'a str,
+}
+
+impl<'a> Fields<'a> {
+    fn of(n: &'a Value) -> Self {
+        let s = |k: &str, default: &'a str| n[k].as_str().unwrap_or(default);
+        Fields {
+            id: s("id", "?"),
+            anchor: n["anchorText"].as_str().unwrap_or(s("anchor", "")),
+            text: s("text", ""),
+            author: s("author", "?"),
+            created: s("createdAt", "?"),
+        }
+    }
+}
+
 fn refused(reply: &crate::service::Reply) -> String {
     format!("umtool refused (HTTP {}): {}", reply.status, reply.error())
 }
@@ -73,16 +96,10 @@ fn list(umtool: &Service) -> ToolResult {
     for ((target, title), list) in &by_target {
         out.push_str(&format!("\n## {title} (target: {target})\n"));
         for n in list {
+            let f = Fields::of(n);
             out.push_str(&format!(
                 "- note {} at {:?}: {} ({}, {})\n",
-                n["id"].as_str().unwrap_or("?"),
-                n["anchorText"]
-                    .as_str()
-                    .or(n["anchor"].as_str())
-                    .unwrap_or(""),
-                n["text"].as_str().unwrap_or(""),
-                n["author"].as_str().unwrap_or("?"),
-                n["createdAt"].as_str().unwrap_or("?")
+                f.id, f.anchor, f.text, f.author, f.created
             ));
         }
     }
@@ -114,17 +131,15 @@ fn read(umtool: &Service, target: &str) -> ToolResult {
         d["sourceFile"].as_str().unwrap_or("?")
     );
     for n in d["notes"].as_array().into_iter().flatten() {
+        let f = Fields::of(n);
         out.push_str(&format!(
             "\n## note {} ({}) at {:?}\n> {}\n({}, {})\n",
-            n["id"].as_str().unwrap_or("?"),
+            f.id,
             n["status"].as_str().unwrap_or("open"),
-            n["anchorText"]
-                .as_str()
-                .or(n["anchor"].as_str())
-                .unwrap_or(""),
-            n["text"].as_str().unwrap_or(""),
-            n["author"].as_str().unwrap_or("?"),
-            n["createdAt"].as_str().unwrap_or("?")
+            f.anchor,
+            f.text,
+            f.author,
+            f.created
         ));
         for r in n["replies"].as_array().into_iter().flatten() {
             out.push_str(&format!(

@@ -1,0 +1,46 @@
+//! What the server's integration tests share: the test archive, a tool
+//! context with nothing configured but the archive, and one tool call.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use archilyzer_core::source::SourceHandle;
+use archilyzer_mcp::editor::EditorSetup;
+use archilyzer_mcp::sources::Sources;
+use archilyzer_mcp::tools::{call, Context, Output};
+use serde_json::Value;
+
+/// `testdata/archive/<name>`, canonical.
+pub fn testdata(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/archive")
+        .join(name);
+    std::fs::canonicalize(dir).expect("the committed test archive")
+}
+
+/// A context reading `default`, with no editor, no umtool and no binaries
+/// (override a field with `Context { editor, ..context(h) }`).
+pub fn context(default: SourceHandle) -> Context {
+    Context {
+        sources: Sources::new(default, None),
+        editor: EditorSetup::Missing,
+        umtool: Err("no umtool".into()),
+        binaries: Default::default(),
+    }
+}
+
+/// The same, reading `testdata/archive/alpha`.
+pub fn alpha_context() -> Context {
+    context(SourceHandle::local(&testdata("alpha")))
+}
+
+/// Calls `tool` with `args` (a JSON object), ignoring progress.
+pub fn run(ctx: &Context, tool: &str, args: Value) -> Output {
+    call(
+        ctx,
+        tool,
+        args.as_object().expect("arguments are an object"),
+        &mut |_| {},
+    )
+}
