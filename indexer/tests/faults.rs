@@ -225,6 +225,20 @@ fn peak_rss_mb(args: &[&str]) -> (u64, String) {
     (mb, text)
 }
 
+/// Peak RSS in MB of a full-scan search of `dir` for `query`, and what it printed.
+fn scan_rss_mb(dir: &Path, query: &str) -> (u64, String) {
+    let dir = dir.to_str().unwrap();
+    peak_rss_mb(&[
+        "search",
+        "--no-index",
+        "--local",
+        dir,
+        "--limit",
+        "0",
+        query,
+    ])
+}
+
 /// An archive of one channel whose only page is `videos` (JSON).
 fn one_page_archive(dir: &Path, videos: &str) {
     let page = format!("{{\"channel\":\"big\",\"page\":1,\"videos\":{videos}}}");
@@ -248,15 +262,7 @@ fn a_100_mb_cue_and_a_million_tiny_cues_are_searched_in_bounded_memory() {
         &format!("[{{\"slug\":\"v1\",\"title\":\"t\",\"cues\":[[1.0,2.0,\"{text}\"]]}}]"),
     );
     drop(text);
-    let (mb, out) = peak_rss_mb(&[
-        "search",
-        "--no-index",
-        "--local",
-        big.to_str().unwrap(),
-        "--limit",
-        "0",
-        "needle",
-    ]);
+    let (mb, out) = scan_rss_mb(&big, "needle");
     assert!(out.contains("1 video(s), 1 hit(s)"), "{out}");
     assert!(mb < 700, "a 100 MB cue took {mb} MB");
     println!("100 MB cue: peak RSS {mb} MB");
@@ -274,15 +280,7 @@ fn a_100_mb_cue_and_a_million_tiny_cues_are_searched_in_bounded_memory() {
         &many,
         &format!("[{{\"slug\":\"v1\",\"title\":\"t\",\"cues\":{cues}}}]"),
     );
-    let (mb, out) = peak_rss_mb(&[
-        "search",
-        "--no-index",
-        "--local",
-        many.to_str().unwrap(),
-        "--limit",
-        "0",
-        "w999",
-    ]);
+    let (mb, out) = scan_rss_mb(&many, "w999");
     assert!(out.contains("1 video(s), 1000 hit(s)"), "{out}");
     assert!(mb < 900, "a million cues took {mb} MB");
     println!("1,000,000 cues: peak RSS {mb} MB");
