@@ -3,6 +3,8 @@
 //! and the 2025 `initialize` handshake. The checks live in
 //! `mcp_client.py`; this test builds the index it needs and runs it.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -15,13 +17,16 @@ const TOKEN: &str = "protocol-test-token-7f3a";
 
 #[test]
 fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
-    let has_client = Command::new("python3")
+    let python = common::python();
+    let has_client = Command::new(&python)
         .args(["-c", "import mcp"])
         .status()
         .is_ok_and(|s| s.success());
     assert!(
         has_client,
-        "the Python MCP client is needed: pip install mcp==2.3.0 (.ci/run installs it)"
+        "the Python MCP client (mcp 2.3.0) is not importable by {}: {}",
+        python.display(),
+        common::PYTHON_SETUP
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let archive_dir = std::fs::canonicalize(root.join("testdata/archive/alpha")).unwrap();
@@ -45,7 +50,7 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
             "text": "Cite the moment here", "author": "op", "createdAt": "2026-11-28", "status": "open"}),
     );
     let cli = index_cli();
-    let out = Command::new("python3")
+    let out = Command::new(&python)
         .arg(root.join("server/tests/mcp_client.py"))
         .arg(env!("CARGO_BIN_EXE_archilyzer-mcp"))
         .arg(&archive_dir)

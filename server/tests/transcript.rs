@@ -413,8 +413,18 @@ fn discovery_searches_the_usual_places_and_a_bad_setting_is_an_error() {
 
 #[test]
 fn the_real_yt_dlp_from_pypi_is_found_and_answers_its_version() {
-    let found = Locator::from_env().find(YT_DLP).unwrap_or_else(|e| {
-        panic!("{e}\n(the test setup installs it: python3 -m pip install yt-dlp; .ci/run does)")
+    let mut locator = Locator::from_env();
+    if let Some(bin) = common::venv_bin() {
+        // The test environment's yt-dlp, searched first, as a PATH entry.
+        let path = locator.path.take().unwrap_or_default();
+        let dirs = std::iter::once(bin).chain(std::env::split_paths(&path));
+        locator.path = Some(std::env::join_paths(dirs).unwrap());
+    }
+    let found = locator.find(YT_DLP).unwrap_or_else(|e| {
+        panic!(
+            "{e}\n(yt-dlp is installed for the tests: {})",
+            common::PYTHON_SETUP
+        )
     });
     let out = std::process::Command::new(&found)
         .arg("--version")

@@ -10,6 +10,8 @@
 //!   Whisper TSV/JSON, YouTube json3/srv3).
 //! - [`net`]: the HTTP runtime and client both binaries share.
 //! - [`share`]: viewer share links (a whole search in one URL).
+//! - [`output`] and [`staging`]: which folders a command may replace
+//!   (only its own output) and how it replaces them (atomically).
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
 
 pub mod archive;
@@ -17,6 +19,7 @@ pub mod captions;
 pub mod format;
 pub mod index;
 pub mod net;
+pub mod output;
 pub mod query;
 pub mod share;
 pub mod source;

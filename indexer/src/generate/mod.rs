@@ -29,6 +29,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::compose::{self, Pager, Staging};
+use archilyzer_core::output::{self, OutputKind};
 pub use video::Videos;
 pub use vocab::{Vocabulary, TRAP_PHRASES};
 
@@ -111,7 +112,8 @@ pub fn generate(options: &GenOptions, progress: &dyn Fn(&str)) -> Result<GenRepo
         "--channels must be at least 3 (the archive needs a mirror channel)"
     );
     let started = Instant::now();
-    let staging = Staging::beside(&options.out)?;
+    let claim = output::Claim::new(&options.out, OutputKind::GeneratedArchives, "--out", &[])?;
+    let staging = Staging::beside(claim)?;
     let root = staging.path().to_path_buf();
     let vocab = vocabulary(options);
     let videos = Videos::new(&vocab, options.seed, options.bytes);

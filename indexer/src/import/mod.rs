@@ -28,6 +28,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use archilyzer_core::format::*;
+use archilyzer_core::output::{Claim, OutputKind};
 
 use crate::compose::{self, Staging};
 use crate::size::parse_size;
@@ -123,6 +124,12 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
 
 /// Imports `args.from` into `args.out`.
 pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport> {
+    let claim = Claim::new(
+        &args.out,
+        OutputKind::Archive,
+        "--out",
+        &[(&args.from, "--from")],
+    )?;
     let inputs = Inputs::scan(&args.from)?;
     progress(&format!(
         "found {} info JSON file(s), {} caption file(s) and {} transcript result(s) in {}",
@@ -172,7 +179,7 @@ pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport
     for f in &report.failures {
         tracing::warn!("{f}");
     }
-    write_archive(args, videos, &mut report)?;
+    write_archive(args, claim, videos, &mut report)?;
     Ok(report)
 }
 
@@ -212,6 +219,7 @@ fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Result<Imported> {
 /// Groups videos into channels, names bare files, and writes the archive.
 fn write_archive(
     args: &ImportArgs,
+    claim: Claim,
     videos: Vec<Imported>,
     report: &mut ImportReport,
 ) -> Result<()> {
@@ -242,7 +250,7 @@ fn write_archive(
         archilyzer_core::archive::check_segment(slug, "channel")
             .with_context(|| format!("--channel {slug:?} cannot name a directory"))?;
     }
-    let staging = Staging::beside(&args.out)?;
+    let staging = Staging::beside(claim)?;
     let root = staging.path();
     let mut entries = Vec::new();
     let mut summaries = Vec::new();

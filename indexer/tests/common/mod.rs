@@ -101,3 +101,31 @@ pub fn transcript_pages(site: &Path) -> Vec<PathBuf> {
         })
         .collect()
 }
+
+/// A corpus from outside the repository: `NAME` under the `corpora/`
+/// folder of `../shared` beside the checkout, or under
+/// `$ARCHILYZER_CORPORA_DIR`. When it is missing, the test prints one line
+/// saying it skipped and returns `None`, unless
+/// `ARCHILYZER_REQUIRE_CORPORA=1` (CI sets it), which fails the test.
+pub fn corpus(name: &str, test: &str) -> Option<PathBuf> {
+    let root = std::env::var_os("ARCHILYZER_CORPORA_DIR")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora"));
+    let dir = root.join(name);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let line = format!(
+        "SKIPPED {test}: the corpus {name} is not at {}; put the corpora folder of ../shared beside the checkout, or set ARCHILYZER_CORPORA_DIR",
+        dir.display()
+    );
+    assert!(
+        std::env::var("ARCHILYZER_REQUIRE_CORPORA").as_deref() != Ok("1"),
+        "ARCHILYZER_REQUIRE_CORPORA=1 and {line}"
+    );
+    // Past the test harness's capture, so a passing run shows the skip.
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+    None
+}

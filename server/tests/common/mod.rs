@@ -44,3 +44,23 @@ pub fn run(ctx: &Context, tool: &str, args: Value) -> Output {
         &mut |_| {},
     )
 }
+
+/// The project's test environment for Python (`.venv` at the workspace
+/// root, which the README's test command creates), if it exists.
+pub fn venv_bin() -> Option<PathBuf> {
+    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin");
+    bin.join("python").exists().then_some(bin)
+}
+
+/// The Python that runs the protocol tests: the project's `.venv` when the
+/// README's test command made it, else `python3` from `PATH`.
+pub fn python() -> PathBuf {
+    venv_bin()
+        .map(|b| b.join("python"))
+        .unwrap_or_else(|| PathBuf::from("python3"))
+}
+
+/// What to do when a Python package the tests drive is missing.
+pub const PYTHON_SETUP: &str =
+    "run the README's test command, which makes .venv with server/tests/requirements.txt: \
+python3 -m venv .venv && .venv/bin/pip install -r server/tests/requirements.txt";

@@ -131,6 +131,22 @@ impl Archive {
         &self.handle
     }
 
+    /// Every local directory this archive is read from: the handle's own
+    /// directory (a site, or a hub's) and each local member site's.
+    pub fn local_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = match &self.handle {
+            SourceHandle::Local(dir) => vec![dir.clone()],
+            _ => Vec::new(),
+        };
+        for site in &self.sites {
+            if let Some(root) = site.store().local_root() {
+                dirs.push(root.to_path_buf());
+            }
+        }
+        dirs.dedup();
+        dirs
+    }
+
     /// The hub's own `corpus.json`, when this archive is a hub.
     pub fn hub(&self) -> Option<&HubCorpus> {
         self.hub.as_ref()

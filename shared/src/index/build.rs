@@ -20,6 +20,7 @@ use super::{encode_postings, LayerName, Meta, PageKey, PageMeta, VideoRow, FORMA
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::format::{self, ChatPage, PostPage, TranscriptPage};
+use crate::output::{Claim, OutputKind, Refusal};
 use crate::source::ReadError;
 use crate::staging::Staging;
 use crate::text::{for_each_token, NORMALIZER_VERSION};
@@ -61,12 +62,23 @@ struct PageWords {
     videos: Vec<VideoRow>,
 }
 
-/// Builds (or incrementally rebuilds) the index of `archive` in `dir`.
+/// Claims `dir` for the index of `archive`: refused when it holds
+/// anything but an index this project built, or when it is, is inside, or
+/// contains a local folder of the archive (see [`crate::output`]).
+pub fn claim(archive: &Archive, dir: &Path) -> Result<Claim, Refusal> {
+    let dirs = archive.local_dirs();
+    let reads: Vec<(&Path, &str)> = dirs.iter().map(|d| (d.as_path(), "the archive")).collect();
+    Claim::new(dir, OutputKind::Index, "--index", &reads)
+}
+
+/// Builds (or incrementally rebuilds) the index of `archive` in `dir`,
+/// after claiming it ([`claim`]).
 pub fn build(
     archive: &Archive,
     dir: &Path,
     progress: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<BuildReport, ReadError> {
+    let claim = claim(archive, dir).map_err(|r| ReadError::Other(r.to_string()))?;
     let started = Instant::now();
     let (pages, problems) = archive.page_table();
     let source = archive.handle().to_string();
@@ -151,7 +163,7 @@ pub fn build(
     sort_videos(&meta, &mut videos);
     report.videos = videos.len();
     let (terms, bytes) = write(
-        dir,
+        claim,
         &meta,
         old.as_ref().map(|o| (o, remap.as_slice())),
         postings,
@@ -317,7 +329,7 @@ fn page_words(archive: &Archive, p: &PageRef) -> Result<(PageWords, u64), ReadEr
 /// pass feeds the fst builder in order. Returns the word count and the
 /// index size in bytes.
 fn write(
-    dir: &Path,
+    claim: Claim,
     meta: &Meta,
     old: Option<(&RawIndex, &[Option<u32>])>,
     fresh: Postings,
@@ -326,7 +338,7 @@ fn write(
     let io = |what: &str, e: std::io::Error| {
         ReadError::Other(format!(
             "cannot write the index at {}: {what}: {e}",
-            dir.display()
+            claim.target().display()
         ))
     };
     let fst_err =
@@ -382,7 +394,7 @@ fn write(
         ("videos.json", json(serde_json::to_vec(videos))?),
         ("meta.json", json(serde_json::to_vec(meta))?),
     ];
-    let staging = Staging::beside(dir).map_err(|e| io("staging", e))?;
+    let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", e))?;
     let mut total = 0;
     for (name, bytes) in &files {
         std::fs::write(staging.path().join(name), bytes).map_err(|e| io(name, e))?;

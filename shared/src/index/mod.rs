@@ -47,7 +47,7 @@
 mod build;
 mod read;
 
-pub use build::{build, BuildEvent, BuildReport};
+pub use build::{build, claim, BuildEvent, BuildReport};
 pub use read::{default_dir, Index, IndexStatus, RawIndex, Vouched};
 
 use serde::{Deserialize, Serialize};

@@ -61,6 +61,10 @@ impl Store for LocalStore {
         self.read(path)
     }
 
+    fn local_root(&self) -> Option<&Path> {
+        Some(&self.root)
+    }
+
     fn stamp(&self, path: &str) -> Option<String> {
         let meta = std::fs::metadata(self.resolve(path).ok()??).ok()?;
         let mtime = meta

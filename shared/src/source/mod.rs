@@ -41,6 +41,11 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The store's location, for messages: a directory or a URL.
     fn location(&self) -> String;
 
+    /// The directory a local store reads, `None` for a remote one.
+    fn local_root(&self) -> Option<&std::path::Path> {
+        None
+    }
+
     /// A store for a location given relative to this one (hub members).
     fn relative(&self, reference: &str) -> Result<Box<dyn Store>, ReadError>;
 }
