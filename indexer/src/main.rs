@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::index;
-use archilyzer_core::source::SourceHandle;
+use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use archilyzer_index::progress::Progress;
 use archilyzer_index::search::QueryArgs;
 use archilyzer_index::{bench, check, generate, import, search, size, stats};
@@ -143,9 +143,9 @@ enum Command {
 /// TRANSCRIPT_LOCAL_DIR), else ./export/public.
 #[derive(Args, Debug, Clone)]
 struct SourceArgs {
-    /// A composed public dir on disk.
-    #[arg(long, env = "TRANSCRIPT_LOCAL_DIR")]
-    local: Option<PathBuf>,
+    /// A composed public dir on disk (read when no --hub or --remote is given).
+    #[arg(long, env = "TRANSCRIPT_LOCAL_DIR", default_value = DEFAULT_LOCAL_DIR)]
+    local: PathBuf,
     /// A deployed site origin (https://...).
     #[arg(long, env = "TRANSCRIPT_SITE_URL")]
     remote: Option<String>,
@@ -157,19 +157,18 @@ struct SourceArgs {
 
 impl SourceArgs {
     fn handle(&self) -> Result<SourceHandle> {
-        let local = self
-            .local
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("./export/public"));
         Ok(SourceHandle::from_flags(
             self.hub.as_deref(),
             self.remote.as_deref(),
-            &local,
+            &self.local,
         )?)
     }
 
     fn open(&self) -> Result<Archive> {
         let handle = self.handle()?;
+        if let Some(missing) = handle.missing_local() {
+            anyhow::bail!(missing);
+        }
         Archive::open(&handle, &OpenOptions::default())
             .with_context(|| format!("cannot open {handle}"))
     }
@@ -195,13 +194,7 @@ impl IndexArgs {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ARCHILYZER_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .init();
+    archilyzer_core::logging::init();
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {

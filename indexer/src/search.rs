@@ -34,11 +34,11 @@ pub struct QueryArgs {
     /// deleted, private, members_only, unlisted.
     #[arg(long = "state")]
     pub states: Vec<String>,
-    /// Uploaded on or after (YYYYMMDD).
-    #[arg(long)]
+    /// Uploaded on or after this day (YYYYMMDD or YYYY-MM-DD).
+    #[arg(long, value_parser = day_arg)]
     pub date_from: Option<String>,
-    /// Uploaded on or before (YYYYMMDD).
-    #[arg(long)]
+    /// Uploaded on or before this day (YYYYMMDD or YYYY-MM-DD).
+    #[arg(long, value_parser = day_arg)]
     pub date_to: Option<String>,
     /// video or livestream.
     #[arg(long)]
@@ -58,6 +58,12 @@ pub struct QueryArgs {
     /// Read at most this many pages; the result then says PARTIAL.
     #[arg(long)]
     pub max_pages: Option<usize>,
+}
+
+/// A date flag: a malformed one is an error (exit 2), never ignored.
+fn day_arg(text: &str) -> Result<String, String> {
+    archilyzer_core::query::parse_day(text)
+        .ok_or_else(|| format!("{text:?} is not a date: use YYYYMMDD or YYYY-MM-DD"))
 }
 
 impl QueryArgs {

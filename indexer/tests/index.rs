@@ -420,9 +420,48 @@ fn unrecognised_filter_values_are_named_never_widening() {
         "{notes}"
     );
     assert!(
-        notes.contains("date_from \"2019\" is not YYYYMMDD and was ignored"),
+        notes.contains(
+            "date_from \"2019\" is not a date (YYYYMMDD or YYYY-MM-DD): the search matches nothing"
+        ),
         "{notes}"
     );
+}
+
+#[test]
+fn an_iso_date_is_a_date_and_a_malformed_date_matches_nothing() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let since = |day: &str| {
+        let q = Request {
+            filters: FilterArgs {
+                date_from: Some(day.into()),
+                ..Default::default()
+            },
+            ..plain("the")
+        };
+        search(&archive, Some(&f.index), &q).unwrap()
+    };
+    let all = search(&archive, Some(&f.index), &plain("the")).unwrap();
+    let (iso, compact) = (since("2023-06-01"), since("20230601"));
+    assert_eq!(iso.total_videos, compact.total_videos);
+    assert_eq!(iso.total_hits, compact.total_hits);
+    assert!(
+        0 < iso.total_videos && iso.total_videos < all.total_videos,
+        "the bound narrows: {} of {}",
+        iso.total_videos,
+        all.total_videos
+    );
+    for bad in ["2023-13-01", "2023-6-1", "June 2023", "20230632"] {
+        let r = since(bad);
+        assert_eq!(r.total_videos, 0, "{bad} never widens the search");
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.contains(&format!("date_from {bad:?} is not a date"))),
+            "{:?}",
+            r.notes
+        );
+    }
 }
 
 #[test]

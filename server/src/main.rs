@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use archilyzer_core::source::SourceHandle;
+use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use clap::Parser;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
@@ -32,7 +32,7 @@ use archilyzer_mcp::tools::{self, Context, Tick};
 )]
 struct Cli {
     /// A composed public dir on disk.
-    #[arg(long, env = "TRANSCRIPT_LOCAL_DIR", default_value = "./export/public")]
+    #[arg(long, env = "TRANSCRIPT_LOCAL_DIR", default_value = DEFAULT_LOCAL_DIR)]
     local: PathBuf,
     /// A deployed site origin.
     #[arg(long, env = "TRANSCRIPT_SITE_URL")]
@@ -212,13 +212,7 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn serve() -> std::process::ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ARCHILYZER_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .init();
+    archilyzer_core::logging::init();
     let cli = Cli::parse();
     let handle = match cli.handle() {
         Ok(h) => h,
@@ -228,6 +222,10 @@ async fn serve() -> std::process::ExitCode {
         }
     };
     tracing::info!("default source: {handle}");
+    if let Some(missing) = handle.missing_local() {
+        // Not fatal: a call can still name another corpus with `source`.
+        eprintln!("archilyzer-mcp: {missing}");
+    }
     let server = Archilyzer {
         context: Arc::new(Context {
             sources: Sources::new(handle, cli.index),

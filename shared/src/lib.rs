@@ -8,6 +8,7 @@
 //!   files and a byte-budgeted, coalescing page cache.
 //! - [`captions`]: parsers for the caption files people have (WebVTT, SRT,
 //!   Whisper TSV/JSON, YouTube json3/srv3).
+//! - [`logging`]: the stderr logger both binaries install.
 //! - [`net`]: the HTTP runtime and client both binaries share.
 //! - [`share`]: viewer share links (a whole search in one URL).
 //! - [`output`] and [`staging`]: which folders a command may replace
@@ -18,6 +19,7 @@ pub mod archive;
 pub mod captions;
 pub mod format;
 pub mod index;
+pub mod logging;
 pub mod net;
 pub mod output;
 pub mod query;

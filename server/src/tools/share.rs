@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::search::{render_page, DEFAULT_MAX_PAGES, MAX_VIDEOS};
 use super::{bool_arg, str_arg, Context, Progress, Tick, ToolResult};
-use archilyzer_core::query::{Filters, Scope};
+use archilyzer_core::query::{parse_day, Filters, Scope};
 use archilyzer_core::share::eval::{self, Caps};
 use archilyzer_core::share::{Node, ShareLink, Term};
 
@@ -30,10 +30,9 @@ pub const OVERRIDES: &[&str] = &[
 ];
 
 fn date(key: &str, v: &Value) -> Result<String, String> {
-    v.as_str()
-        .map(|d| d.replace('-', ""))
-        .filter(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| format!("open_link: overrides.{key} must be a date, YYYYMMDD, got {v}"))
+    v.as_str().and_then(parse_day).ok_or_else(|| {
+        format!("open_link: overrides.{key} must be a date, YYYYMMDD or YYYY-MM-DD, got {v}")
+    })
 }
 
 /// Applies `overrides` to `link`; the list of what was applied.

@@ -5,8 +5,8 @@
 //! Promise (invariant 6): a value that is not recognised is named in
 //! [`Filters::notes`], never dropped silently. A filter left with no
 //! recognised value matches nothing rather than widening to everything;
-//! a malformed date is the exception the reference keeps: it is reported
-//! and ignored, never compared as text.
+//! so does a date that is not one ([`parse_day`] takes `YYYYMMDD` and
+//! ISO `YYYY-MM-DD`), which is never compared as text.
 
 use std::collections::BTreeSet;
 
@@ -33,14 +33,40 @@ pub struct Filters {
     /// `(site index, channel slug)` in scope; `None` = every channel.
     pub channels: Option<BTreeSet<(usize, String)>>,
     pub states: Option<Vec<State>>,
-    pub date_from: Option<String>,
-    pub date_to: Option<String>,
+    pub date_from: Option<DateBound>,
+    pub date_to: Option<DateBound>,
     pub media_type: Option<Vec<MediaType>>,
     pub age: Option<Vec<Age>>,
     /// Curated tag ids; a video needs one of them.
     pub tags: Option<BTreeSet<String>>,
     /// What was not recognised, and the resolved scope, for the footer.
     pub notes: Vec<String>,
+}
+
+/// An upload-date bound of resolved filters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DateBound {
+    /// A day, `YYYYMMDD`.
+    Day(String),
+    /// A value that is no date: named in the notes, it matches nothing.
+    Malformed,
+}
+
+/// A day as `YYYYMMDD`, from `YYYYMMDD` or ISO `YYYY-MM-DD` (month 01-12,
+/// day 01-31); `None` for anything else.
+pub fn parse_day(text: &str) -> Option<String> {
+    let t = text.trim();
+    let digits = match t.len() {
+        8 => t.to_string(),
+        10 if t.as_bytes()[4] == b'-' && t.as_bytes()[7] == b'-' => t.replace('-', ""),
+        _ => return None,
+    };
+    if digits.len() != 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let month: u32 = digits[4..6].parse().ok()?;
+    let day: u32 = digits[6..].parse().ok()?;
+    ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some(digits)
 }
 
 /// What the predicate looks at, from a summary row or a record.
@@ -103,18 +129,26 @@ impl Filters {
                 .as_ref()
                 .is_none_or(|m| m.contains(&v.media_type))
             && self.age.as_ref().is_none_or(|a| a.contains(&v.age))
-            && self
-                .date_from
-                .as_deref()
-                .is_none_or(|from| !date.is_empty() && date >= from)
-            && self
-                .date_to
-                .as_deref()
-                .is_none_or(|to| !date.is_empty() && date <= to)
+            && self.date_passes(date)
             && self
                 .tags
                 .as_ref()
                 .is_none_or(|t| v.curated_tags.iter().any(|x| t.contains(x)))
+    }
+}
+
+impl Filters {
+    /// Whether a date (`YYYYMMDD`, empty when unknown) is within the
+    /// bounds: an unknown date is outside any bound, and a malformed bound
+    /// admits nothing.
+    pub fn date_passes(&self, date: &str) -> bool {
+        let within = |bound: &Option<DateBound>, ok: fn(&str, &str) -> bool| match bound {
+            None => true,
+            Some(DateBound::Malformed) => false,
+            Some(DateBound::Day(d)) => !date.is_empty() && ok(date, d),
+        };
+        within(&self.date_from, |date, from| date >= from)
+            && within(&self.date_to, |date, to| date <= to)
     }
 }
 
@@ -146,14 +180,17 @@ fn enum_filter<T: Copy>(
     Some(out)
 }
 
-fn date(value: Option<&str>, what: &str, notes: &mut Vec<String>) -> Option<String> {
-    let v = value?.trim();
-    if v.len() == 8 && v.bytes().all(|b| b.is_ascii_digit()) {
-        Some(v.to_string())
-    } else {
-        notes.push(format!("{what} {v:?} is not YYYYMMDD and was ignored"));
-        None
-    }
+fn date(value: Option<&str>, what: &str, notes: &mut Vec<String>) -> Option<DateBound> {
+    let v = value?;
+    Some(match parse_day(v) {
+        Some(day) => DateBound::Day(day),
+        None => {
+            notes.push(format!(
+                "{what} {v:?} is not a date (YYYYMMDD or YYYY-MM-DD): the search matches nothing"
+            ));
+            DateBound::Malformed
+        }
+    })
 }
 
 /// Channels and groups (additive), by slug, name or group id/name,

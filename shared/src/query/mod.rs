@@ -22,7 +22,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-pub use filters::{FilterArgs, Filters};
+pub use filters::{parse_day, DateBound, FilterArgs, Filters};
 pub use matcher::Matcher;
 
 use crate::archive::Archive;

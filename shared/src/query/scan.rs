@@ -284,10 +284,7 @@ fn post_passes(c: &Compiled, p: &PageRef, post: &Post) -> bool {
     let video_only =
         f.states.is_some() || f.media_type.is_some() || f.age.is_some() || f.tags.is_some();
     let date = post.date.as_str();
-    !video_only
-        && f.channel_in_scope(p.site, &p.channel)
-        && f.date_from.as_deref().is_none_or(|d| date >= d)
-        && f.date_to.as_deref().is_none_or(|d| date <= d)
+    !video_only && f.channel_in_scope(p.site, &p.channel) && f.date_passes(date)
 }
 
 fn find_record(site: &Site, channel: &str, slug: &str) -> Option<VideoRecord> {

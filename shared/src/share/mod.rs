@@ -33,7 +33,7 @@ use base64::Engine;
 use serde_json::{json, Map, Value};
 
 use crate::format::State;
-use crate::query::FilterArgs;
+use crate::query::{parse_day, FilterArgs};
 
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -259,13 +259,6 @@ fn unpercent(s: &str) -> String {
         .unwrap_or_default()
 }
 
-fn valid_date(d: &str) -> bool {
-    d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()) && {
-        let (m, day): (u32, u32) = (d[4..6].parse().unwrap_or(0), d[6..].parse().unwrap_or(0));
-        (1..=12).contains(&m) && (1..=31).contains(&day)
-    }
-}
-
 impl ShareLink {
     /// The link as a URL.
     pub fn encode(&self) -> String {
@@ -383,10 +376,11 @@ impl ShareLink {
                 }
             }
             "fdf" | "fdt" => {
-                let d = value.replace('-', "");
-                if !valid_date(&d) {
-                    return Err(format!("{key}: {value:?} is not a date: use YYYYMMDD"));
-                }
+                let Some(d) = parse_day(&value) else {
+                    return Err(format!(
+                        "{key}: {value:?} is not a date: use YYYYMMDD or YYYY-MM-DD"
+                    ));
+                };
                 *(if key == "fdf" {
                     &mut f.date_from
                 } else {

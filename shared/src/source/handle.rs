@@ -8,6 +8,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// The archive read when no flag or variable names one.
+pub const DEFAULT_LOCAL_DIR: &str = "./export/public";
+
 /// Which archive to read.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SourceHandle {
@@ -100,24 +103,56 @@ impl SourceHandle {
         SourceHandle::Local(normalize(&abs))
     }
 
-    /// A short, file-name-safe key for per-source cache directories.
+    /// For a local handle whose folder holds no `corpus.json`: what is
+    /// wrong and how to choose an archive. `None` for any other handle.
+    pub fn missing_local(&self) -> Option<String> {
+        let SourceHandle::Local(dir) = self else {
+            return None;
+        };
+        let why = if !dir.exists() {
+            "it does not exist"
+        } else if !dir.join("corpus.json").is_file() {
+            "it holds no corpus.json"
+        } else {
+            return None;
+        };
+        Some(format!(
+            "no archive at {}: {why}. Choose one with --local DIR, --remote URL or --hub URL \
+             (or TRANSCRIPT_LOCAL_DIR, TRANSCRIPT_SITE_URL, TRANSCRIPT_HUB_URL); without any, \
+             the archive is {DEFAULT_LOCAL_DIR}",
+            dir.display()
+        ))
+    }
+
+    /// A short, file-name-safe key for per-source cache directories: the
+    /// handle's last whole words (at most 40 characters, never cut inside
+    /// a word) and a hash of the whole handle, e.g.
+    /// `local-testdata-archive-alpha-1a2b3c4d5e6f`.
     pub fn cache_key(&self) -> String {
         let text = self.to_string();
-        let readable: String = text
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        let words: Vec<&str> = text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
             .collect();
-        let tail: String = readable
-            .chars()
-            .rev()
-            .take(40)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        format!("{tail}-{}", &super::sha256_hex(text.as_bytes())[..12])
+        let kind = words.first().copied().unwrap_or("source");
+        let mut tail: Vec<&str> = Vec::new();
+        let mut len = kind.len();
+        for w in words.iter().skip(1).rev() {
+            if len + 1 + w.len() > CACHE_KEY_WORDS {
+                break;
+            }
+            len += 1 + w.len();
+            tail.push(w);
+        }
+        tail.reverse();
+        let readable = std::iter::once(kind).chain(tail).collect::<Vec<_>>();
+        let hash = &super::sha256_hex(text.as_bytes())[..12];
+        format!("{}-{hash}", readable.join("-"))
     }
 }
+
+/// The most characters of words a cache key shows before its hash.
+const CACHE_KEY_WORDS: usize = 40;
 
 impl fmt::Display for SourceHandle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -189,6 +224,29 @@ fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cache_key_keeps_whole_words_and_tells_sources_apart() {
+        let key = SourceHandle::parse("local:/home/someone/projects/archives/kitchen-talks/public")
+            .unwrap()
+            .cache_key();
+        let (words, hash) = key.rsplit_once('-').unwrap();
+        assert_eq!(words, "local-archives-kitchen-talks-public");
+        assert_eq!(hash.len(), 12);
+        let other = SourceHandle::parse("local:/elsewhere/projects/archives/kitchen-talks/public")
+            .unwrap()
+            .cache_key();
+        assert_ne!(key, other, "the hash tells them apart");
+        assert_eq!(
+            SourceHandle::parse("remote:https://example.org")
+                .unwrap()
+                .cache_key()
+                .rsplit_once('-')
+                .unwrap()
+                .0,
+            "remote-https-example-org"
+        );
+    }
 
     #[test]
     fn handles_round_trip_in_canonical_form() {

@@ -12,7 +12,7 @@ mod http;
 mod local;
 
 pub use disk_cache::DiskCache;
-pub use handle::{HandleError, SourceHandle};
+pub use handle::{HandleError, SourceHandle, DEFAULT_LOCAL_DIR};
 pub use http::{HttpOptions, HttpStore, RetryPolicy};
 pub use local::LocalStore;
 
