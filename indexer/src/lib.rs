@@ -4,6 +4,7 @@
 //! - [`bench`]: the reference query set, timed beside `rg`.
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
+//! - [`plural`]: counts in messages (`1 video`, `2 videos`).
 //! - [`progress`]: progress bars on a terminal, lines otherwise.
 //! - [`compose`]: writing a composed public dir (pages, manifests, extras).
 //! - [`generate`]: the deterministic archive generator.
@@ -16,6 +17,7 @@ pub mod check;
 pub mod compose;
 pub mod generate;
 pub mod import;
+pub mod plural;
 pub mod progress;
 pub mod search;
 pub mod size;

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::index;
 use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
+use archilyzer_index::plural::counted;
 use archilyzer_index::progress::Progress;
 use archilyzer_index::search::QueryArgs;
 use archilyzer_index::{bench, check, generate, import, search, size, stats};
@@ -220,10 +221,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let r = generate::generate(&options, &|line| eprintln!("gen: {line}"))?;
             eprintln!(
-                "gen: wrote {} ({} videos, {} pages, {:.1} MB) in {:.2} s: {:.0} MB/s",
+                "gen: wrote {} ({}, {}, {:.1} MB) in {:.2} s: {:.0} MB/s",
                 out.display(),
-                r.videos,
-                r.pages,
+                counted(r.videos as u64, "video"),
+                counted(r.pages as u64, "page"),
                 r.bytes_written as f64 / 1e6,
                 r.seconds,
                 r.bytes_written as f64 / 1e6 / r.seconds.max(1e-9)
@@ -248,13 +249,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })?;
             progress.finish();
             eprintln!(
-                "build: {} page(s): {} read ({:.1} MB), {} unchanged; {} words, {} videos; index {:.1} MB at {} in {:.2} s",
-                report.pages,
+                "build: {}: {} read ({:.1} MB), {} unchanged; {}, {}; index {:.1} MB at {} in {:.2} s",
+                counted(report.pages as u64, "page"),
                 report.read,
                 report.bytes_read as f64 / 1e6,
                 report.reused,
-                report.terms,
-                report.videos,
+                counted(report.terms as u64, "word"),
+                counted(report.videos as u64, "video"),
                 report.index_bytes as f64 / 1e6,
                 dir.display(),
                 report.seconds

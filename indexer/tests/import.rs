@@ -36,8 +36,9 @@ fn twiml_imports_all_537_files_and_285764_cues() {
         "TWIML AI Podcast",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stderr)
-        .contains("imported 537 videos, 285764 cues, 1 channel(s)"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("imported 537 videos, 285764 cues, 1 channel")
+    );
     let o = run(&["stats", "--local", out.to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -89,7 +90,7 @@ fn ytdlp_folder(dir: &Path) {
         "-dQw4w9WgXc.info.json",
         r#"{"id":"-dQw4w9WgXc","title":"Hola","upload_date":"20210304","duration":5.0,"description":"d",
             "tags":["a","b"],"webpage_url":"https://www.youtube.com/watch?v=-dQw4w9WgXc","live_status":"was_live",
-            "age_limit":18,"channel":"Canal Uno","channel_id":"UC123","extractor_key":"Youtube","availability":"unlisted",
+            "age_limit":18,"channel":"Canal Uno","channel_id":"UC123","uploader_id":"@CanalUno","extractor_key":"Youtube","availability":"unlisted",
             "automatic_captions":{"en":[],"es-orig":[]},"subtitles":{}}"#,
     );
     write(
@@ -173,8 +174,20 @@ fn a_ytdlp_folder_imports_with_metadata_and_the_original_language_track() {
         .iter()
         .map(|c| c.slug.as_str())
         .collect();
-    assert_eq!(slugs, ["imported", "uc123"]);
-    let videos = site.transcript_page("uc123", 1).unwrap().videos.clone();
+    assert_eq!(
+        slugs,
+        ["canaluno", "imported"],
+        "a channel is named by its @handle, also for its video whose info JSON lacks it"
+    );
+    assert_eq!(
+        (
+            site.corpus().site.id.as_str(),
+            site.corpus().site.title.as_str()
+        ),
+        ("out", "out"),
+        "a site of two channels is named after the --out folder, not the first channel"
+    );
+    let videos = site.transcript_page("canaluno", 1).unwrap().videos.clone();
     let hola = videos.iter().find(|v| v.slug == "-dQw4w9WgXc").unwrap();
     let texts: Vec<&str> = hola.cues.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(

@@ -31,6 +31,7 @@ use archilyzer_core::format::*;
 use archilyzer_core::output::{Claim, OutputKind};
 
 use crate::compose::{self, Staging};
+use crate::plural::counted;
 use crate::size::parse_size;
 use files::{BareName, Inputs};
 
@@ -76,9 +77,19 @@ fn parse_caption_source(s: &str) -> Result<CaptionSource, String> {
         .ok_or_else(|| format!("{s:?} is not a caption source: use manual, auto or asr"))
 }
 
+/// The channel a video's metadata names.
+struct ChannelOf {
+    /// What tells channels apart: the platform's channel id when known.
+    key: String,
+    /// The channel's `@handle` without the `@`, when the metadata has it.
+    handle: Option<String>,
+    name: String,
+    platform: Platform,
+}
+
 /// One video ready to write.
 struct Imported {
-    channel: Option<(String, String, Platform)>,
+    channel: Option<ChannelOf>,
     seq: Option<u64>,
     record: VideoRecord,
 }
@@ -105,10 +116,10 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
         progress(&format!("FAILED {f}"));
     }
     progress(&format!(
-        "imported {} videos, {} cues, {} channel(s) into {}",
-        report.videos,
-        report.cues,
-        report.channels,
+        "imported {}, {}, {} into {}",
+        counted(report.videos, "video"),
+        counted(report.cues, "cue"),
+        counted(report.channels, "channel"),
         args.out.display()
     ));
     if report.failures.is_empty() {
@@ -223,29 +234,7 @@ fn write_archive(
     videos: Vec<Imported>,
     report: &mut ImportReport,
 ) -> Result<()> {
-    let mut channels: BTreeMap<String, (String, Platform, Vec<Imported>)> = BTreeMap::new();
-    for v in videos {
-        let (slug, name, platform) = match (&args.channel, &v.channel) {
-            (Some(slug), found) => (
-                slug.clone(),
-                found.as_ref().map(|f| f.1.clone()),
-                found.as_ref().map(|f| f.2),
-            ),
-            (None, Some((slug, name, platform))) => {
-                (slug.clone(), Some(name.clone()), Some(*platform))
-            }
-            (None, None) => ("imported".to_string(), None, None),
-        };
-        let entry = channels.entry(slug.clone()).or_insert_with(|| {
-            let name = args
-                .channel_name
-                .clone()
-                .or(name)
-                .unwrap_or_else(|| slug.clone());
-            (name, platform.unwrap_or(Platform::Other), Vec::new())
-        });
-        entry.2.push(v);
-    }
+    let channels = group_channels(args, videos);
     for (slug, _) in channels.iter() {
         archilyzer_core::archive::check_segment(slug, "channel")
             .with_context(|| format!("--channel {slug:?} cannot name a directory"))?;
@@ -292,17 +281,14 @@ fn write_archive(
     }
     report.channels = entries.len() as u64;
     compose::write_json(root, paths::SUMMARIES, &Summaries { videos: summaries })?;
-    let first = &entries[0];
+    let (id, title) = site_name(args, &entries);
     compose::write_corpus(
         root,
         &CorpusFile::Site(SiteCorpus {
             spec: SPEC_VERSION,
             site: SiteInfo {
-                id: args.site_id.clone().unwrap_or_else(|| first.slug.clone()),
-                title: args
-                    .site_title
-                    .clone()
-                    .unwrap_or_else(|| first.name.clone()),
+                id,
+                title,
                 url: args.site_url.clone(),
                 scope: SiteScope::Full,
             },
@@ -312,6 +298,87 @@ fn write_archive(
         }),
     )?;
     Ok(staging.commit()?)
+}
+
+/// A channel to write: its name, platform and videos, by slug.
+type Channels = BTreeMap<String, (String, Platform, Vec<Imported>)>;
+
+/// Groups videos into channels: all into `--channel` when given; else by
+/// the channel their metadata names (its id). A channel's slug is
+/// readable and the same on every re-import: its `@handle`, else its
+/// name, else its id, made a slug (the value most of its videos give;
+/// ties: the alphabetically first), and unique with `-2`, `-3`…; videos
+/// with no channel go to `imported`.
+fn group_channels(args: &ImportArgs, videos: Vec<Imported>) -> Channels {
+    let mut by_key: BTreeMap<String, Vec<Imported>> = BTreeMap::new();
+    for v in videos {
+        let key = match (&args.channel, &v.channel) {
+            (Some(slug), _) => slug.clone(),
+            (None, Some(c)) => c.key.clone(),
+            (None, None) => String::new(),
+        };
+        by_key.entry(key).or_default().push(v);
+    }
+    let mut channels = Channels::new();
+    for (key, list) in by_key {
+        let found = list.iter().filter_map(|v| v.channel.as_ref());
+        let suggested = most_common(found.clone().filter_map(|c| c.handle.as_deref()))
+            .or_else(|| most_common(found.clone().map(|c| c.name.as_str())))
+            .map(files::slugify);
+        let base = match (&args.channel, suggested) {
+            (Some(slug), _) => slug.clone(),
+            (None, Some(slug)) => slug,
+            (None, None) if key.is_empty() => "imported".to_string(),
+            (None, None) => files::slugify(&key),
+        };
+        let first = found.clone().next();
+        let name = args
+            .channel_name
+            .clone()
+            .or(first.map(|c| c.name.clone()).filter(|n| !n.is_empty()))
+            .unwrap_or_else(|| base.clone());
+        let platform = first.map_or(Platform::Other, |c| c.platform);
+        let mut slug = base.clone();
+        for k in 2.. {
+            if !channels.contains_key(&slug) {
+                break;
+            }
+            slug = format!("{base}-{k}");
+        }
+        channels.insert(slug, (name, platform, list));
+    }
+    channels
+}
+
+/// The value given most often (ties: the alphabetically first).
+fn most_common<'a>(values: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in values.filter(|v| !v.trim().is_empty()) {
+        *votes.entry(v).or_default() += 1;
+    }
+    votes
+        .into_iter()
+        .max_by_key(|(v, n)| (*n, std::cmp::Reverse(*v)))
+        .map(|(v, _)| v)
+}
+
+/// The site's id and title: the flags, else the channel's when there is
+/// one, else the `--out` folder's name (never one channel's of several).
+fn site_name(args: &ImportArgs, channels: &[ChannelEntry]) -> (String, String) {
+    let (id, title) = match channels {
+        [only] => (only.slug.clone(), only.name.clone()),
+        _ => {
+            let folder = archilyzer_core::output::resolve(&args.out)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "archive".into());
+            (files::slugify(&folder), folder)
+        }
+    };
+    (
+        args.site_id.clone().unwrap_or(id),
+        args.site_title.clone().unwrap_or(title),
+    )
 }
 
 /// Gives bare files their slugs (`<channel>-<seq>`, else a slug of the

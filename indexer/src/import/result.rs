@@ -16,8 +16,7 @@ use anyhow::{bail, Context, Result};
 use archilyzer_core::format::*;
 use serde_json::Value;
 
-use super::files::slugify;
-use super::Imported;
+use super::{ChannelOf, Imported};
 
 /// Whether `path` holds a transcript-tool result (cheap: the keys only).
 pub fn is_result(path: &Path) -> bool {
@@ -128,7 +127,12 @@ pub(super) fn video(path: &Path) -> Result<Imported> {
         _ => String::new(),
     };
     Ok(Imported {
-        channel: Some((slugify(&channel), channel, platform)),
+        channel: Some(ChannelOf {
+            key: channel.clone(),
+            handle: None,
+            name: channel,
+            platform,
+        }),
         seq: None,
         record: VideoRecord {
             slug: id_of(&url),

@@ -9,8 +9,8 @@ use archilyzer_core::format::*;
 use serde::Deserialize;
 
 use super::choose::{rank, Candidate};
-use super::files::{file_name, read_captions, slugify};
-use super::{ImportReport, Imported};
+use super::files::{file_name, read_captions};
+use super::{ChannelOf, ImportReport, Imported};
 
 /// The fields of yt-dlp's info JSON the archive uses; the rest is ignored.
 #[derive(Debug, Deserialize, Default)]
@@ -106,24 +106,32 @@ pub(super) fn video(
         ));
     }
     let platform = platform_of(info.extractor_key.as_deref());
-    let channel_slug = info
-        .channel_id
-        .clone()
-        .or(info.uploader_id.clone())
-        .or(info.channel.clone())
-        .map(|c| slugify(&c))
-        .unwrap_or_else(|| "imported".to_string());
     let channel_name = info
         .channel
         .clone()
         .or(info.uploader.clone())
-        .unwrap_or_else(|| channel_slug.clone());
+        .or(info.uploader_id.clone())
+        .or(info.channel_id.clone())
+        .unwrap_or_default();
     let live = matches!(
         info.live_status.as_deref(),
         Some("was_live" | "is_live" | "post_live")
     ) || info.was_live == Some(true);
     Ok(Imported {
-        channel: Some((channel_slug, channel_name, platform)),
+        channel: Some(ChannelOf {
+            key: info
+                .channel_id
+                .clone()
+                .or(info.uploader_id.clone())
+                .unwrap_or_else(|| channel_name.clone()),
+            handle: info
+                .uploader_id
+                .as_deref()
+                .and_then(|h| h.strip_prefix('@'))
+                .map(str::to_string),
+            name: channel_name,
+            platform,
+        }),
         seq: None,
         record: VideoRecord {
             slug,
