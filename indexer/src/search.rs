@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::plural::counted;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 use archilyzer_core::share::eval::link_for;
@@ -99,6 +100,7 @@ pub fn share_link(
     origin: Option<&str>,
     request: &Request,
 ) -> anyhow::Result<String> {
+    let origin_arg = origin;
     let declared = archive
         .sites()
         .first()
@@ -106,14 +108,17 @@ pub fn share_link(
     let origin = match (origin, archive.handle()) {
         (Some(o), _) => o.to_string(),
         (None, SourceHandle::Hub { url, .. } | SourceHandle::Remote(url)) => url.clone(),
-        (None, SourceHandle::Local(_)) => declared.ok_or_else(|| {
-            anyhow::anyhow!(
-                "no origin for a share link: {} declares no public URL (corpus.json has no site.url); pass --origin URL",
-                archive.handle()
-            )
-        })?,
+        (None, SourceHandle::Local(dir)) => match declared {
+            Some(url) => url,
+            None => archilyzer_core::share::local_origin(dir).ok_or_else(|| {
+                anyhow::anyhow!("{} cannot be written as a file:// URL", dir.display())
+            })?,
+        },
     };
-    if !(origin.starts_with("http://") || origin.starts_with("https://")) {
+    let ok = origin.starts_with("http://")
+        || origin.starts_with("https://")
+        || (origin.starts_with("file://") && origin_arg.is_none());
+    if !ok {
         anyhow::bail!("--origin {origin:?} is not an http:// or https:// URL");
     }
     Ok(link_for(archive, &origin, request)
@@ -195,6 +200,30 @@ fn list(items: &[String]) -> String {
     }
 }
 
+/// The line saying how many matched videos are mirrors of another match
+/// (clusters of `duplicates.json`), which `archilyzer-mcp` folds into one
+/// row per recording by default; `None` when there are none.
+pub fn mirrors_note(archive: &Archive, matched: Vec<VideoResult>) -> Option<String> {
+    let total = matched.len();
+    let c = archilyzer_core::collapse::collapse(archive, matched);
+    let verb = if c.mirrors == 1 {
+        "is a mirror"
+    } else {
+        "are mirrors"
+    };
+    (c.mirrors > 0).then(|| {
+        format!(
+            "{} of the {total} videos {verb} of another match ({}): {}; archilyzer-mcp lists one row per recording (collapse_duplicates)",
+            c.mirrors,
+            counted(c.clusters as u64, "duplicate cluster"),
+            counted(c.rows.len() as u64, "distinct recording"),
+        )
+    })
+}
+
+/// Said with a share link whose origin is a folder on this machine.
+pub const LOCAL_LINK_NOTE: &str = "this link names a folder on this machine (the archive declares no site.url): archilyzer-mcp opens it here (open_link), nowhere else; pass --origin URL for a link to the published site";
+
 /// Runs a search and writes its result to `out` as it is confirmed: text,
 /// or one JSON object whose `videos` come first and totals last. `limit`
 /// caps the videos written; the totals stay whole.
@@ -213,7 +242,13 @@ pub fn run(
     if json {
         out.write_all(b"{\"videos\":[")?;
     }
+    // Who matched (without hits), to say how many are mirrors.
+    let mut matched: Vec<VideoResult> = Vec::new();
     let mut sink = |v: VideoResult| {
+        matched.push(VideoResult {
+            hits: Vec::new(),
+            ..v.clone()
+        });
         if written >= limit_n || failure.is_some() {
             return;
         }
@@ -235,13 +270,17 @@ pub fn run(
     if let Some(e) = failure {
         return Err(e.into());
     }
-    let response = result.map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
+    let mut response = result.map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
+    response.notes.extend(mirrors_note(archive, matched));
     if json {
         let mut rest = serde_json::to_value(&response)?;
         if let Some(map) = rest.as_object_mut() {
             map.remove("videos");
             if let Some(link) = share {
                 map.insert("share_link".into(), link.into());
+                if link.starts_with("file:") {
+                    map.insert("share_link_note".into(), LOCAL_LINK_NOTE.into());
+                }
             }
             let tail = serde_json::to_string(map)?;
             out.write_all(format!("],{}\n", &tail[1..]).as_bytes())?;
@@ -250,6 +289,9 @@ pub fn run(
         out.write_all(footer(&response, limit).as_bytes())?;
         if let Some(link) = share {
             out.write_all(format!("share link: {link}\n").as_bytes())?;
+            if link.starts_with("file:") {
+                out.write_all(format!("{LOCAL_LINK_NOTE}\n").as_bytes())?;
+            }
         }
     }
     Ok(())

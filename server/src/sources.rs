@@ -125,6 +125,9 @@ impl Sources {
     /// origin is the URL it was composed for, else the site or hub that
     /// answers at the origin (probed through its corpus.json).
     pub fn handle_for_origin(&self, origin: &str) -> Result<(SourceHandle, String), String> {
+        if origin.starts_with("file://") {
+            return local_origin(origin);
+        }
         let same = |url: &str| url.trim_end_matches('/') == origin.trim_end_matches('/');
         if let Ok(archive) = self.archive(&self.default) {
             if let SourceHandle::Hub { url, .. } | SourceHandle::Remote(url) = &self.default {
@@ -294,4 +297,23 @@ mod tests {
             out.text
         );
     }
+}
+
+/// A `file://` origin: the local archive a link was made from, which
+/// exists only on the machine that made it.
+fn local_origin(origin: &str) -> Result<(SourceHandle, String), String> {
+    let dir = url::Url::parse(origin)
+        .ok()
+        .and_then(|u| u.to_file_path().ok())
+        .ok_or_else(|| format!("the link's origin {origin} is not a folder path"))?;
+    if !dir.join("corpus.json").is_file() {
+        return Err(format!(
+            "the link's origin is the folder {}, which holds no archive on this machine: a file:// link opens only where it was made; ask for a link to the published site",
+            dir.display()
+        ));
+    }
+    Ok((
+        SourceHandle::local(&dir),
+        format!("the local archive at {} (a file:// link)", dir.display()),
+    ))
 }

@@ -208,3 +208,72 @@ fn an_origin_that_is_not_the_default_is_probed_over_http() {
         out.text
     );
 }
+
+/// A copy of `testdata/archive/alpha` whose corpus.json declares no
+/// public URL, as an imported archive has none.
+fn alpha_without_url(into: &std::path::Path) -> std::path::PathBuf {
+    let dir = into.join("my archive");
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(testdata("alpha"))
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let corpus = dir.join("corpus.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&corpus).unwrap()).unwrap();
+    value["site"].as_object_mut().unwrap().remove("url");
+    std::fs::write(&corpus, serde_json::to_vec(&value).unwrap()).unwrap();
+    dir
+}
+
+#[test]
+fn a_link_from_a_local_archive_without_a_url_opens_on_the_machine_that_made_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = alpha_without_url(tmp.path());
+    let origin = archilyzer_core::share::local_origin(&dir).unwrap();
+    assert!(
+        origin.starts_with("file:///") && origin.ends_with("my%20archive"),
+        "{origin}"
+    );
+    let req = Request {
+        query: "really".into(),
+        use_aliases: true,
+        ..Request::default()
+    };
+    let url = link(&dir, &origin, &req);
+    // A server whose default corpus is another archive still opens it.
+    let c = ctx(SourceHandle::local(&testdata("beta")));
+    let opened = run(&c, "open_link", json!({"link": url, "limit": 200}));
+    assert!(!opened.is_error, "{}", opened.text);
+    let canonical = std::fs::canonicalize(&dir).unwrap();
+    assert!(
+        opened.text.contains(&format!(
+            "- corpus: local:{} (the local archive at {} (a file:// link))",
+            canonical.display(),
+            canonical.display()
+        )),
+        "{}",
+        opened.text
+    );
+    let direct = run(
+        &ctx(SourceHandle::local(&dir)),
+        "search_transcripts",
+        json!({"query": "really", "limit": 200}),
+    );
+    assert_eq!(ids(&opened), ids(&direct));
+
+    // Elsewhere (the folder gone), the link says where it opens.
+    std::fs::remove_file(dir.join("corpus.json")).unwrap();
+    let gone = run(&c, "open_link", json!({"link": url}));
+    assert!(gone.is_error);
+    assert!(
+        gone.text.contains(&format!(
+            "the link's origin is the folder {}, which holds no archive on this machine: a file:// link opens only where it was made",
+            dir.display()
+        )),
+        "{}",
+        gone.text
+    );
+}

@@ -1,6 +1,7 @@
 //! archilyzer-core: everything both binaries need to read a transcript
 //! archive (a *composed public dir*).
 //!
+//! - [`collapse`]: counting recordings, not uploads (duplicate clusters).
 //! - [`format`]: the archive format, version 1, as serde types.
 //! - [`source`]: where bytes come from (local dir, HTTP with retries and a
 //!   disk cache) and the source handles that name an archive.
@@ -17,6 +18,7 @@
 
 pub mod archive;
 pub mod captions;
+pub mod collapse;
 pub mod format;
 pub mod index;
 pub mod logging;

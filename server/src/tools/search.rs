@@ -9,10 +9,10 @@
 use serde_json::{json, Map, Value};
 
 use super::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
-use crate::collapse::{collapse, Row};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use archilyzer_core::archive::Archive;
+use archilyzer_core::collapse::{collapse, Row};
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 use archilyzer_core::source::SourceHandle;
 

@@ -259,6 +259,14 @@ fn unpercent(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The origin of a link made from a local archive that declares no public
+/// URL: the folder as a `file://` URL, which only this machine can open.
+pub fn local_origin(dir: &std::path::Path) -> Option<String> {
+    url::Url::from_directory_path(dir)
+        .ok()
+        .map(|u| u.as_str().trim_end_matches('/').to_string())
+}
+
 impl ShareLink {
     /// The link as a URL.
     pub fn encode(&self) -> String {
@@ -315,9 +323,9 @@ impl ShareLink {
         let url = url::Url::parse(link).map_err(|e| {
             format!("the link is not a URL ({e}): paste the whole share link, from https://")
         })?;
-        if !matches!(url.scheme(), "http" | "https") {
+        if !matches!(url.scheme(), "http" | "https" | "file") {
             return Err(format!(
-                "the link's scheme is {}: a share link is http:// or https://",
+                "the link's scheme is {}: a share link is http:// or https:// (or file:// for a local archive, on the machine that made it)",
                 url.scheme()
             ));
         }

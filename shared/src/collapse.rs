@@ -9,8 +9,8 @@
 
 use std::collections::HashMap;
 
-use archilyzer_core::archive::Archive;
-use archilyzer_core::query::VideoResult;
+use crate::archive::Archive;
+use crate::query::VideoResult;
 
 /// A result row and the uploads folded into it (`channel/slug`).
 pub struct Row {
