@@ -1,0 +1,223 @@
+//! What a new user meets in the first ten minutes, run as the real binary:
+//! a missing archive says how to choose one, `--help` shows the default,
+//! logs carry no colour codes off a terminal, dates are dates, counts say
+//! how many matches are mirrors, and a local share link says where it
+//! opens.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use archilyzer_core::query::{search, Request};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_archilyzer-index"));
+    for var in [
+        "TRANSCRIPT_LOCAL_DIR",
+        "TRANSCRIPT_SITE_URL",
+        "TRANSCRIPT_HUB_URL",
+        "NO_COLOR",
+        "ARCHILYZER_LOG",
+    ] {
+        c.env_remove(var);
+    }
+    c
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn alpha() -> std::path::PathBuf {
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive/alpha"))
+        .unwrap()
+}
+
+#[test]
+fn no_archive_at_the_default_names_the_flags_and_variables_that_choose_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = std::fs::canonicalize(tmp.path()).unwrap();
+    for args in [
+        vec!["stats"],
+        vec!["build"],
+        vec!["search", "cups"],
+        vec!["check"],
+    ] {
+        let o = bin().args(&args).current_dir(&cwd).output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&o).trim_end(),
+            format!(
+                "error: no archive at {}: it does not exist. Choose one with --local DIR, --remote URL or --hub URL (or TRANSCRIPT_LOCAL_DIR, TRANSCRIPT_SITE_URL, TRANSCRIPT_HUB_URL); without any, the archive is ./export/public",
+                cwd.join("export/public").display()
+            ),
+            "{args:?}"
+        );
+    }
+    std::fs::create_dir_all(cwd.join("export/public")).unwrap();
+    let o = bin().arg("stats").current_dir(&cwd).output().unwrap();
+    assert!(
+        stderr(&o).contains("export/public: it holds no corpus.json. Choose one with"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn every_subcommand_that_reads_an_archive_shows_the_default_in_its_help() {
+    for sub in ["build", "search", "check", "bench", "stats"] {
+        let o = bin().args([sub, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            help.contains("[env: TRANSCRIPT_LOCAL_DIR=]")
+                && help.contains("[default: ./export/public]"),
+            "{sub} --help:\n{help}"
+        );
+    }
+}
+
+#[test]
+fn logs_carry_no_colour_codes_when_stderr_is_not_a_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    std::fs::write(
+        from.join("1_Good.srt"),
+        "1\n00:00:01,000 --> 00:00:02,000\nfine\n",
+    )
+    .unwrap();
+    std::fs::write(
+        from.join("2_Bad.vtt"),
+        "WEBVTT\n\n00:00.000 --> 00:xx.000\noops\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = bin()
+        .args([
+            "import",
+            "--from",
+            from.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("ARCHILYZER_LOG", "debug")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(err.contains("WARN") && err.contains("2_Bad.vtt"), "{err}");
+    assert!(
+        !err.contains('\u{1b}'),
+        "an escape code reached a pipe: {err:?}"
+    );
+}
+
+#[test]
+fn an_iso_date_is_accepted_and_a_malformed_date_is_an_error() {
+    let alpha = alpha();
+    let run = |date: &str| {
+        bin()
+            .args([
+                "search",
+                "--no-index",
+                "--local",
+                alpha.to_str().unwrap(),
+                "--json",
+            ])
+            .args(["--date-from", date, "really"])
+            .output()
+            .unwrap()
+    };
+    let totals = |o: &Output| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (v["total_videos"].clone(), v["total_hits"].clone())
+    };
+    let (iso, compact) = (run("2023-06-01"), run("20230601"));
+    assert!(iso.status.success(), "{}", stderr(&iso));
+    assert_eq!(totals(&iso), totals(&compact));
+    let bad = run("2023-13-01");
+    assert_eq!(bad.status.code(), Some(2), "a usage error");
+    assert!(
+        stderr(&bad).contains(
+            "invalid value '2023-13-01' for '--date-from <DATE_FROM>': \"2023-13-01\" is not a date: use YYYYMMDD or YYYY-MM-DD"
+        ),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn the_footer_says_how_many_matches_are_mirrors_the_server_folds() {
+    let alpha = alpha();
+    let o = bin()
+        .args([
+            "search",
+            "--no-index",
+            "--limit",
+            "1",
+            "--local",
+            alpha.to_str().unwrap(),
+            "k cups",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    // The same count, made independently from the whole result.
+    let archive = common::open_local(&alpha);
+    let r = search(
+        &archive,
+        None,
+        &Request {
+            query: "k cups".into(),
+            use_aliases: true,
+            ..Request::default()
+        },
+    )
+    .unwrap();
+    let total = r.videos.len();
+    let folded = archilyzer_core::collapse::collapse(&archive, r.videos);
+    assert!(
+        folded.mirrors > 1,
+        "the test archive has mirrors among these"
+    );
+    let line = format!(
+        "{} of the {total} videos are mirrors of another match ({} duplicate clusters): {} distinct recordings; archilyzer-mcp lists one row per recording (collapse_duplicates)",
+        folded.mirrors,
+        folded.clusters,
+        folded.rows.len()
+    );
+    assert!(text.contains(&line), "{text}");
+}
+
+#[test]
+fn a_share_link_of_a_local_archive_without_a_url_names_its_folder_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = std::fs::canonicalize(tmp.path()).unwrap().join("archive");
+    common::copy_dir(&alpha(), &dir);
+    let corpus = dir.join("corpus.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&corpus).unwrap()).unwrap();
+    value["site"].as_object_mut().unwrap().remove("url");
+    std::fs::write(&corpus, serde_json::to_vec(&value).unwrap()).unwrap();
+    let o = bin()
+        .args([
+            "search",
+            "--no-index",
+            "--limit",
+            "0",
+            "--share-link",
+            "--local",
+        ])
+        .arg(&dir)
+        .arg("really")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!("share link: file://{}/?qt=", dir.display())),
+        "{text}"
+    );
+    assert!(text.contains("this link names a folder on this machine (the archive declares no site.url): archilyzer-mcp opens it here (open_link), nowhere else; pass --origin URL for a link to the published site"), "{text}");
+}
