@@ -6,7 +6,7 @@ build:
 
 # The tests (the same command the README and CI use).
 test:
-    python3 -m pip install "mcp==2.3.0" "yt-dlp==2026.10.26" && cargo test --workspace
+    python3 -m venv .venv && .venv/bin/pip install -q --disable-pip-version-check -r server/tests/requirements.txt && cargo test --workspace
 
 # Formatting and lints, as CI checks them.
 lint:
@@ -52,4 +52,4 @@ soak:
     cargo build --release
     target/release/archilyzer-index import --from ../shared/corpora/twiml/vtt --out /tmp/soak-twiml --channel twiml --channel-name "TWIML AI Podcast" --page-bytes 500KB
     target/release/archilyzer-index build --local /tmp/soak-twiml --index /tmp/soak-twiml-index
-    python3 server/tests/soak.py target/release/archilyzer-mcp /tmp/soak-twiml /tmp/soak-twiml-index 10000 4
+    .venv/bin/python server/tests/soak.py target/release/archilyzer-mcp /tmp/soak-twiml /tmp/soak-twiml-index 10000 4

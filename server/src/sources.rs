@@ -187,6 +187,25 @@ impl Sources {
     }
 }
 
+/// A `file://` origin: the local archive a link was made from, which
+/// exists only on the machine that made it.
+fn local_origin(origin: &str) -> Result<(SourceHandle, String), String> {
+    let dir = url::Url::parse(origin)
+        .ok()
+        .and_then(|u| u.to_file_path().ok())
+        .ok_or_else(|| format!("the link's origin {origin} is not a folder path"))?;
+    if !dir.join("corpus.json").is_file() {
+        return Err(format!(
+            "the link's origin is the folder {}, which holds no archive on this machine: a file:// link opens only where it was made; ask for a link to the published site",
+            dir.display()
+        ));
+    }
+    Ok((
+        SourceHandle::local(&dir),
+        format!("the local archive at {} (a file:// link)", dir.display()),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,23 +316,4 @@ mod tests {
             out.text
         );
     }
-}
-
-/// A `file://` origin: the local archive a link was made from, which
-/// exists only on the machine that made it.
-fn local_origin(origin: &str) -> Result<(SourceHandle, String), String> {
-    let dir = url::Url::parse(origin)
-        .ok()
-        .and_then(|u| u.to_file_path().ok())
-        .ok_or_else(|| format!("the link's origin {origin} is not a folder path"))?;
-    if !dir.join("corpus.json").is_file() {
-        return Err(format!(
-            "the link's origin is the folder {}, which holds no archive on this machine: a file:// link opens only where it was made; ask for a link to the published site",
-            dir.display()
-        ));
-    }
-    Ok((
-        SourceHandle::local(&dir),
-        format!("the local archive at {} (a file:// link)", dir.display()),
-    ))
 }
