@@ -292,13 +292,7 @@ fn foreign_entries(dir: &Path) -> (Vec<String>, usize) {
 /// `path` made absolute, with symlinks resolved in the part that exists
 /// and `.`/`..` folded lexically in the part that does not.
 pub fn resolve(path: &Path) -> PathBuf {
-    let abs = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    };
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut existing = abs.as_path();
     let mut rest = Vec::new();
     loop {

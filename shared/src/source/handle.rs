@@ -93,13 +93,7 @@ impl SourceHandle {
 
     /// `local:` for `dir`, made absolute against the working directory.
     pub fn local(dir: &Path) -> Self {
-        let abs = if dir.is_absolute() {
-            dir.to_path_buf()
-        } else {
-            std::env::current_dir()
-                .map(|cwd| cwd.join(dir))
-                .unwrap_or_else(|_| dir.to_path_buf())
-        };
+        let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         SourceHandle::Local(normalize(&abs))
     }
 
