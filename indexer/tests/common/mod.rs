@@ -111,7 +111,11 @@ pub fn corpus(name: &str, test: &str) -> Option<PathBuf> {
     let root = std::env::var_os("ARCHILYZER_CORPORA_DIR")
         .filter(|d| !d.is_empty())
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora"));
+        .unwrap_or_else(|| {
+            // The folder that holds the checkout, then shared/corpora.
+            let beside = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2);
+            beside.unwrap_or(Path::new("/")).join("shared/corpora")
+        });
     let dir = root.join(name);
     if dir.is_dir() {
         return Some(dir);
