@@ -1,5 +1,5 @@
 //! The index only prunes: every stale, foreign, corrupt or missing index
-//! gives the same hits as a full scan (ARCHITECTURE.md invariants 1-4),
+//! gives the same hits as a full scan (invariants 1-4 of archilyzer_core's crate docs),
 //! and builds are incremental and atomic.
 
 mod common;

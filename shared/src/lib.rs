@@ -15,6 +15,81 @@
 //! - [`output`] and [`staging`]: which folders a command may replace
 //!   (only its own output) and how it replaces them (atomically).
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
+//! - [`index`]: the offline index (which pages hold which words, and every
+//!   video), its build and its reader; the format is described there.
+//! - [`query`]: the engine: filters, the plan (which pages to read), the
+//!   scan that confirms every hit on the page text, and the matcher.
+//! - `testkit` (feature `testkit`, tests only): a loopback HTTP server that
+//!   serves a folder and injects faults, and fakes of the editor and umtool.
+//!
+//! # Example: index an archive, then search it
+//!
+//! ```
+//! use archilyzer_core::archive::{Archive, OpenOptions};
+//! use archilyzer_core::query::{search, Request};
+//! use archilyzer_core::source::SourceHandle;
+//!
+//! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/archive/alpha");
+//! let archive = Archive::open(&SourceHandle::local(dir.as_ref()), &OpenOptions::default())?;
+//! let index = tempfile::tempdir()?;
+//! archilyzer_core::index::build(&archive, index.path(), &|_| {})?;
+//!
+//! let request = Request { query: "k cups".into(), use_aliases: true, ..Request::default() };
+//! let indexed = search(&archive, Some(index.path()), &request)?;
+//! let scanned = search(&archive, None, &request)?;
+//! // The index only decides which pages to read (invariant 1).
+//! assert_eq!(indexed.total_hits, scanned.total_hits);
+//! assert!(indexed.pages_read <= scanned.pages_read);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Invariants
+//!
+//! What the rest of the code relies on. Each is stated here once, enforced
+//! where the named module says, and pinned by the test named after it.
+//!
+//! 1. **The index only prunes.** With the index fresh, stale, corrupt,
+//!    built from another archive, or absent, a search returns the same hits
+//!    as a full scan; only the number of pages read differs. Enforced by
+//!    [`query`] (hits are decided on the page text only); the proof is in
+//!    [`index`]. Pinned by `the_index_only_prunes_a_fresh_index_reads_fewer_pages_for_the_same_hits`
+//!    and the other stale-index cases in `indexer/tests/index.rs`, the
+//!    differential property test and `archilyzer-index check` in CI.
+//! 2. **A page the index cannot vouch for is read.** A page that is new,
+//!    changed (manifest sha256, or a local file's size and mtime), unknown
+//!    to the index, or that the build failed to read is read whole, never
+//!    skipped. Enforced by `query::plan`. Pinned by
+//!    `a_page_the_index_cannot_vouch_for_is_read_when_edited_with_the_same_size`,
+//!    `a_page_added_after_the_build_is_read`, `a_channel_added_after_the_build_is_read`.
+//! 3. **Builds are atomic.** An index is written beside its target and
+//!    renamed into place; a reader sees the old index or the new one, and an
+//!    interrupted build leaves the old one working. Enforced by [`staging`].
+//!    Pinned by `an_interrupted_build_leaves_the_previous_index_working` and
+//!    `a_full_disk_during_build_is_a_clear_error_and_the_previous_index_stays`.
+//! 4. **One normaliser.** The index and the query share [`text`]'s
+//!    normaliser and tokeniser, whose version the index records; an index of
+//!    another version is ignored with a note. Pinned by
+//!    `a_normaliser_version_mismatch_means_the_index_is_ignored`.
+//! 5. **Every result names the corpus it read**, errors included, with a
+//!    closing `(corpus: <handle>)`. Enforced by the server's tool dispatch
+//!    and the command line's footer. Pinned by
+//!    `every_result_names_the_corpus_it_read_errors_included`.
+//! 6. **Nothing narrows or widens silently.** A filter value that matches
+//!    nothing is named (and matches nothing rather than everything); a
+//!    capped scan says PARTIAL and names the channels scanned, partly
+//!    scanned and never reached; a page that cannot be read is named.
+//!    Enforced by `query::filters` and `query::scan`. Pinned by
+//!    `unrecognised_filter_values_are_named_never_widening`,
+//!    `max_pages_reports_partial_coverage_naming_the_channels`,
+//!    `a_page_with_broken_json_is_named_and_the_rest_answered`.
+//! 7. **Archives are read-only.** Nothing here writes to an archive it
+//!    reads; the server writes only logs and its own caches, and the tools
+//!    that change things elsewhere ask the editor to. Pinned by
+//!    `read_only_building_and_searching_never_write_to_the_archive`.
+//! 8. **Never destroy what the project did not write.** A command replaces
+//!    a folder only when it holds this project's marker of the same kind,
+//!    and refuses anything else before writing a byte. Enforced by
+//!    [`output`]. Pinned by `indexer/tests/ownership.rs`.
 
 pub mod archive;
 pub mod captions;

@@ -1,6 +1,6 @@
 //! The tools: their schemas ([`schema`]), dispatch, and the one rule every
 //! result follows: it ends with `(corpus: <handle>)`, errors included
-//! (ARCHITECTURE.md invariant 5), and an error is a result with `isError`,
+//! (invariant 5 of archilyzer_core's crate docs), and an error is a result with `isError`,
 //! never a failed request.
 
 pub mod catalog;

@@ -1,5 +1,5 @@
 //! The one normaliser and tokeniser, shared by the index builder and the
-//! query engine (ARCHITECTURE.md invariant 4: one normaliser).
+//! query engine (invariant 4 of the crate docs: one normaliser).
 //!
 //! Normalisation: canonical decomposition (NFD) with the combining marks
 //! dropped, then Unicode *simple* case folding (not lowercasing: the long
