@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::captions::{self, CaptionFormat};
 use archilyzer_core::format::{self, Manifest, PageView, TranscriptPage};
+use archilyzer_core::index::files;
 use archilyzer_core::query::{search, Request};
 use archilyzer_core::share::ShareLink;
 use archilyzer_core::source::SourceHandle;
@@ -115,11 +116,11 @@ fn answer(archive: &Archive, index: Option<&Path>) -> Vec<(String, usize)> {
 
 /// The index files, in the order the input's parts fill them.
 pub const INDEX_FILES: &[&str] = &[
-    "meta.json",
-    "terms.fst",
-    "postings.zst",
-    "terms.txt",
-    "videos.json",
+    files::META,
+    files::TERMS,
+    files::POSTINGS,
+    files::VOCABULARY,
+    files::VIDEOS,
 ];
 /// What separates the parts of an `index_files` input.
 pub const PART: &[u8] = b"--8<--";

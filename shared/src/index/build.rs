@@ -16,7 +16,7 @@ use std::time::Instant;
 use fst::Streamer;
 
 use super::read::RawIndex;
-use super::{encode_postings, LayerName, Meta, PageKey, PageMeta, VideoRow, FORMAT_VERSION};
+use super::{encode_postings, files, LayerName, Meta, PageKey, PageMeta, VideoRow, FORMAT_VERSION};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::format::{self, ChatPage, PostPage, TranscriptPage};
@@ -82,7 +82,7 @@ pub fn build(
     let started = Instant::now();
     let (pages, problems) = archive.page_table();
     let source = archive.handle().to_string();
-    let keys: Vec<PageKey> = pages.iter().map(|p| key_of(archive, p)).collect();
+    let keys: Vec<PageKey> = pages.iter().map(|p| PageKey::of(archive, p)).collect();
     let old = RawIndex::load(dir)
         .ok()
         .filter(|o| o.meta.source == source && o.compatible());
@@ -173,15 +173,6 @@ pub fn build(
     report.index_bytes = bytes;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
-}
-
-pub(crate) fn key_of(archive: &Archive, p: &PageRef) -> PageKey {
-    PageKey {
-        site: archive.sites()[p.site].id().to_string(),
-        layer: p.layer.into(),
-        channel: p.channel.clone(),
-        page: p.page,
-    }
 }
 
 /// The video rows of reused pages, from the previous index.
@@ -383,20 +374,20 @@ fn write(
     }
     let fst_bytes = map.into_inner().map_err(fst_err)?;
     let json = |r: serde_json::Result<Vec<u8>>| r.map_err(|e| ReadError::Other(e.to_string()));
-    let files: [(&str, Vec<u8>); 5] = [
-        ("terms.fst", fst_bytes),
+    let contents: [(&str, Vec<u8>); 5] = [
+        (files::TERMS, fst_bytes),
         (
-            "postings.zst",
+            files::POSTINGS,
             zstd::encode_all(blob.as_slice(), POSTINGS_ZSTD_LEVEL)
-                .map_err(|e| io("postings.zst", e))?,
+                .map_err(|e| io(files::POSTINGS, e))?,
         ),
-        ("terms.txt", text.into_bytes()),
-        ("videos.json", json(serde_json::to_vec(videos))?),
-        ("meta.json", json(serde_json::to_vec(meta))?),
+        (files::VOCABULARY, text.into_bytes()),
+        (files::VIDEOS, json(serde_json::to_vec(videos))?),
+        (files::META, json(serde_json::to_vec(meta))?),
     ];
     let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", e))?;
     let mut total = 0;
-    for (name, bytes) in &files {
+    for (name, bytes) in &contents {
         std::fs::write(staging.path().join(name), bytes).map_err(|e| io(name, e))?;
         total += bytes.len() as u64;
     }

@@ -2,20 +2,36 @@
 //!
 //! # Files (one directory per source)
 //!
+//! Their names are [`files`]; nothing else names them.
+//!
 //! ```text
 //! meta.json     format and normaliser versions, the source, when, and the
 //!               page table: for each page its key (site, layer, channel,
 //!               page), the manifest sha256 and file stamp it was built
-//!               from, and whether it was read ("ok") or failed (why)
-//! terms.fst     fst map: normalised word → offset in the postings
+//!               from, and whether it was read ("ok") or failed (why).
+//!               A page's id is its position in this table.
+//! terms.fst     fst map: normalised word → byte offset of that word's
+//!               postings list in the *decompressed* postings.zst
 //! postings.zst  zstd of the postings: per word, a varint count, then
-//!               varint deltas of page ids (a page id is the page's
-//!               position in meta.json's table)
+//!               varint deltas of ascending page ids
 //! terms.txt     every word, one per line, in order: the blob infix
 //!               lookups (regex literals inside words) scan with memchr
 //! videos.json   one row per video read: site, channel, slug, title,
 //!               date, media type, age, state, page, curated tags
+//! .archilyzer-output.json
+//!               the marker that says this folder is an index written by
+//!               this project (see [`crate::output`])
 //! ```
+//!
+//! # Format versions ([`FORMAT_VERSION`])
+//!
+//! - 1 (2026-11): the files above. An index of another version is ignored
+//!   with a note and rebuilt in full by the next build. (The marker file
+//!   came later without a version change: an index without it reads the
+//!   same, but a build refuses to replace its folder.)
+//!
+//! The exact bytes of a two-page index are pinned by
+//! `shared/tests/index_format.rs`.
 //!
 //! # Why the index never loses a match
 //!
@@ -52,11 +68,28 @@ pub use read::{default_dir, Index, IndexStatus, RawIndex, Vouched};
 
 use serde::{Deserialize, Serialize};
 
+use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::format::{SummaryRow, VideoRecord};
 
-/// The on-disk layout version of the index.
+/// The on-disk layout version of the index (history in the module docs).
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The names of the index's files, in one place.
+pub mod files {
+    /// Versions, source and the page table.
+    pub const META: &str = "meta.json";
+    /// The term dictionary (fst map: word → postings offset).
+    pub const TERMS: &str = "terms.fst";
+    /// The zstd-compressed postings lists.
+    pub const POSTINGS: &str = "postings.zst";
+    /// Every word, one per line, for infix lookups.
+    pub const VOCABULARY: &str = "terms.txt";
+    /// One row per video.
+    pub const VIDEOS: &str = "videos.json";
+    /// Every data file, in the order a build writes them.
+    pub const ALL: [&str; 5] = [TERMS, POSTINGS, VOCABULARY, VIDEOS, META];
+}
 
 /// `meta.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -90,6 +123,18 @@ pub struct PageMeta {
     /// `None` when read and tokenised; the reason when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+}
+
+impl PageKey {
+    /// The key of a page of `archive`'s page table.
+    pub fn of(archive: &Archive, p: &PageRef) -> PageKey {
+        PageKey {
+            site: archive.sites()[p.site].id().to_string(),
+            layer: p.layer.into(),
+            channel: p.channel.clone(),
+            page: p.page,
+        }
+    }
 }
 
 /// A layer as the index file spells it.

@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 
 use fst::{IntoStreamer, Streamer};
 
-use super::build::key_of;
-use super::{decode_postings, Meta, PageKey, VideoRow, FORMAT_VERSION};
+use super::{decode_postings, files, Meta, PageKey, VideoRow, FORMAT_VERSION};
 use crate::archive::{Archive, PageRef};
 use crate::source::ReadError;
 use crate::text::NORMALIZER_VERSION;
@@ -33,11 +32,12 @@ impl RawIndex {
     /// Loads every file of the index in `dir`; the error says what is wrong.
     pub fn load(dir: &Path) -> Result<RawIndex, String> {
         let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{name}: {e}"));
-        let meta: Meta =
-            serde_json::from_slice(&read("meta.json")?).map_err(|e| format!("meta.json: {e}"))?;
-        let terms = fst::Map::new(read("terms.fst")?).map_err(|e| format!("terms.fst: {e}"))?;
-        let videos = serde_json::from_slice(&read("videos.json")?)
-            .map_err(|e| format!("videos.json: {e}"))?;
+        let meta: Meta = serde_json::from_slice(&read(files::META)?)
+            .map_err(|e| format!("{}: {e}", files::META))?;
+        let terms =
+            fst::Map::new(read(files::TERMS)?).map_err(|e| format!("{}: {e}", files::TERMS))?;
+        let videos = serde_json::from_slice(&read(files::VIDEOS)?)
+            .map_err(|e| format!("{}: {e}", files::VIDEOS))?;
         let ids = meta
             .pages
             .iter()
@@ -45,9 +45,9 @@ impl RawIndex {
             .map(|(i, p)| (p.key.clone(), i as u32))
             .collect();
         Ok(RawIndex {
-            postings: zstd::decode_all(read("postings.zst")?.as_slice())
-                .map_err(|e| format!("postings.zst: {e}"))?,
-            vocabulary: read("terms.txt")?,
+            postings: zstd::decode_all(read(files::POSTINGS)?.as_slice())
+                .map_err(|e| format!("{}: {e}", files::POSTINGS))?,
+            vocabulary: read(files::VOCABULARY)?,
             meta,
             terms,
             videos,
@@ -170,7 +170,7 @@ impl Index {
     pub fn open(dir: &Path, archive: &Archive, pages: &[PageRef]) -> (Option<Index>, IndexStatus) {
         let raw = match RawIndex::load(dir) {
             Ok(raw) => raw,
-            Err(e) if !dir.join("meta.json").exists() => {
+            Err(e) if !dir.join(files::META).exists() => {
                 let _ = e;
                 return (
                     None,
@@ -205,7 +205,7 @@ impl Index {
         }
         let ids: Vec<Option<u32>> = pages
             .iter()
-            .map(|p| raw.reusable(&key_of(archive, p), &p.sha256, p.stamp.as_deref()))
+            .map(|p| raw.reusable(&PageKey::of(archive, p), &p.sha256, p.stamp.as_deref()))
             .collect();
         let unvouched = ids.iter().filter(|i| i.is_none()).count();
         let status = if unvouched == 0 {
