@@ -3,7 +3,9 @@
 //! path.
 //!
 //! - [`sources`]: which archive a call reads.
-//! - [`tools`]: the tools' schemas, dispatch and bodies.
+//! - [`tool`]: what every tool shares (context, results, the corpus trailer).
+//! - [`tools`]: the one table of tools ([`tools::registry`]), dispatch,
+//!   validation and the bodies of the read-side tools.
 //! - [`editor`]: the local Archilyzer editor the write-side tools ask.
 //! - [`plans`]: the /sweep and /ask planners and the `sweep` prompt.
 //! - [`service`]: the JSON-over-HTTP client for local services.
@@ -18,5 +20,6 @@ pub mod links;
 pub mod plans;
 pub mod service;
 pub mod sources;
+pub mod tool;
 pub mod tools;
 pub mod transcript;

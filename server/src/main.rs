@@ -83,13 +83,12 @@ impl ServerHandler for Archilyzer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let tools = tools::schema::tools()
-            .into_iter()
-            .map(|(name, description, schema)| {
-                let Ok(serde_json::Value::Object(schema)) = serde_json::to_value(schema) else {
+        let tools = tools::registry::advertised()
+            .map(|t| {
+                let Ok(serde_json::Value::Object(schema)) = serde_json::to_value(&t.schema) else {
                     unreachable!("schemas are objects")
                 };
-                Tool::new(name, description, Arc::new(schema))
+                Tool::new(t.name, t.description, Arc::new(schema))
             })
             .collect();
         Ok(ListToolsResult::with_all_items(tools))

@@ -21,8 +21,8 @@ use serde_json::{json, Map, Value};
 
 use super::video_id::editor_id;
 use super::{Editor, EditorSetup, Reply};
+use crate::tool::{bool_arg, str_arg, Context, Failure, Progress, Tick, ToolResult};
 use crate::tools::read::find_video;
-use crate::tools::{bool_arg, str_arg, Context, Failure, Progress, Tick, ToolResult};
 use archilyzer_core::source::SourceHandle;
 
 /// The most seconds one window may span, padding included.

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use super::EditorSetup;
-use crate::tools::{bool_arg, int_arg, str_arg, ToolResult};
+use crate::tool::{bool_arg, int_arg, str_arg, ToolResult};
 
 /// Days without a video that count as a gap, by default.
 pub const DEFAULT_GAP_DAYS: usize = 30;

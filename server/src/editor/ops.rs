@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::clip::valid_id;
 use super::{EditorSetup, Reply};
-use crate::tools::{bool_arg, int_arg, list_arg, str_arg, ToolResult};
+use crate::tool::{bool_arg, int_arg, list_arg, str_arg, ToolResult};
 
 /// Log lines `get_job` shows by default.
 pub const DEFAULT_TAIL: usize = 40;

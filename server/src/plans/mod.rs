@@ -18,7 +18,7 @@ pub mod request;
 
 use serde_json::{json, Map, Value};
 
-use crate::tools::{str_arg, Context, ToolResult};
+use crate::tool::{str_arg, Context, ToolResult};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{FilterArgs, Filters};
 use archilyzer_core::share::eval::{as_request, Caps};
@@ -275,7 +275,9 @@ mod tests {
     /// Every backticked word of every plan names a real tool.
     #[test]
     fn every_backticked_name_in_the_instructions_is_a_real_tool() {
-        let tools: Vec<&str> = crate::tools::schema::tools().iter().map(|t| t.0).collect();
+        let tools: Vec<&str> = crate::tools::registry::advertised()
+            .map(|t| t.name)
+            .collect();
         let c = ctx();
         let link = "https://alphalyzer.example/?qt=eyJxIjoicmVhbGx5In0&fav=d";
         let complex = "https://alphalyzer.example/?qt=eyJvciI6W3sicSI6ImEifSx7InEiOiJiIn1dfQ";

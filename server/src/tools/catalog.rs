@@ -3,8 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{bool_arg, ToolResult};
 use crate::sources::Sources;
+use crate::tool::{bool_arg, ToolResult};
 use archilyzer_core::format::SiteScope;
 use archilyzer_core::source::SourceHandle;
 

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use super::{str_arg, ToolResult};
 use crate::service::Service;
+use crate::tool::{str_arg, ToolResult};
 
 /// umtool, if `UMTOOL_URL` names one; else why not.
 pub type UmtoolSetup = Result<Service, String>;

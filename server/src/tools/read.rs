@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use super::{int_arg, list_arg, str_arg, Context, ToolResult};
 use crate::editor::transcript::{self, Fallback};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
+use crate::tool::{int_arg, list_arg, str_arg, Context, ToolResult};
 use archilyzer_core::archive::{Archive, Site};
 use archilyzer_core::format::{ChannelEntry, VideoRecord};
 use archilyzer_core::query::matcher::{Matcher, TokenStream};

@@ -8,9 +8,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{str_arg, ToolResult};
 use crate::links::clock;
 use crate::sources::Sources;
+use crate::tool::{str_arg, ToolResult};
 use archilyzer_core::archive::{Archive, Site};
 use archilyzer_core::format::paths::Layer;
 use archilyzer_core::format::{Citation, Post};

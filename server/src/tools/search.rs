@@ -8,9 +8,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
+use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::collapse::{collapse, Row};
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};

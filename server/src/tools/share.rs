@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::search::{render_page, DEFAULT_MAX_PAGES, MAX_VIDEOS};
-use super::{bool_arg, str_arg, Context, Progress, Tick, ToolResult};
+use crate::tool::{bool_arg, str_arg, Context, Progress, Tick, ToolResult};
 use archilyzer_core::query::{parse_day, Filters, Scope};
 use archilyzer_core::share::eval::{self, Caps};
 use archilyzer_core::share::{Node, ShareLink, Term};

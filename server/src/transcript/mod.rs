@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::tools::{bool_arg, str_arg, ToolResult};
+use crate::tool::{bool_arg, str_arg, ToolResult};
 use archilyzer_core::captions::{self, CaptionFormat};
 use discover::{Locator, WHISPER, YT_DLP};
 

@@ -1,0 +1,130 @@
+//! The vocabulary every tool shares: what a tool is given ([`Context`],
+//! [`Progress`]), what it returns ([`ToolResult`], [`Failure`]), the one
+//! rule every answer follows ([`finish`]: it ends with `(corpus:
+//! <handle>)`, errors included, invariant 5 of archilyzer_core's crate
+//! docs, and an error is a result with `isError`, never a failed request),
+//! and the helpers that read arguments already validated.
+//!
+//! A leaf: it imports no tool, so every tool (in `tools/`, `editor/`,
+//! `plans/`, `transcript/`) can import it without a circle.
+
+use serde_json::{Map, Value};
+
+use crate::editor::EditorSetup;
+use crate::sources::Sources;
+
+/// What a tool answers: text for the agent, the same data structured.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub text: String,
+    pub structured: Value,
+    pub is_error: bool,
+}
+
+/// Everything a tool may use: the archives and the local editor.
+pub struct Context {
+    pub sources: Sources,
+    pub editor: EditorSetup,
+    /// umtool, for `notes` (`UMTOOL_URL`).
+    pub umtool: Result<crate::service::Service, String>,
+    /// Where `transcript` finds yt-dlp and whisper-ctranslate2.
+    pub binaries: crate::transcript::discover::Locator,
+}
+
+/// One step of a long call (pages of a scan, polls of a job), forwarded
+/// as a progress notification to a client that asked for them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tick {
+    pub done: f64,
+    pub total: Option<f64>,
+    pub message: String,
+}
+
+impl Tick {
+    /// `done` of `total` pages read.
+    pub fn pages(done: usize, total: usize) -> Tick {
+        Tick {
+            done: done as f64,
+            total: Some(total as f64),
+            message: format!("{done} of {total} page(s) read"),
+        }
+    }
+}
+
+/// Reports the steps of a long call.
+pub type Progress<'a> = &'a mut dyn FnMut(Tick);
+
+/// A tool's failure: the message, and facts to carry in the structured
+/// result beside it (a job id to resume, a cooldown).
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub message: String,
+    pub facts: Value,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure {
+            message,
+            facts: Value::Null,
+        }
+    }
+}
+
+/// What a tool body returns before the corpus trailer is added.
+pub type ToolResult = Result<(String, Value), Failure>;
+
+/// The answer the client gets: `result` with the corpus trailer.
+pub fn finish(result: ToolResult, corpus: &str) -> Output {
+    match result {
+        Ok((text, mut structured)) => {
+            if let Value::Object(map) = &mut structured {
+                map.insert("corpus".into(), Value::String(corpus.to_string()));
+            }
+            Output {
+                text: format!("{}\n\n(corpus: {corpus})", text.trim_end()),
+                structured,
+                is_error: false,
+            }
+        }
+        Err(Failure { message, facts }) => {
+            let mut structured = match facts {
+                Value::Object(map) => map,
+                _ => Map::new(),
+            };
+            structured.insert("error".into(), Value::String(message.clone()));
+            structured.insert("corpus".into(), Value::String(corpus.to_string()));
+            Output {
+                text: format!("Error: {message}\n\n(corpus: {corpus})"),
+                structured: Value::Object(structured),
+                is_error: true,
+            }
+        }
+    }
+}
+
+/// Helpers to read arguments already checked by `tools::validate`.
+pub fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    args.get(name).and_then(Value::as_str)
+}
+
+pub fn bool_arg(args: &Map<String, Value>, name: &str, default: bool) -> bool {
+    args.get(name).and_then(Value::as_bool).unwrap_or(default)
+}
+
+pub fn int_arg(args: &Map<String, Value>, name: &str, default: usize) -> usize {
+    args.get(name)
+        .and_then(Value::as_u64)
+        .map_or(default, |n| n as usize)
+}
+
+pub fn list_arg(args: &Map<String, Value>, name: &str) -> Vec<String> {
+    args.get(name)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

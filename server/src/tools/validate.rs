@@ -1,0 +1,148 @@
+//! Checking a call's arguments against its tool's input schema: no
+//! unknown names, every required one present, each of the declared type
+//! and range; the message says what to pass.
+
+use serde_json::{Map, Value};
+
+/// Checks `args` against `schema`: no unknown names, every required one
+/// present, each of the declared type and range.
+pub fn validate(tool: &str, schema: &Value, args: &Map<String, Value>) -> Result<(), String> {
+    let props = schema["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for (name, value) in args {
+        let Some(spec) = props.get(name) else {
+            let known: Vec<&String> = props.keys().collect();
+            return Err(format!(
+                "{tool} has no argument `{name}`; it takes: {}",
+                known
+                    .iter()
+                    .map(|k| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        check_value(tool, name, spec, value)?;
+    }
+    for r in schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.as_str())
+    {
+        if !args.contains_key(r) {
+            return Err(format!(
+                "{tool} needs `{r}`: {}",
+                props[r]["description"].as_str().unwrap_or("")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<(), String> {
+    let bad = |want: &str| Err(format!("{tool}: `{name}` must be {want}, got {value}"));
+    if let Some(types) = spec["type"].as_array() {
+        let fits = |t: &Value| match t.as_str() {
+            Some("number") => value.is_number(),
+            Some("string") => value.is_string(),
+            _ => false,
+        };
+        let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        return if types.iter().any(fits) {
+            Ok(())
+        } else {
+            bad(&format!("a {}", names.join(" or a ")))
+        };
+    }
+    match spec["type"].as_str() {
+        Some("number") if !value.is_number() => bad("a number"),
+        Some("object") if !value.is_object() => bad("an object"),
+        Some("string") if !value.is_string() => bad("a string"),
+        Some("boolean") if !value.is_boolean() => bad("true or false"),
+        Some("array")
+            if !value
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_string)) =>
+        {
+            bad("a list of strings")
+        }
+        Some("integer") => {
+            let Some(n) = value.as_i64() else {
+                return bad("a whole number");
+            };
+            let min = spec["minimum"].as_i64().unwrap_or(i64::MIN);
+            let max = spec["maximum"].as_i64().unwrap_or(i64::MAX);
+            if n < min || n > max {
+                return bad(&format!(
+                    "a whole number from {min} to {}",
+                    if max == i64::MAX {
+                        "any".to_string()
+                    } else {
+                        max.to_string()
+                    }
+                ));
+            }
+            Ok(())
+        }
+        _ => match spec["enum"].as_array() {
+            Some(allowed) if !allowed.contains(value) => {
+                bad(&format!("one of {}", Value::Array(allowed.clone())))
+            }
+            _ => Ok(()),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::registry::find;
+    use serde_json::json;
+
+    #[test]
+    fn bad_arguments_say_what_to_pass() {
+        let s = find("search_transcripts").unwrap().schema.clone();
+        let args = |v: Value| v.as_object().unwrap().clone();
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "limt": 3})),
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("search_transcripts has no argument `limt`; it takes: "),
+            "{e}"
+        );
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "limit": 0})),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "search_transcripts: `limit` must be a whole number from 1 to 200, got 0"
+        );
+        let e = validate("search_transcripts", &s, &args(json!({"regex": true}))).unwrap_err();
+        assert!(e.starts_with("search_transcripts needs `query`"), "{e}");
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "states": "deleted"})),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "search_transcripts: `states` must be a list of strings, got \"deleted\""
+        );
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "link_style": "fancy"})),
+        )
+        .unwrap_err();
+        assert!(e.contains("must be one of [\"inline\",\"base\"]"), "{e}");
+    }
+}
