@@ -22,7 +22,6 @@ use serde_json::{json, Map, Value};
 use super::video_id::editor_id;
 use super::{Editor, EditorSetup, Reply};
 use crate::tool::{bool_arg, str_arg, Context, Failure, Progress, Tick, ToolResult};
-use crate::tools::read::find_video;
 use archilyzer_core::source::SourceHandle;
 
 /// The most seconds one window may span, padding included.
@@ -255,7 +254,9 @@ pub struct Target {
 fn locate(ctx: &Context, handle: &SourceHandle, f: &NewFetch) -> Target {
     let hints = [f.channel.clone()];
     let record = ctx.sources.archive(handle).and_then(|a| {
-        find_video(&a, &f.video, &hints).map(|found| found.map(|v| v.video.webpage_url))
+        a.find_video(&f.video, &hints)
+            .map_err(|e| e.to_string())
+            .map(|found| found.map(|v| v.video.webpage_url))
     });
     let as_cited = "so it went to the editor as cited (for a Rumble citation that may be the embed id, which the editor files elsewhere: pass the corpus the citation came from as source)";
     let note = match record {

@@ -47,11 +47,7 @@ fn roster(archive: &Archive) -> Vec<String> {
     for site in archive.sites() {
         let corpus = site.corpus();
         for g in &corpus.groups {
-            let n = corpus
-                .channels
-                .iter()
-                .filter(|c| c.group.as_deref() == Some(&g.id))
-                .count();
+            let n = corpus.members(Some(&g.id)).count();
             lines.push(format!("group {} · {} · {n} channel(s)", g.id, g.name));
         }
         for c in corpus.channels.iter().filter(|c| c.group.is_none()) {

@@ -38,11 +38,7 @@ pub fn list_channels(
             .collect();
         groups.push((None, "Ungrouped".into()));
         for (id, name) in &groups {
-            let members: Vec<_> = corpus
-                .channels
-                .iter()
-                .filter(|c| c.group.as_deref() == id.as_deref())
-                .collect();
+            let members: Vec<_> = corpus.members(id.as_deref()).collect();
             if members.is_empty() {
                 continue;
             }
@@ -71,11 +67,7 @@ pub fn list_channels(
                     "{} · {} · {} channels",
                     g.id,
                     g.name,
-                    corpus
-                        .channels
-                        .iter()
-                        .filter(|c| c.group.as_deref() == Some(&g.id))
-                        .count()
+                    corpus.members(Some(&g.id)).count()
                 )
             })
             .collect();

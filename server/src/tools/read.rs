@@ -9,8 +9,8 @@ use crate::editor::transcript::{self, Fallback};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use crate::tool::{int_arg, list_arg, str_arg, Context, ToolResult};
-use archilyzer_core::archive::{Archive, Site};
-use archilyzer_core::format::{ChannelEntry, VideoRecord};
+use archilyzer_core::archive::{Archive, Found, Site};
+use archilyzer_core::format::VideoRecord;
 use archilyzer_core::query::matcher::{Matcher, TokenStream};
 use archilyzer_core::source::SourceHandle;
 
@@ -19,55 +19,23 @@ pub const MAX_IDS: usize = 20;
 /// Most queries one `get_transcripts` call windows around.
 pub const MAX_QUERIES: usize = 8;
 
-/// A video found by id: its site, channel and record.
-pub struct Found<'a> {
-    pub site: &'a Site,
-    pub channel: &'a ChannelEntry,
-    pub video: VideoRecord,
-}
-
-impl Found<'_> {
-    pub fn links(&self) -> LinkTarget<'_> {
-        LinkTarget {
-            viewer: self.site.corpus().site.url.as_deref(),
-            slug: &self.video.slug,
-            platform: self.video.platform,
-            url: self.video.webpage_url.as_deref(),
-        }
+/// Where a found video's moments link to.
+pub fn links<'a>(f: &'a Found) -> LinkTarget<'a> {
+    LinkTarget {
+        viewer: f.site.corpus().site.url.as_deref(),
+        slug: &f.video.slug,
+        platform: f.video.platform,
+        url: f.video.webpage_url.as_deref(),
     }
 }
 
 /// Finds video `id`, looking in the hinted channels first.
-pub fn find_video<'a>(
+fn find_video<'a>(
     archive: &'a Archive,
     id: &str,
     hints: &[String],
 ) -> Result<Option<Found<'a>>, String> {
-    let mut order: Vec<(&Site, &ChannelEntry)> = archive
-        .sites()
-        .iter()
-        .flat_map(|s| s.corpus().channels.iter().map(move |c| (s.as_ref(), c)))
-        .collect();
-    order.sort_by_key(|(_, ch)| !hints.iter().any(|h| h == &ch.slug || h == &ch.name));
-    for (site, ch) in order {
-        let manifest = site
-            .transcript_manifest(&ch.slug)
-            .map_err(|e| e.to_string())?;
-        let Some(&n) = manifest.slug_to_page.get(id) else {
-            continue;
-        };
-        let page = site
-            .transcript_page(&ch.slug, n)
-            .map_err(|e| e.to_string())?;
-        if let Some(v) = page.videos.iter().find(|v| v.slug == id) {
-            return Ok(Some(Found {
-                site,
-                channel: ch,
-                video: v.clone(),
-            }));
-        }
-    }
-    Ok(None)
+    archive.find_video(id, hints).map_err(|e| e.to_string())
 }
 
 /// The video `video_id` (with the optional `channel` hint) names.
@@ -123,7 +91,7 @@ pub fn get_transcript(
     let Some(found) = find_video(&archive, id, &hints)? else {
         return unpublished(ctx, id, channel);
     };
-    let links = found.links();
+    let links = links(&found);
     let mut out = header(&found);
     out.push('\n');
     for c in &found.video.cues {
@@ -277,7 +245,7 @@ fn render_batch_video(
     (before, after, max_lines): (f64, f64, usize),
     base: bool,
 ) -> Value {
-    let links = found.links();
+    let links = links(found);
     let v = &found.video;
     out.push_str(&header(found));
     let base_line = if base { links.base() } else { None };

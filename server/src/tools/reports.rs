@@ -176,24 +176,10 @@ pub fn get_report(
 
 /// Finds a post by id in every channel's posts, with its channel.
 pub(crate) fn find_post(archive: &Archive, id: &str) -> Result<(String, Post), String> {
-    for site in archive.sites() {
-        for ch in &site.corpus().channels {
-            let Some(m) = site
-                .manifest(Layer::Posts, &ch.slug)
-                .map_err(|e| e.to_string())?
-            else {
-                continue;
-            };
-            let Some(&n) = m.slug_to_page.get(id) else {
-                continue;
-            };
-            let page = site.post_page(&ch.slug, n).map_err(|e| e.to_string())?;
-            if let Some(p) = page.posts.iter().find(|p| p.id == id) {
-                return Ok((ch.slug.clone(), p.clone()));
-            }
-        }
-    }
-    Err(format!("no post {id:?} in this corpus: check the id (search with scopes:[\"posts\"] to find posts)"))
+    archive
+        .find_post(id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no post {id:?} in this corpus: check the id (search with scopes:[\"posts\"] to find posts)"))
 }
 
 fn render_post(p: &Post) -> String {

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::format::paths::Layer;
-use crate::format::{self, paths, CorpusFile, HubCorpus};
+use crate::format::{self, paths, ChannelEntry, CorpusFile, HubCorpus, Post, VideoRecord};
 use crate::source::{
     DiskCache, HttpOptions, HttpStore, LocalStore, ReadError, SourceHandle, Store,
 };
@@ -69,6 +69,13 @@ pub struct PageRef {
     pub bytes: u64,
     /// The store's stamp of the file (local: size and mtime).
     pub stamp: Option<String>,
+}
+
+/// A video found by id: its site, channel and record.
+pub struct Found<'a> {
+    pub site: &'a Site,
+    pub channel: &'a ChannelEntry,
+    pub video: VideoRecord,
 }
 
 /// A readable archive.
@@ -129,6 +136,39 @@ impl Archive {
 
     pub fn handle(&self) -> &SourceHandle {
         &self.handle
+    }
+
+    /// Video `id` in any channel of any site, looking in the channels
+    /// named by `hints` (slugs or names) first.
+    pub fn find_video(&self, id: &str, hints: &[String]) -> Result<Option<Found<'_>>, ReadError> {
+        let mut order: Vec<(&Site, &ChannelEntry)> = self
+            .sites
+            .iter()
+            .flat_map(|s| s.corpus().channels.iter().map(move |c| (s.as_ref(), c)))
+            .collect();
+        order.sort_by_key(|(_, ch)| !hints.iter().any(|h| h == &ch.slug || h == &ch.name));
+        for (site, channel) in order {
+            if let Some(video) = site.find_video(&channel.slug, id)? {
+                return Ok(Some(Found {
+                    site,
+                    channel,
+                    video,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Post `id` in any channel of any site, with its channel's slug.
+    pub fn find_post(&self, id: &str) -> Result<Option<(String, Post)>, ReadError> {
+        for site in &self.sites {
+            for ch in &site.corpus().channels {
+                if let Some(post) = site.find_post(&ch.slug, id)? {
+                    return Ok(Some((ch.slug.clone(), post)));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Every local directory this archive is read from: the handle's own

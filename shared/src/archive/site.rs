@@ -16,8 +16,9 @@ use serde::de::DeserializeOwned;
 use super::page_cache::PageCache;
 use crate::format::paths::{self, Layer};
 use crate::format::{
-    self, Alias, ChannelDigests, ChannelStats, ChatPage, CuratedTag, Duplicates, Manifest,
-    PostPage, Report, ReportIndex, SiteCorpus, Summaries, TranscriptPage,
+    self, Alias, ChannelDigests, ChannelEntry, ChannelStats, ChatPage, CuratedTag, Duplicates,
+    Manifest, Post, PostPage, Report, ReportIndex, SiteCorpus, Summaries, TranscriptPage,
+    VideoRecord,
 };
 use crate::source::{ReadError, Store};
 
@@ -207,6 +208,36 @@ impl Site {
         let manifest = self.manifest(layer, channel).ok()??;
         let entry = manifest.pages.get(n.checked_sub(1)? as usize)?;
         Some(format!("{}/{channel}/{}", layer.dir(), entry.file))
+    }
+
+    /// The channel `slug` as corpus.json lists it.
+    pub fn channel(&self, slug: &str) -> Option<&ChannelEntry> {
+        self.corpus.channels.iter().find(|c| c.slug == slug)
+    }
+
+    /// Video `slug` of `channel`, found through its manifest's
+    /// `slugToPage`; `Ok(None)` when the manifest does not list it or its
+    /// page does not hold it.
+    pub fn find_video(&self, channel: &str, slug: &str) -> Result<Option<VideoRecord>, ReadError> {
+        let manifest = self.transcript_manifest(channel)?;
+        let Some(&n) = manifest.slug_to_page.get(slug) else {
+            return Ok(None);
+        };
+        let page = self.transcript_page(channel, n)?;
+        Ok(page.videos.iter().find(|v| v.slug == slug).cloned())
+    }
+
+    /// Post `id` of `channel`, found through its posts manifest;
+    /// `Ok(None)` when the channel has no posts or none with that id.
+    pub fn find_post(&self, channel: &str, id: &str) -> Result<Option<Post>, ReadError> {
+        let Some(manifest) = self.manifest(Layer::Posts, channel)? else {
+            return Ok(None);
+        };
+        let Some(&n) = manifest.slug_to_page.get(id) else {
+            return Ok(None);
+        };
+        let page = self.post_page(channel, n)?;
+        Ok(page.posts.iter().find(|p| p.id == id).cloned())
     }
 
     /// Transcript page `n` (1-based) of `channel`, through the page cache.

@@ -34,6 +34,15 @@ pub struct SiteCorpus {
     pub generated_at: Option<String>,
 }
 
+impl SiteCorpus {
+    /// The channels of group `id` (`None`: the ungrouped ones), in order.
+    pub fn members<'a>(&'a self, id: Option<&'a str>) -> impl Iterator<Item = &'a ChannelEntry> {
+        self.channels
+            .iter()
+            .filter(move |c| c.group.as_deref() == id)
+    }
+}
+
 /// `corpus.json` of a hub: a list of member sites, no transcripts of its own.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

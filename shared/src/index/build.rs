@@ -274,10 +274,7 @@ fn page_words(archive: &Archive, p: &PageRef) -> Result<(PageWords, u64), ReadEr
         })
     };
     let channel_name = site
-        .corpus()
-        .channels
-        .iter()
-        .find(|c| c.slug == p.channel)
+        .channel(&p.channel)
         .map(|c| c.name.clone())
         .unwrap_or_default();
     add(&channel_name);

@@ -15,7 +15,7 @@ use super::plan::{Compiled, Plan};
 use super::{Coverage, Hit, Response, Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::{PageView, Post, VideoRecord, VideoView};
+use crate::format::{PageView, Post, VideoView};
 use crate::index::IndexStatus;
 use crate::source::SourceHandle;
 
@@ -239,7 +239,7 @@ fn chat_results(
     let page = site.chat_page(&p.channel, p.page)?;
     let mut out = Vec::new();
     for chat in &page.videos {
-        let Some(record) = find_record(site, &p.channel, &chat.slug) else {
+        let Some(record) = site.find_video(&p.channel, &chat.slug).ok().flatten() else {
             continue;
         };
         let facts = VideoFacts {
@@ -285,14 +285,6 @@ fn post_passes(c: &Compiled, p: &PageRef, post: &Post) -> bool {
         f.states.is_some() || f.media_type.is_some() || f.age.is_some() || f.tags.is_some();
     let date = post.date.as_str();
     !video_only && f.channel_in_scope(p.site, &p.channel) && f.date_passes(date)
-}
-
-fn find_record(site: &Site, channel: &str, slug: &str) -> Option<VideoRecord> {
-    let manifest = site.transcript_manifest(channel).ok()?;
-    let page = site
-        .transcript_page(channel, *manifest.slug_to_page.get(slug)?)
-        .ok()?;
-    page.videos.iter().find(|v| v.slug == slug).cloned()
 }
 
 /// Hits of `matchers` over `texts`: spanning across them when `span`
@@ -346,12 +338,7 @@ fn record_hits(
             Scope::Transcripts => (v.cues.iter().map(|cue| cue.text.as_ref()).collect(), true),
             Scope::Title => (vec![v.title.as_ref()], false),
             Scope::Metadata => {
-                let channel_name = site
-                    .corpus()
-                    .channels
-                    .iter()
-                    .find(|ch| ch.slug == channel)
-                    .map_or("", |ch| ch.name.as_str());
+                let channel_name = site.channel(channel).map_or("", |ch| ch.name.as_str());
                 (vec![v.title.as_ref(), channel_name], false)
             }
             Scope::Description => (vec![v.description.as_ref()], false),
