@@ -513,6 +513,29 @@ fn a_page_with_broken_json_is_named_and_the_rest_answered() {
     assert_eq!(r.coverage.partly, ["stream-vault"]);
 }
 
+#[test]
+fn a_chat_whose_video_has_no_record_is_named_not_skipped() {
+    let f = fixture();
+    let chat_page = f.site.join("chat/daily-dispatch/page-0001.json");
+    let chat: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&chat_page).unwrap()).unwrap();
+    let slug = chat["videos"][0]["slug"].as_str().unwrap().to_string();
+    let mut m = manifest(&f, "daily-dispatch");
+    assert!(m.slug_to_page.remove(&slug).is_some());
+    write_manifest(&f, &m);
+    let archive = open_local(&f.site);
+    let q = Request {
+        scopes: vec!["chat".into()],
+        ..plain("the")
+    };
+    let r = search(&archive, Some(&f.index), &q).unwrap();
+    let note = format!(
+        "the live chat of daily-dispatch/{slug} (chat page 1) was not searched: the video has no record in the transcripts"
+    );
+    assert!(r.notes.contains(&note), "{:?}", r.notes);
+    assert!(r.videos.iter().all(|v| v.slug != slug));
+}
+
 fn tree_digest(dir: &Path) -> Vec<(PathBuf, Vec<u8>, std::time::SystemTime)> {
     common::files_under(dir)
         .into_iter()

@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 
 use crate::archive::Archive;
-use crate::format::{Age, MediaType, State};
+use crate::format::{Age, MediaType, State, SummaryRow, VideoRecord, VideoView};
 
 /// Filter values as a user gave them.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -69,7 +69,9 @@ pub fn parse_day(text: &str) -> Option<String> {
     ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some(digits)
 }
 
-/// What the predicate looks at, from a summary row or a record.
+/// What the predicate looks at, from a summary row or a record. Made
+/// only by the constructors below, so planning (rows) and confirming
+/// (pages, records) read the same facts the same way.
 pub struct VideoFacts<'a> {
     pub site: usize,
     pub channel: &'a str,
@@ -77,7 +79,48 @@ pub struct VideoFacts<'a> {
     pub media_type: MediaType,
     pub age: Age,
     pub state: State,
-    pub curated_tags: &'a [String],
+    pub curated_tags: Vec<&'a str>,
+}
+
+impl<'a> VideoFacts<'a> {
+    /// From a summaries (or index) row of site number `site`.
+    pub fn of_row(site: usize, row: &'a SummaryRow) -> Self {
+        VideoFacts {
+            site,
+            channel: &row.channel,
+            upload_date: row.upload_date.as_deref(),
+            media_type: row.media_type,
+            age: row.age,
+            state: row.state,
+            curated_tags: row.curated_tags.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// From a video as a page is parsed for a scan.
+    pub fn of_view(site: usize, channel: &'a str, v: &'a VideoView<'a>) -> Self {
+        VideoFacts {
+            site,
+            channel,
+            upload_date: v.upload_date.as_deref(),
+            media_type: v.media_type,
+            age: v.age,
+            state: v.state,
+            curated_tags: v.curated_tags.iter().map(|t| t.as_ref()).collect(),
+        }
+    }
+
+    /// From a whole record.
+    pub fn of_record(site: usize, channel: &'a str, v: &'a VideoRecord) -> Self {
+        VideoFacts {
+            site,
+            channel,
+            upload_date: v.upload_date.as_deref(),
+            media_type: v.media_type,
+            age: v.age,
+            state: v.state,
+            curated_tags: v.curated_tags.iter().map(String::as_str).collect(),
+        }
+    }
 }
 
 impl Filters {
@@ -133,7 +176,17 @@ impl Filters {
             && self
                 .tags
                 .as_ref()
-                .is_none_or(|t| v.curated_tags.iter().any(|x| t.contains(x)))
+                .is_none_or(|t| v.curated_tags.iter().any(|x| t.contains(*x)))
+    }
+
+    /// The predicate for a post: it has a channel and a date and none of
+    /// a video's other facts, so a filter on those excludes every post.
+    pub fn passes_post(&self, site: usize, channel: &str, date: &str) -> bool {
+        let video_only = self.states.is_some()
+            || self.media_type.is_some()
+            || self.age.is_some()
+            || self.tags.is_some();
+        !video_only && self.channel_in_scope(site, channel) && self.date_passes(date)
     }
 }
 

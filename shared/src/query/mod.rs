@@ -6,12 +6,14 @@
 //! - [`prune`]: the pages a query could match, from the index's words.
 //! - [`plan`]: which pages to read: scope ∩ filters ∩ query, plus every page
 //!   the index cannot vouch for.
-//! - [`scan`]: reads the planned pages concurrently, folds in page order.
+//! - [`scan`]: schedules the planned pages over workers, folds in page
+//!   order, and says what it covered; `confirm` decides one page's hits.
 //!
 //! Promise (invariant 1): the index only prunes. Hits are decided by the
 //! matcher on the page text alone, so a result is the same with the index
 //! fresh, stale, corrupt, foreign or absent; only `pages_read` differs.
 
+mod confirm;
 pub mod filters;
 pub mod matcher;
 pub mod plan;
@@ -200,10 +202,19 @@ pub fn search_each(
         &compiled,
         request.max_pages,
     );
-    let mut response = scan::scan(archive, &pages, &planned, &compiled, sink, progress);
-    response.index = status;
-    response.unreadable.splice(0..0, problems);
-    response.notes.splice(0..0, compiled.notes.clone());
-    response.notes.extend(planned.notes);
-    Ok(response)
+    let scanned = scan::scan(archive, &pages, &planned, &compiled, sink, progress);
+    Ok(Response {
+        source: archive.handle().to_string(),
+        videos: Vec::new(),
+        total_videos: scanned.total_videos,
+        total_hits: scanned.total_hits,
+        pages_read: scanned.pages_read,
+        pages_planned: planned.planned,
+        pages_total: planned.in_scope,
+        bytes_read: scanned.bytes_read,
+        index: status,
+        notes: [compiled.notes, scanned.notes, planned.notes].concat(),
+        unreadable: [problems, scanned.unreadable].concat(),
+        coverage: scanned.coverage,
+    })
 }

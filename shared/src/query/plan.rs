@@ -194,17 +194,8 @@ fn index_allows(
             .videos
             .iter()
             .filter(|v| {
-                site_index(&v.site).is_some_and(|site| {
-                    c.filters.passes(&VideoFacts {
-                        site,
-                        channel: &v.row.channel,
-                        upload_date: v.row.upload_date.as_deref(),
-                        media_type: v.row.media_type,
-                        age: v.row.age,
-                        state: v.row.state,
-                        curated_tags: &v.row.curated_tags,
-                    })
-                })
+                site_index(&v.site)
+                    .is_some_and(|site| c.filters.passes(&VideoFacts::of_row(site, &v.row)))
             })
             .filter_map(|v| {
                 index.raw.page_id(&PageKey {

@@ -1,0 +1,283 @@
+//! Confirming one page: which of its videos, chat and posts pass the
+//! filters and hold a hit, decided by the matcher on the page text (never
+//! by the index), with every hit's field, unit, time and text.
+//!
+//! Promise: a video, chat or post is returned only when a query matcher
+//! hits it and no exclude matcher does; a chat that cannot be checked
+//! (its video has no record) is named in [`Confirmed::notes`].
+
+use super::filters::VideoFacts;
+use super::matcher::{Matcher, TokenStream};
+use super::plan::Compiled;
+use super::{Hit, Scope, VideoResult};
+use crate::archive::{Archive, PageRef, Site};
+use crate::format::paths::Layer;
+use crate::format::{PageView, Post, VideoView};
+
+/// What one page gave: its matching videos (or posts), and what could
+/// not be checked.
+#[derive(Debug, Default)]
+pub(super) struct Confirmed {
+    pub videos: Vec<VideoResult>,
+    pub notes: Vec<String>,
+}
+
+impl Confirmed {
+    fn videos(videos: Vec<VideoResult>) -> Self {
+        Confirmed {
+            videos,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Confirms page `p`: every video (chat, post) of it that passes the
+/// filters and that the matchers hit.
+pub(super) fn confirm_page(
+    archive: &Archive,
+    p: &PageRef,
+    c: &Compiled,
+    scratch: &mut TokenStream,
+) -> Result<Confirmed, String> {
+    let site = &archive.sites()[p.site];
+    let err = |e: crate::source::ReadError| e.to_string();
+    match p.layer {
+        Layer::Transcripts => {
+            let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page).map_err(err)?;
+            let name = site.describe(&crate::format::paths::page(p.layer, &p.channel, p.page));
+            let page: PageView = crate::format::parse_page(&bytes, &name, &p.channel, p.page)
+                .map_err(|e| e.to_string())?;
+            let videos = page
+                .videos
+                .iter()
+                .filter(|v| {
+                    c.filters
+                        .passes(&VideoFacts::of_view(p.site, &p.channel, v))
+                })
+                .filter_map(|v| video_result(site, p, v, c, scratch))
+                .collect();
+            Ok(Confirmed::videos(videos))
+        }
+        Layer::Chat => chat_results(site, p, c, scratch).map_err(err),
+        Layer::Posts => {
+            let page = site.post_page(&p.channel, p.page).map_err(err)?;
+            let posts = page
+                .posts
+                .iter()
+                .filter(|post| c.filters.passes_post(p.site, &p.channel, &post.date))
+                .filter_map(|post| post_result(site, p, post, c, scratch))
+                .collect();
+            Ok(Confirmed::videos(posts))
+        }
+    }
+}
+
+/// Chat messages are matched each on its own; the video's record (found
+/// through its transcript page) decides the filters and gives the title.
+/// A chat whose video has no record cannot be filtered or titled: it is
+/// named in the notes, never skipped quietly.
+fn chat_results(
+    site: &Site,
+    p: &PageRef,
+    c: &Compiled,
+    scratch: &mut TokenStream,
+) -> Result<Confirmed, crate::source::ReadError> {
+    let page = site.chat_page(&p.channel, p.page)?;
+    let mut out = Confirmed::default();
+    for chat in &page.videos {
+        let record = match site.find_video(&p.channel, &chat.slug) {
+            Ok(Some(record)) => record,
+            Ok(None) => {
+                out.notes.push(format!(
+                    "the live chat of {}/{} (chat page {}) was not searched: the video has no record in the transcripts",
+                    p.channel, chat.slug, p.page
+                ));
+                continue;
+            }
+            Err(e) => {
+                out.notes.push(format!(
+                    "the live chat of {}/{} (chat page {}) was not searched: {e}",
+                    p.channel, chat.slug, p.page
+                ));
+                continue;
+            }
+        };
+        if !c
+            .filters
+            .passes(&VideoFacts::of_record(p.site, &p.channel, &record))
+        {
+            continue;
+        }
+        let texts: Vec<&str> = chat.messages.iter().map(|m| m.text.as_str()).collect();
+        let start = |i: usize| Some(chat.messages[i].t);
+        let hits = unit_hits(&c.matchers, Scope::Chat, &texts, &start, false, scratch);
+        if !hits.is_empty()
+            && unit_hits(&c.excludes, Scope::Chat, &texts, &start, false, scratch).is_empty()
+        {
+            let mut r = result_of(
+                site,
+                p,
+                &record.slug,
+                &record.title,
+                record.upload_date.clone(),
+                "video",
+                hits,
+            );
+            r.url = record.webpage_url.clone();
+            r.platform = record.platform;
+            out.videos.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// Hits of `matchers` over `texts`: spanning across them when `span`
+/// (captions), else each alone. `start(i)` gives unit i's time.
+fn unit_hits(
+    matchers: &[Matcher],
+    scope: Scope,
+    texts: &[&str],
+    start: &dyn Fn(usize) -> Option<f64>,
+    span: bool,
+    scratch: &mut TokenStream,
+) -> Vec<Hit> {
+    let mut found: Vec<usize> = Vec::new();
+    for m in matchers {
+        if span {
+            found.extend(m.hits(texts.iter().copied(), scratch));
+        } else {
+            for (i, t) in texts.iter().enumerate() {
+                if !m.hits(std::iter::once(*t), scratch).is_empty() {
+                    found.push(i);
+                }
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
+        .into_iter()
+        .map(|i| Hit {
+            scope,
+            unit: i,
+            start: start(i),
+            text: texts[i].to_string(),
+        })
+        .collect()
+}
+
+/// Every hit of a video in the scopes searched.
+fn record_hits(
+    matchers: &[Matcher],
+    c: &Compiled,
+    site: &Site,
+    channel: &str,
+    v: &VideoView,
+    scratch: &mut TokenStream,
+) -> Vec<Hit> {
+    let untimed = |_: usize| None;
+    let mut hits = Vec::new();
+    for &scope in &c.scopes {
+        let (texts, span): (Vec<&str>, bool) = match scope {
+            Scope::Transcripts => (v.cues.iter().map(|cue| cue.text.as_ref()).collect(), true),
+            Scope::Title => (vec![v.title.as_ref()], false),
+            Scope::Metadata => {
+                let channel_name = site.channel(channel).map_or("", |ch| ch.name.as_str());
+                (vec![v.title.as_ref(), channel_name], false)
+            }
+            Scope::Description => (vec![v.description.as_ref()], false),
+            Scope::Tags => (v.tags.iter().map(|t| t.as_ref()).collect(), false),
+            Scope::Chat | Scope::Posts => continue,
+        };
+        if scope == Scope::Transcripts {
+            hits.extend(unit_hits(
+                matchers,
+                scope,
+                &texts,
+                &|i| v.cues[i].start(),
+                span,
+                scratch,
+            ));
+        } else {
+            hits.extend(unit_hits(matchers, scope, &texts, &untimed, span, scratch));
+        }
+    }
+    hits
+}
+
+fn video_result(
+    site: &Site,
+    p: &PageRef,
+    v: &VideoView,
+    c: &Compiled,
+    scratch: &mut TokenStream,
+) -> Option<VideoResult> {
+    let hits = record_hits(&c.matchers, c, site, &p.channel, v, scratch);
+    if hits.is_empty() || !record_hits(&c.excludes, c, site, &p.channel, v, scratch).is_empty() {
+        return None;
+    }
+    let mut r = result_of(
+        site,
+        p,
+        &v.slug,
+        &v.title,
+        v.upload_date.as_deref().map(str::to_string),
+        "video",
+        hits,
+    );
+    r.url = v.webpage_url.as_deref().map(str::to_string);
+    r.platform = v.platform;
+    Some(r)
+}
+
+fn post_result(
+    site: &Site,
+    p: &PageRef,
+    post: &Post,
+    c: &Compiled,
+    scratch: &mut TokenStream,
+) -> Option<VideoResult> {
+    let texts = [post.text.as_str()];
+    let untimed = |_: usize| None;
+    let hits = unit_hits(&c.matchers, Scope::Posts, &texts, &untimed, false, scratch);
+    if hits.is_empty()
+        || !unit_hits(&c.excludes, Scope::Posts, &texts, &untimed, false, scratch).is_empty()
+    {
+        return None;
+    }
+    let title = format!("post by {}, {}", post.author, post.date);
+    let mut r = result_of(
+        site,
+        p,
+        &post.id,
+        &title,
+        Some(post.date.clone()),
+        "post",
+        hits,
+    );
+    r.url = post.url.clone();
+    Some(r)
+}
+
+fn result_of(
+    site: &Site,
+    p: &PageRef,
+    slug: &str,
+    title: &str,
+    date: Option<String>,
+    kind: &'static str,
+    hits: Vec<Hit>,
+) -> VideoResult {
+    VideoResult {
+        site: site.id().to_string(),
+        channel: p.channel.clone(),
+        slug: slug.to_string(),
+        title: title.to_string(),
+        upload_date: date,
+        url: None,
+        platform: None,
+        kind,
+        page: p.page,
+        hits,
+    }
+}
