@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::plural::counted;
 use archilyzer_core::archive::Archive;
+use archilyzer_core::format::clock;
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 use archilyzer_core::share::eval::link_for;
 use archilyzer_core::source::SourceHandle;
@@ -126,16 +127,6 @@ pub fn share_link(
         .encode())
 }
 
-/// `[h:]mm:ss` of a time in seconds (floored).
-pub fn clock(seconds: f64) -> String {
-    let s = seconds.max(0.0) as u64;
-    if s >= 3600 {
-        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    } else {
-        format!("{}:{:02}", s / 60, s % 60)
-    }
-}
-
 /// One video and its hits as text.
 pub fn render_video(v: &VideoResult) -> String {
     let mut out = String::new();
@@ -177,27 +168,12 @@ pub fn footer(r: &Response, limit: Option<usize>) -> String {
         ));
     }
     lines.extend(r.notes.iter().cloned());
-    if r.coverage.partial {
-        lines.push(format!(
-            "PARTIAL: fully scanned: {}; partly: {}; never reached: {}",
-            list(&r.coverage.scanned),
-            list(&r.coverage.partly),
-            list(&r.coverage.unreached)
-        ));
-    }
+    lines.extend(r.coverage.describe());
     for u in &r.unreadable {
         lines.push(format!("UNREADABLE: {u}"));
     }
     lines.push(format!("(corpus: {})", r.source));
     lines.join("\n") + "\n"
-}
-
-fn list(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".into()
-    } else {
-        items.join(", ")
-    }
 }
 
 /// The line saying how many matched videos are mirrors of another match

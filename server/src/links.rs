@@ -73,15 +73,7 @@ impl LinkTarget<'_> {
     }
 }
 
-/// `[h:]mm:ss`, floored.
-pub fn clock(t: f64) -> String {
-    let s = t.max(0.0).floor() as u64;
-    if s >= 3600 {
-        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    } else {
-        format!("{}:{:02}", s / 60, s % 60)
-    }
-}
+pub use archilyzer_core::format::clock;
 
 #[cfg(test)]
 mod tests {

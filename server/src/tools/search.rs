@@ -79,21 +79,7 @@ fn footer(r: &Response) -> Vec<String> {
         r.index.describe()
     )];
     lines.extend(r.notes.iter().cloned());
-    if r.coverage.partial {
-        let list = |v: &[String]| {
-            if v.is_empty() {
-                "none".to_string()
-            } else {
-                v.join(", ")
-            }
-        };
-        lines.push(format!(
-            "coverage: PARTIAL — fully scanned: {}; partly scanned: {}; never reached: {}. Re-run scoped to the rest.",
-            list(&r.coverage.scanned),
-            list(&r.coverage.partly),
-            list(&r.coverage.unreached)
-        ));
-    }
+    lines.extend(r.coverage.describe());
     for u in &r.unreadable {
         lines.push(format!("UNREADABLE (not searched): {u}"));
     }

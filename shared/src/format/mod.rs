@@ -142,3 +142,14 @@ pub mod paths {
         format!("reports/{id}/page.json")
     }
 }
+
+/// A time in seconds as `[h:]mm:ss` (floored; negative is 0:00), as every
+/// printed timestamp shows it.
+pub fn clock(seconds: f64) -> String {
+    let s = seconds.max(0.0).floor() as u64;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}

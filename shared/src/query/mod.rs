@@ -134,6 +134,28 @@ pub struct Coverage {
     pub unreached: Vec<String>,
 }
 
+impl Coverage {
+    /// The one wording of partial coverage both printers show, `None`
+    /// when every planned page was read.
+    pub fn describe(&self) -> Option<String> {
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        self.partial.then(|| {
+            format!(
+                "coverage: PARTIAL — fully scanned: {}; partly scanned: {}; never reached: {}. Re-run scoped to the rest.",
+                list(&self.scanned),
+                list(&self.partly),
+                list(&self.unreached)
+            )
+        })
+    }
+}
+
 /// A search's answer.
 #[derive(Debug, Clone, Serialize)]
 pub struct Response {
