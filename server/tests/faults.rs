@@ -39,5 +39,10 @@ fn an_unwritable_cache_dir_means_answers_without_an_index_that_say_so() {
         "{}",
         out.text
     );
-    assert!(!blocker.join("cache").exists());
+    // The file in the way is the user's: never replaced or removed.
+    assert_eq!(
+        std::fs::read(&blocker).unwrap(),
+        b"a file where the cache dir should be",
+        "the file standing where the cache dir should be is untouched"
+    );
 }

@@ -9,9 +9,11 @@ use std::path::Path;
 use std::process::Command;
 
 use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::query::Request;
 use archilyzer_core::source::SourceHandle;
 use archilyzer_core::testkit::editor::{FakeEditor, JobScript};
 use archilyzer_core::testkit::umtool::FakeUmtool;
+use archilyzer_index::search;
 
 const TOKEN: &str = "protocol-test-token-7f3a";
 
@@ -49,7 +51,8 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         serde_json::json!({"id": "n1", "anchor": "p3", "anchorText": "the second paragraph",
             "text": "Cite the moment here", "author": "op", "createdAt": "2026-11-28", "status": "open"}),
     );
-    let cli = index_cli();
+    let scratch = tempfile::tempdir().unwrap();
+    let made = made_by_the_command_line(&archive_dir, index.path(), scratch.path());
     let out = Command::new(&python)
         .arg(root.join("server/tests/mcp_client.py"))
         .arg(env!("CARGO_BIN_EXE_archilyzer-mcp"))
@@ -57,7 +60,7 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         .arg(index.path())
         .arg(editor.url())
         .arg(TOKEN)
-        .arg(&cli)
+        .arg(&made)
         .arg(umtool.url())
         .output()
         .unwrap();
@@ -80,18 +83,32 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
     );
 }
 
-/// The `archilyzer-index` binary beside this package's, built if missing
-/// (it makes the share link the client opens).
-fn index_cli() -> std::path::PathBuf {
-    let cli = Path::new(env!("CARGO_BIN_EXE_archilyzer-mcp"))
-        .with_file_name(format!("archilyzer-index{}", std::env::consts::EXE_SUFFIX));
-    if !cli.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "-p", "archilyzer-index"])
-            .status()
-            .unwrap();
-        assert!(status.success(), "building archilyzer-index failed");
-    }
-    cli
+/// What `archilyzer-index search --json --share-link --exclude torlyan
+/// --state available --state deleted really` prints for `archive_dir`,
+/// made by the same library code, into a file the client reads.
+fn made_by_the_command_line(archive_dir: &Path, index: &Path, into: &Path) -> std::path::PathBuf {
+    let archive =
+        Archive::open(&SourceHandle::local(archive_dir), &OpenOptions::default()).unwrap();
+    let mut request = Request {
+        query: "really".into(),
+        use_aliases: true,
+        exclude: vec!["torlyan".into()],
+        ..Request::default()
+    };
+    request.filters.states = vec!["available".into(), "deleted".into()];
+    let link = search::share_link(&archive, None, &request).unwrap();
+    let mut out = Vec::new();
+    search::run(
+        &archive,
+        Some(index),
+        &request,
+        None,
+        true,
+        Some(&link),
+        &mut out,
+    )
+    .unwrap();
+    let path = into.join("made.json");
+    std::fs::write(&path, out).unwrap();
+    path
 }
