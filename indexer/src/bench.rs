@@ -336,3 +336,95 @@ pub fn render(rows: &[RowFigures], unreliable: bool) -> String {
     }
     s
 }
+
+/// What `archilyzer-index bench` was asked, and the load it measured.
+pub struct BenchOptions {
+    /// Runs per row; the median is reported.
+    pub repeat: usize,
+    /// The load average per core when the bench started.
+    pub load: f64,
+    /// Above `--max-load` (forced): every wall figure is marked.
+    pub unreliable: bool,
+    pub rare: Option<String>,
+    pub common: Option<String>,
+    /// Also write the figures as JSON here.
+    pub json: Option<PathBuf>,
+}
+
+/// The whole bench: each row run `repeat` times in a fresh process, `rg`
+/// beside it, the table printed to stdout.
+pub fn run(archive: &Archive, dir: &Path, options: &BenchOptions) -> Result<()> {
+    let BenchOptions {
+        repeat,
+        load,
+        unreliable,
+        ..
+    } = *options;
+    let rows = rows(archive, dir, options.rare.clone(), options.common.clone())?;
+    let (pages, _) = archive.page_table();
+    let transcripts: Vec<_> = pages
+        .iter()
+        .filter(|p| p.layer == Layer::Transcripts)
+        .collect();
+    println!(
+        "corpus: {}; {} site(s), {} channel(s), {} transcript pages, {:.0} MB; load {load:.2}/core; {repeat} run(s) per row, median",
+        archive.handle(),
+        archive.sites().len(),
+        archive.sites().iter().map(|s| s.corpus().channels.len()).sum::<usize>(),
+        transcripts.len(),
+        transcripts.iter().map(|p| p.bytes).sum::<u64>() as f64 / 1e6,
+    );
+    let exe = std::env::current_exe()?;
+    let local_dir = match archive.handle() {
+        SourceHandle::Local(d) => Some(d.clone()),
+        _ => None,
+    };
+    let mut figures = Vec::new();
+    for row in &rows {
+        let mut runs = Vec::new();
+        for _ in 0..repeat.max(1) {
+            let out = std::process::Command::new(&exe)
+                .args([
+                    "bench-one",
+                    "--handle",
+                    &archive.handle().to_string(),
+                    "--index",
+                ])
+                .arg(dir)
+                .args(["--row", &serde_json::to_string(row)?])
+                .output()?;
+            anyhow::ensure!(
+                out.status.success(),
+                "bench row {:?} failed: {}",
+                row.name,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            runs.push(serde_json::from_slice::<RunFigures>(&out.stdout)?);
+        }
+        let rg: Vec<(f64, u64)> = (0..repeat.max(1))
+            .filter_map(|_| local_dir.as_deref().and_then(|d| rg_baseline(d, row)))
+            .collect();
+        let last = runs.last().cloned().unwrap_or_default();
+        figures.push(RowFigures {
+            name: row.name.clone(),
+            wall_ms_median: median(runs.iter().map(|r| r.wall_ms).collect()),
+            pages_read: last.pages_read,
+            mb_parsed: last.bytes as f64 / 1e6,
+            peak_rss_mb: runs.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0,
+            hits: last.hits,
+            rg_ms_median: (!rg.is_empty()).then(|| median(rg.iter().map(|r| r.0).collect())),
+            rg_matches: rg.first().map(|r| r.1),
+        });
+        eprintln!("bench: {} done", row.name);
+    }
+    print!("{}", render(&figures, unreliable));
+    if let Some(path) = &options.json {
+        std::fs::write(
+            path,
+            serde_json::to_vec_pretty(
+                &serde_json::json!({"unreliable": unreliable, "load_per_core": load, "rows": figures}),
+            )?,
+        )?;
+    }
+    Ok(())
+}

@@ -338,16 +338,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
             rare,
             common,
             json,
-        } => run_bench(
-            &source,
-            &index,
-            repeat,
-            max_load,
-            force,
-            rare,
-            common,
-            json.as_deref(),
-        ),
+        } => {
+            let load = bench::load_per_core().unwrap_or(0.0);
+            if load > max_load && !force {
+                anyhow::bail!(
+                    "the load average is {load:.2} per core, above --max-load {max_load}: wall times would not be comparable; \
+                     wait for an idle machine, or pass --force and every wall figure is marked UNRELIABLE"
+                );
+            }
+            let archive = source.open()?;
+            let dir = index.dir(&archive)?;
+            let options = bench::BenchOptions {
+                repeat,
+                load,
+                unreliable: load > max_load,
+                rare,
+                common,
+                json,
+            };
+            bench::run(&archive, &dir, &options)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::BenchOne { handle, index, row } => {
             let row: bench::Row = serde_json::from_str(&row)?;
             println!(
@@ -379,98 +390,4 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_bench(
-    source: &SourceArgs,
-    index: &IndexArgs,
-    repeat: usize,
-    max_load: f64,
-    force: bool,
-    rare: Option<String>,
-    common: Option<String>,
-    json: Option<&std::path::Path>,
-) -> Result<ExitCode> {
-    let load = bench::load_per_core().unwrap_or(0.0);
-    if load > max_load && !force {
-        anyhow::bail!(
-            "the load average is {load:.2} per core, above --max-load {max_load}: wall times would not be comparable; \
-             wait for an idle machine, or pass --force and every wall figure is marked UNRELIABLE"
-        );
-    }
-    let unreliable = load > max_load;
-    let archive = source.open()?;
-    let dir = index.dir(&archive)?;
-    let rows = bench::rows(&archive, &dir, rare, common)?;
-    let (pages, _) = archive.page_table();
-    let transcripts: Vec<_> = pages
-        .iter()
-        .filter(|p| p.layer == archilyzer_core::format::paths::Layer::Transcripts)
-        .collect();
-    println!(
-        "corpus: {}; {} site(s), {} channel(s), {} transcript pages, {:.0} MB; load {load:.2}/core; {repeat} run(s) per row, median",
-        archive.handle(),
-        archive.sites().len(),
-        archive.sites().iter().map(|s| s.corpus().channels.len()).sum::<usize>(),
-        transcripts.len(),
-        transcripts.iter().map(|p| p.bytes).sum::<u64>() as f64 / 1e6,
-    );
-    let exe = std::env::current_exe()?;
-    let local_dir = match archive.handle() {
-        SourceHandle::Local(d) => Some(d.clone()),
-        _ => None,
-    };
-    let mut figures = Vec::new();
-    for row in &rows {
-        let mut runs = Vec::new();
-        for _ in 0..repeat.max(1) {
-            let out = std::process::Command::new(&exe)
-                .args([
-                    "bench-one",
-                    "--handle",
-                    &archive.handle().to_string(),
-                    "--index",
-                ])
-                .arg(&dir)
-                .args(["--row", &serde_json::to_string(row)?])
-                .output()?;
-            anyhow::ensure!(
-                out.status.success(),
-                "bench row {:?} failed: {}",
-                row.name,
-                String::from_utf8_lossy(&out.stderr)
-            );
-            runs.push(serde_json::from_slice::<bench::RunFigures>(&out.stdout)?);
-        }
-        let rg: Vec<(f64, u64)> = (0..repeat.max(1))
-            .filter_map(|_| {
-                local_dir
-                    .as_deref()
-                    .and_then(|d| bench::rg_baseline(d, row))
-            })
-            .collect();
-        let last = runs.last().cloned().unwrap_or_default();
-        figures.push(bench::RowFigures {
-            name: row.name.clone(),
-            wall_ms_median: bench::median(runs.iter().map(|r| r.wall_ms).collect()),
-            pages_read: last.pages_read,
-            mb_parsed: last.bytes as f64 / 1e6,
-            peak_rss_mb: runs.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0,
-            hits: last.hits,
-            rg_ms_median: (!rg.is_empty()).then(|| bench::median(rg.iter().map(|r| r.0).collect())),
-            rg_matches: rg.first().map(|r| r.1),
-        });
-        eprintln!("bench: {} done", row.name);
-    }
-    print!("{}", bench::render(&figures, unreliable));
-    if let Some(path) = json {
-        std::fs::write(
-            path,
-            serde_json::to_vec_pretty(
-                &serde_json::json!({"unreliable": unreliable, "load_per_core": load, "rows": figures}),
-            )?,
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
 }
