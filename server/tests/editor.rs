@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use archilyzer_core::testkit::editor::{FakeEditor, JobScript};
 use archilyzer_mcp::editor::{Clock, EditorSetup};
 use archilyzer_mcp::tools::{call, Context, Output, Tick};
+use common::fake_editor::{FakeEditor, JobScript};
 use serde_json::{json, Value};
 
 const TOKEN: &str = "s3cret-worker-token";

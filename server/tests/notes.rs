@@ -4,10 +4,10 @@
 
 mod common;
 
-use archilyzer_core::testkit::umtool::FakeUmtool;
 use archilyzer_mcp::service::Service;
 use archilyzer_mcp::tools::{Context, Output};
 use common::alpha_context;
+use common::fake_umtool::FakeUmtool;
 use serde_json::{json, Value};
 
 fn ctx(umtool: Result<Service, String>) -> Context {

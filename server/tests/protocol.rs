@@ -11,9 +11,9 @@ use std::process::Command;
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::query::Request;
 use archilyzer_core::source::SourceHandle;
-use archilyzer_core::testkit::editor::{FakeEditor, JobScript};
-use archilyzer_core::testkit::umtool::FakeUmtool;
 use archilyzer_index::search;
+use common::fake_editor::{FakeEditor, JobScript};
+use common::fake_umtool::FakeUmtool;
 
 const TOKEN: &str = "protocol-test-token-7f3a";
 

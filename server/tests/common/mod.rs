@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod fake_editor;
+pub mod fake_umtool;
+
 use std::path::PathBuf;
 
 use archilyzer_core::source::SourceHandle;

@@ -1,19 +1,15 @@
 //! Loopback HTTP servers for tests, on 127.0.0.1 and `std::net` only:
+//! [`site::TestServer`] serves a composed public dir and injects faults,
+//! and the small HTTP pieces here ([`Listener`], [`Request`],
+//! [`respond`]) serve the server's fakes of the editor and umtool, which
+//! live with the server's tests (`server/tests/common/`).
 //!
-//! - [`site::TestServer`] serves a composed public dir and injects faults;
-//! - [`editor::FakeEditor`] follows the documented contract of the
-//!   Archilyzer editor's worker API (docs/editor-contract.md);
-//! - [`umtool::FakeUmtool`] follows umtool's notes API
-//!   (docs/umtool-contract.md).
-//!
-//! Both are a few dozen lines of HTTP/1.1 rather than a framework so that
+//! They are a few dozen lines of HTTP/1.1 rather than a framework so that
 //! every byte on the wire is under the test's control. One thread per
 //! connection; every response closes its connection; dropping a server
 //! stops it.
 
-pub mod editor;
 pub mod site;
-pub mod umtool;
 
 pub use site::{Fault, Logged, TestServer};
 
