@@ -1,0 +1,155 @@
+//! `fetch_clip`: the media behind a cited moment, fetched by the editor.
+//!
+//! The server never fetches media itself. It asks the editor
+//! (`POST /api/media/fetch-window`), whose job is paced per platform,
+//! cookie-aware and provenanced, then polls the job once a second until it
+//! ends or `wait_seconds` pass. Promises:
+//! - every argument error is found before any request is sent;
+//! - a window is the cited span widened by `pad` on each side, rounded to
+//!   hundredths, clamped at 0, and at most [`MAX_WINDOW`] seconds *after*
+//!   padding;
+//! - resuming by `job` only polls: it never sends a second POST (a second
+//!   POST while a fetch runs would queue a second download);
+//! - a Rumble citation's embed id is mapped to the editor's slug id through
+//!   the record's `webpageUrl` ([`super::video_id`]);
+//! - one progress tick per poll, so a reset-on-progress client timeout
+//!   stays alive while the editor works.
+//!
+//! Layout: [`window`] (time arithmetic), [`args`] (arguments),
+//! [`request`] (the editor's job: POST and polls), [`render`] (answers).
+
+mod args;
+mod render;
+mod request;
+mod window;
+
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use super::EditorSetup;
+use crate::tool::{Context, Failure, Progress, ToolResult};
+use archilyzer_core::source::SourceHandle;
+pub use args::valid_id;
+use args::{parse_args, Ask};
+use render::render;
+use request::{locate, run};
+pub use window::{parse_seconds, plan_window, secs, Window};
+
+/// The most seconds one window may span, padding included.
+pub const MAX_WINDOW: f64 = 900.0;
+/// Seconds added before and after the cited span by default.
+pub const DEFAULT_PAD: f64 = 3.0;
+/// Seconds to wait for a job by default, and at most.
+pub const DEFAULT_WAIT: f64 = 90.0;
+pub const MAX_WAIT: f64 = 300.0;
+/// The editor's own default height cap for a window.
+pub const DEFAULT_HEIGHT: u64 = 720;
+/// How long between two polls of a job.
+pub const POLL_EVERY: Duration = Duration::from_secs(1);
+/// The most characters of `reason` sent (the editor stores it).
+pub const REASON_MAX: usize = 400;
+
+/// The `fetch_clip` tool.
+pub fn fetch_clip(
+    ctx: &Context,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+    progress: Progress,
+) -> ToolResult {
+    let editor = ctx.editor.ready("fetch_clip").map_err(|e| match ctx.editor {
+        EditorSetup::Missing => format!("{e} Without an editor nothing can be fetched through Archilyzer; the README's \"Editor-backed tools\" section gives the operator's fallback for a machine with none."),
+        _ => e,
+    })?;
+    let (ask, wait) = parse_args(args)?;
+    let target = match &ask {
+        Ask::New(f) => Some(locate(ctx, handle, f)),
+        Ask::Resume(_) => None,
+    };
+    let outcome = run(editor, &ask, target.as_ref(), wait, progress);
+    let (mut text, is_error, mut facts) = render(&outcome, &ask, target.as_ref());
+    if let Some(t) = &target {
+        facts["videoId"] = json!(t.editor_id);
+        if let Some(note) = &t.note {
+            text = format!("{note}\n\n{text}");
+        }
+    }
+    if is_error {
+        Err(Failure {
+            message: text,
+            facts,
+        })
+    } else {
+        Ok((text, facts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_seconds_or_clock_strings_and_nothing_else() {
+        let p = |v: Value| parse_seconds(&v);
+        assert_eq!(p(json!("1:02:03")), Some(3723.0));
+        assert_eq!(p(json!("02:03")), Some(123.0));
+        assert_eq!(p(json!("90:00")), Some(5400.0));
+        assert_eq!(p(json!("83.5")), Some(83.5));
+        assert_eq!(p(json!("1:02.25")), Some(62.25));
+        assert_eq!(p(json!(12)), Some(12.0));
+        assert_eq!(p(json!(0.5)), Some(0.5));
+        for bad in [
+            json!("1:75"),
+            json!("1:60:00"),
+            json!("-3"),
+            json!(-3),
+            json!(""),
+            json!("1::2"),
+            json!("1:2:3:4"),
+            json!("12s"),
+            json!("1e3"),
+            json!(format!("{}:00", "9".repeat(400))),
+            json!(" : "),
+            json!(true),
+            Value::Null,
+        ] {
+            assert_eq!(p(bad.clone()), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_window_is_padded_rounded_clamped_and_capped_after_padding() {
+        let w = plan_window(10.004, 20.0, 3.0).unwrap();
+        assert_eq!((w.from, w.to), (7.0, 23.0));
+        let w = plan_window(1.0, 2.0, 3.0).unwrap();
+        assert_eq!((w.from, w.to), (0.0, 5.0));
+        let w = plan_window(10.0, 904.0, 3.0).unwrap();
+        assert_eq!((w.from, w.to), (7.0, 907.0));
+        assert_eq!(
+            plan_window(10.0, 905.0, 3.0).unwrap_err(),
+            "fetch_clip: the window 7–908 (padding included) is 901s long, and the editor fetches at most 900s per window: cite a narrower span"
+        );
+        assert_eq!(
+            plan_window(20.0, 20.0, 3.0).unwrap_err(),
+            "fetch_clip: start (20) must be before end (20)"
+        );
+        assert!(plan_window(1e-300, 2e-300, 0.0)
+            .unwrap_err()
+            .contains("is empty once rounded"));
+        assert!(plan_window(f64::NAN, 2.0, 0.0)
+            .unwrap_err()
+            .contains("must be seconds, 0 or more"));
+        assert_eq!(secs(7.5), "7.5");
+        assert_eq!(secs(7.0), "7");
+        assert_eq!(secs(7.456), "7.46");
+    }
+
+    #[test]
+    fn ids_are_data_even_with_a_leading_dash() {
+        assert!(valid_id("-n0qW7LHJRY"));
+        assert!(valid_id("v1007ay"));
+        for bad in ["", ".", "..", "a/b", "a b", "é", "--exec=x;"] {
+            assert!(!valid_id(bad), "{bad}");
+        }
+    }
+}
