@@ -16,7 +16,10 @@ use std::time::Instant;
 use fst::Streamer;
 
 use super::read::RawIndex;
-use super::{encode_postings, files, LayerName, Meta, PageKey, PageMeta, VideoRow, FORMAT_VERSION};
+use super::{
+    encode_postings, files, IndexError, LayerName, Meta, PageKey, PageMeta, VideoRow,
+    FORMAT_VERSION,
+};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::format::{self, ChatPage, PostPage, TranscriptPage};
@@ -72,13 +75,14 @@ pub fn claim(archive: &Archive, dir: &Path) -> Result<Claim, Refusal> {
 }
 
 /// Builds (or incrementally rebuilds) the index of `archive` in `dir`,
-/// after claiming it ([`claim`]).
+/// after claiming it ([`claim`]). A page that cannot be read is recorded
+/// in the report, not an error.
 pub fn build(
     archive: &Archive,
     dir: &Path,
     progress: &(dyn Fn(BuildEvent) + Sync),
-) -> Result<BuildReport, ReadError> {
-    let claim = claim(archive, dir).map_err(|r| ReadError::Other(r.to_string()))?;
+) -> Result<BuildReport, IndexError> {
+    let claim = claim(archive, dir)?;
     let started = Instant::now();
     let (pages, problems) = archive.page_table();
     let source = archive.handle().to_string();
@@ -322,20 +326,18 @@ fn write(
     old: Option<(&RawIndex, &[Option<u32>])>,
     fresh: Postings,
     videos: &[VideoRow],
-) -> Result<(usize, u64), ReadError> {
-    let io = |what: &str, e: std::io::Error| {
-        ReadError::Other(format!(
-            "cannot write the index at {}: {what}: {e}",
-            claim.target().display()
-        ))
+) -> Result<(usize, u64), IndexError> {
+    let io = |what: &str, e: &dyn std::fmt::Display| IndexError::Write {
+        dir: claim.target().display().to_string(),
+        what: what.to_string(),
+        reason: e.to_string(),
     };
-    let fst_err =
-        |e: fst::Error| ReadError::Other(format!("cannot build the term dictionary: {e}"));
+    let fst_err = |e: fst::Error| IndexError::Dictionary(e.to_string());
     let mut map = fst::MapBuilder::new(Vec::new()).map_err(fst_err)?;
     let mut blob = Vec::new();
     let mut text = String::new();
     let mut terms = 0;
-    let mut emit = |term: &[u8], ids: &mut Vec<u32>| -> Result<(), ReadError> {
+    let mut emit = |term: &[u8], ids: &mut Vec<u32>| -> Result<(), IndexError> {
         ids.sort_unstable();
         ids.dedup();
         if ids.is_empty() {
@@ -370,24 +372,27 @@ fn write(
         emit(w.as_bytes(), &mut ids)?;
     }
     let fst_bytes = map.into_inner().map_err(fst_err)?;
-    let json = |r: serde_json::Result<Vec<u8>>| r.map_err(|e| ReadError::Other(e.to_string()));
+    let json = |file, r: serde_json::Result<Vec<u8>>| r.map_err(|e| io(file, &e));
     let contents: [(&str, Vec<u8>); 5] = [
         (files::TERMS, fst_bytes),
         (
             files::POSTINGS,
             zstd::encode_all(blob.as_slice(), POSTINGS_ZSTD_LEVEL)
-                .map_err(|e| io(files::POSTINGS, e))?,
+                .map_err(|e| io(files::POSTINGS, &e))?,
         ),
         (files::VOCABULARY, text.into_bytes()),
-        (files::VIDEOS, json(serde_json::to_vec(videos))?),
-        (files::META, json(serde_json::to_vec(meta))?),
+        (
+            files::VIDEOS,
+            json(files::VIDEOS, serde_json::to_vec(videos))?,
+        ),
+        (files::META, json(files::META, serde_json::to_vec(meta))?),
     ];
-    let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", e))?;
+    let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", &e))?;
     let mut total = 0;
     for (name, bytes) in &contents {
-        std::fs::write(staging.path().join(name), bytes).map_err(|e| io(name, e))?;
+        std::fs::write(staging.path().join(name), bytes).map_err(|e| io(name, &e))?;
         total += bytes.len() as u64;
     }
-    staging.commit().map_err(|e| io("rename", e))?;
+    staging.commit().map_err(|e| io("rename", &e))?;
     Ok((terms, total))
 }

@@ -61,9 +61,11 @@
 //! are read (invariant 1).
 
 mod build;
+mod error;
 mod read;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
+pub use error::IndexError;
 pub use read::{default_dir, Index, IndexStatus, RawIndex, Vouched};
 
 use serde::{Deserialize, Serialize};

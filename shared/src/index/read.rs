@@ -13,9 +13,8 @@ use std::path::{Path, PathBuf};
 
 use fst::{IntoStreamer, Streamer};
 
-use super::{decode_postings, files, Meta, PageKey, VideoRow, FORMAT_VERSION};
+use super::{decode_postings, files, IndexError, Meta, PageKey, VideoRow, FORMAT_VERSION};
 use crate::archive::{Archive, PageRef};
-use crate::source::ReadError;
 use crate::text::NORMALIZER_VERSION;
 
 /// The files of an index, loaded.
@@ -30,14 +29,16 @@ pub struct RawIndex {
 
 impl RawIndex {
     /// Loads every file of the index in `dir`; the error says what is wrong.
-    pub fn load(dir: &Path) -> Result<RawIndex, String> {
-        let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+    pub fn load(dir: &Path) -> Result<RawIndex, IndexError> {
+        let read = |name: &'static str| {
+            std::fs::read(dir.join(name)).map_err(|e| IndexError::damaged(name, e))
+        };
         let meta: Meta = serde_json::from_slice(&read(files::META)?)
-            .map_err(|e| format!("{}: {e}", files::META))?;
+            .map_err(|e| IndexError::damaged(files::META, e))?;
         let terms =
-            fst::Map::new(read(files::TERMS)?).map_err(|e| format!("{}: {e}", files::TERMS))?;
+            fst::Map::new(read(files::TERMS)?).map_err(|e| IndexError::damaged(files::TERMS, e))?;
         let videos = serde_json::from_slice(&read(files::VIDEOS)?)
-            .map_err(|e| format!("{}: {e}", files::VIDEOS))?;
+            .map_err(|e| IndexError::damaged(files::VIDEOS, e))?;
         let ids = meta
             .pages
             .iter()
@@ -46,7 +47,7 @@ impl RawIndex {
             .collect();
         Ok(RawIndex {
             postings: zstd::decode_all(read(files::POSTINGS)?.as_slice())
-                .map_err(|e| format!("{}: {e}", files::POSTINGS))?,
+                .map_err(|e| IndexError::damaged(files::POSTINGS, e))?,
             vocabulary: read(files::VOCABULARY)?,
             meta,
             terms,
@@ -72,13 +73,15 @@ impl RawIndex {
     }
 
     /// The page ids of the postings at `offset`.
-    pub fn postings(&self, offset: u64) -> Result<Vec<u32>, ReadError> {
+    pub fn postings(&self, offset: u64) -> Result<Vec<u32>, IndexError> {
         decode_postings(
             &self.postings,
             offset as usize,
             self.meta.pages.len() as u32,
         )
-        .ok_or_else(|| ReadError::Other("the index's postings are damaged; rebuild it".into()))
+        .ok_or_else(|| {
+            IndexError::damaged(files::POSTINGS, "damaged at this word; rebuild the index")
+        })
     }
 
     /// Pages holding the word `term` exactly; `None` if the index cannot say.

@@ -12,6 +12,8 @@
 use memchr::memmem;
 use regex::{Regex, RegexBuilder};
 
+use super::QueryError;
+
 use crate::text::append_words;
 
 /// The longest query or regex accepted, in bytes.
@@ -35,15 +37,15 @@ pub struct Phrase {
 
 impl Matcher {
     /// A plain query: whole words, optional final `*`.
-    pub fn phrase(query: &str) -> Result<Matcher, String> {
+    pub fn phrase(query: &str) -> Result<Matcher, QueryError> {
         check_length(query)?;
         let trimmed = query.trim();
         let prefix = trimmed.ends_with('*');
         let words = crate::text::tokens(trimmed.trim_end_matches('*'));
         if words.is_empty() {
-            return Err(format!(
-                "the query {query:?} has no words (letters or digits) to search for"
-            ));
+            return Err(QueryError::NoWords {
+                query: query.to_string(),
+            });
         }
         let needle: String = words.iter().map(|w| format!(" {w}")).collect();
         Ok(Matcher::Phrase(Phrase {
@@ -54,14 +56,17 @@ impl Matcher {
     }
 
     /// A regex, case-insensitive unless `case_sensitive`.
-    pub fn regex(pattern: &str, case_sensitive: bool) -> Result<Matcher, String> {
+    pub fn regex(pattern: &str, case_sensitive: bool) -> Result<Matcher, QueryError> {
         check_length(pattern)?;
         RegexBuilder::new(pattern)
             .case_insensitive(!case_sensitive)
             .size_limit(10 << 20)
             .build()
             .map(Matcher::Regex)
-            .map_err(|e| format!("the regex {pattern:?} does not compile: {e}"))
+            .map_err(|e| QueryError::Regex {
+                pattern: pattern.to_string(),
+                reason: e.to_string(),
+            })
     }
 
     /// The units of `units` where a match starts, ascending, each once.
@@ -128,12 +133,9 @@ fn contains_ignoring_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
     })
 }
 
-fn check_length(q: &str) -> Result<(), String> {
+fn check_length(q: &str) -> Result<(), QueryError> {
     if q.len() > MAX_QUERY_BYTES {
-        return Err(format!(
-            "the query is {} bytes long; the limit is {MAX_QUERY_BYTES}",
-            q.len()
-        ));
+        return Err(QueryError::TooLong { bytes: q.len() });
     }
     Ok(())
 }
@@ -303,15 +305,21 @@ mod tests {
     #[test]
     fn bad_queries_say_what_is_wrong() {
         assert_eq!(
-            Matcher::phrase("!!").unwrap_err(),
+            Matcher::phrase("!!").unwrap_err().to_string(),
             "the query \"!!\" has no words (letters or digits) to search for"
         );
-        assert!(Matcher::regex("(", false)
-            .unwrap_err()
+        let e = Matcher::regex("(", false).unwrap_err();
+        assert!(matches!(e, QueryError::Regex { .. }));
+        assert!(e
+            .to_string()
             .starts_with("the regex \"(\" does not compile"));
         let long = "a".repeat(1001);
         assert_eq!(
             Matcher::phrase(&long).unwrap_err(),
+            QueryError::TooLong { bytes: 1001 }
+        );
+        assert_eq!(
+            QueryError::TooLong { bytes: 1001 }.to_string(),
             "the query is 1001 bytes long; the limit is 1000"
         );
     }

@@ -14,6 +14,7 @@
 //! fresh, stale, corrupt, foreign or absent; only `pages_read` differs.
 
 mod confirm;
+mod error;
 pub mod filters;
 pub mod matcher;
 pub mod plan;
@@ -24,6 +25,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+pub use error::QueryError;
 pub use filters::{parse_day, DateBound, FilterArgs, Filters};
 pub use matcher::Matcher;
 
@@ -183,12 +185,12 @@ fn as_text<S: serde::Serializer>(status: &IndexStatus, s: S) -> Result<S::Ok, S:
 }
 
 /// Runs `request` on `archive`, pruning with the index in `index_dir`
-/// when one is given. The error is a message for the user (a bad query).
+/// when one is given. The error says what is wrong with the query.
 pub fn search(
     archive: &Archive,
     index_dir: Option<&Path>,
     request: &Request,
-) -> Result<Response, String> {
+) -> Result<Response, QueryError> {
     let mut videos = Vec::new();
     let mut response = search_each(
         archive,
@@ -210,7 +212,7 @@ pub fn search_each(
     request: &Request,
     sink: &mut dyn FnMut(VideoResult),
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Response, String> {
+) -> Result<Response, QueryError> {
     let compiled = plan::Compiled::new(archive, request)?;
     let (pages, problems) = archive.page_table();
     let (index, status) = match index_dir {

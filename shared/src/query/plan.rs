@@ -12,6 +12,7 @@ use std::collections::{BTreeSet, HashSet};
 use super::filters::{Filters, VideoFacts};
 use super::matcher::Matcher;
 use super::prune::Cond;
+use super::QueryError;
 use super::{Request, Scope};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
@@ -29,7 +30,7 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    pub fn new(archive: &Archive, req: &Request) -> Result<Compiled, String> {
+    pub fn new(archive: &Archive, req: &Request) -> Result<Compiled, QueryError> {
         let compile = |q: &str| {
             if req.regex {
                 Matcher::regex(q, req.case_sensitive)
