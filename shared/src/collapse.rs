@@ -14,14 +14,19 @@ use crate::query::VideoResult;
 
 /// A result row and the uploads folded into it (`channel/slug`).
 pub struct Row {
+    /// The upload kept for the row.
     pub video: VideoResult,
+    /// The mirrors folded into it, as `channel/slug`.
     pub also: Vec<String>,
 }
 
 /// What collapsing did.
 pub struct Collapsed {
+    /// One row per recording, in the order of the matches.
     pub rows: Vec<Row>,
+    /// How many uploads were folded into another row.
     pub mirrors: usize,
+    /// How many clusters folded at least one mirror.
     pub clusters: usize,
 }
 

@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! archilyzer-core: everything both binaries need to read a transcript
 //! archive (a *composed public dir*).
 //!

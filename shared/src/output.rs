@@ -75,15 +75,44 @@ impl OutputKind {
 /// Why a folder may not be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Why {
+    /// The file system's root.
     Root,
+    /// The home directory.
     Home,
+    /// The current directory, not written by this project.
     CurrentDir,
+    /// A file (or something else) that is not a folder.
     NotAFolder,
-    Foreign { entries: Vec<String>, total: usize },
+    /// A folder holding what this project did not write.
+    Foreign {
+        /// The first few entries, by name.
+        entries: Vec<String>,
+        /// How many entries it holds.
+        total: usize,
+    },
+    /// Output of this project, of another kind.
     OtherKind(OutputKind),
-    SameAs { flag: String, path: PathBuf },
-    Inside { flag: String, path: PathBuf },
-    Contains { flag: String, path: PathBuf },
+    /// The very folder the command reads.
+    SameAs {
+        /// What named the folder read (`--from`, `the archive`).
+        flag: String,
+        /// The folder read.
+        path: PathBuf,
+    },
+    /// Inside the folder the command reads.
+    Inside {
+        /// What named the folder read.
+        flag: String,
+        /// The folder read.
+        path: PathBuf,
+    },
+    /// A folder that holds the folder the command reads.
+    Contains {
+        /// What named the folder read.
+        flag: String,
+        /// The folder read.
+        path: PathBuf,
+    },
 }
 
 /// A refusal to write a folder; its text says what to do.
@@ -91,7 +120,9 @@ pub enum Why {
 pub struct Refusal {
     /// The flag that named the folder (`--out`, `--index`).
     pub flag: String,
+    /// The folder as the user named it.
     pub path: PathBuf,
+    /// Why it may not be written.
     pub why: Why,
 }
 
@@ -188,6 +219,7 @@ impl Claim {
         &self.resolved
     }
 
+    /// What the claimed folder will hold.
     pub fn kind(&self) -> OutputKind {
         self.kind
     }

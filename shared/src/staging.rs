@@ -51,6 +51,7 @@ impl Staging {
         })
     }
 
+    /// The staging directory to write into.
     pub fn path(&self) -> &Path {
         self.dir
             .as_ref()

@@ -27,7 +27,9 @@ pub struct OpenOptions {
     pub page_cache_bytes: u64,
     /// The HTTP disk cache directory; `None` disables it.
     pub http_cache_dir: Option<PathBuf>,
+    /// Byte budget of the HTTP disk cache (`ARCHILYZER_HTTP_CACHE_MB`).
     pub http_cache_bytes: u64,
+    /// Timeouts and retries of remote reads.
     pub http: HttpOptions,
 }
 
@@ -61,11 +63,15 @@ pub fn cache_dir() -> Option<PathBuf> {
 pub struct PageRef {
     /// Index into [`Archive::sites`].
     pub site: usize,
+    /// Transcripts, chat or posts.
     pub layer: Layer,
+    /// The channel's slug.
     pub channel: String,
+    /// The page number, from 1.
     pub page: u32,
     /// The manifest's sha256 and size of the page.
     pub sha256: String,
+    /// The page's size as its manifest gives it.
     pub bytes: u64,
     /// The store's stamp of the file (local: size and mtime).
     pub stamp: Option<String>,
@@ -73,8 +79,11 @@ pub struct PageRef {
 
 /// A video found by id: its site, channel and record.
 pub struct Found<'a> {
+    /// The site that holds the video.
     pub site: &'a Site,
+    /// Its channel, as corpus.json lists it.
     pub channel: &'a ChannelEntry,
+    /// The whole record, cues included.
     pub video: VideoRecord,
 }
 
@@ -134,6 +143,7 @@ impl Archive {
         }
     }
 
+    /// The handle this archive was opened from.
     pub fn handle(&self) -> &SourceHandle {
         &self.handle
     }

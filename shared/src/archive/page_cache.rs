@@ -41,6 +41,7 @@ pub struct PageCache<K, V, E> {
 }
 
 impl<K: Hash + Eq + Clone, V, E> PageCache<K, V, E> {
+    /// An empty cache that holds at most `budget_bytes` of page bytes.
     pub fn new(budget_bytes: u64) -> Self {
         PageCache {
             budget: budget_bytes,

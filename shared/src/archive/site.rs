@@ -25,20 +25,28 @@ use crate::source::{ReadError, Store};
 /// Which page of which layer of which site.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PageKey {
+    /// The site's location (a directory or URL), so two sites never share an entry.
     pub site: String,
+    /// Transcripts, chat or posts.
     pub layer: Layer,
+    /// The channel's slug.
     pub channel: String,
+    /// The page number, from 1.
     pub page: u32,
 }
 
 /// A parsed page of any layer, as the cache holds it.
 #[derive(Debug)]
 pub enum CachedPage {
+    /// A transcript page.
     Transcripts(Arc<TranscriptPage>),
+    /// A live-chat page.
     Chat(Arc<ChatPage>),
+    /// A posts page.
     Posts(Arc<PostPage>),
 }
 
+/// The page cache every site of an archive shares.
 pub type SharedPageCache = PageCache<PageKey, CachedPage, ReadError>;
 
 type FileCache = Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>;
@@ -61,6 +69,7 @@ impl std::fmt::Debug for Site {
 }
 
 impl Site {
+    /// A site read from `store`, described by `corpus`, caching pages in `pages`.
     pub fn new(store: Box<dyn Store>, corpus: SiteCorpus, pages: Arc<SharedPageCache>) -> Self {
         Site {
             store,
@@ -70,10 +79,12 @@ impl Site {
         }
     }
 
+    /// Its `corpus.json`.
     pub fn corpus(&self) -> &SiteCorpus {
         &self.corpus
     }
 
+    /// Its id (`site.id` of corpus.json).
     pub fn id(&self) -> &str {
         &self.corpus.site.id
     }
@@ -83,6 +94,7 @@ impl Site {
         self.store.location()
     }
 
+    /// Where its bytes come from.
     pub fn store(&self) -> &dyn Store {
         self.store.as_ref()
     }
@@ -140,29 +152,37 @@ impl Site {
         })
     }
 
+    /// `summaries/index.json`: one row per video, for planning without an index.
     pub fn summaries(&self) -> Result<Option<Arc<Summaries>>, ReadError> {
         self.cached(paths::SUMMARIES)
     }
+    /// `aliases.json`: the curated query expansions.
     pub fn aliases(&self) -> Result<Option<Arc<Vec<Alias>>>, ReadError> {
         self.cached(paths::ALIASES)
     }
+    /// `tags.json`: the curated tags.
     pub fn tags(&self) -> Result<Option<Arc<Vec<CuratedTag>>>, ReadError> {
         self.cached(paths::TAGS)
     }
+    /// `duplicates.json`: clusters of mirrored uploads.
     pub fn duplicates(&self) -> Result<Option<Arc<Duplicates>>, ReadError> {
         self.cached(paths::DUPLICATES)
     }
+    /// A channel's `stats/<channel>.json`: views, likes, cue counts, coverage.
     pub fn stats(&self, channel: &str) -> Result<Option<Arc<ChannelStats>>, ReadError> {
         check_segment(channel, "channel")?;
         self.cached(&paths::stats(channel))
     }
+    /// A channel's AI digests (chapters, tags).
     pub fn digests(&self, channel: &str) -> Result<Option<Arc<ChannelDigests>>, ReadError> {
         check_segment(channel, "channel")?;
         self.cached(&paths::digests(channel))
     }
+    /// `reports/index.json`: the reports the site publishes.
     pub fn reports(&self) -> Result<Option<Arc<ReportIndex>>, ReadError> {
         self.cached(paths::REPORTS)
     }
+    /// One report, by id.
     pub fn report(&self, id: &str) -> Result<Option<Arc<Report>>, ReadError> {
         check_segment(id, "report id")?;
         self.cached(&paths::report(id))
@@ -248,6 +268,7 @@ impl Site {
         }
     }
 
+    /// Chat page `n` (1-based) of `channel`, through the page cache.
     pub fn chat_page(&self, channel: &str, n: u32) -> Result<Arc<ChatPage>, ReadError> {
         match &*self.page(Layer::Chat, channel, n)? {
             CachedPage::Chat(p) => Ok(p.clone()),
@@ -255,6 +276,7 @@ impl Site {
         }
     }
 
+    /// Posts page `n` (1-based) of `channel`, through the page cache.
     pub fn post_page(&self, channel: &str, n: u32) -> Result<Arc<PostPage>, ReadError> {
         match &*self.page(Layer::Posts, channel, n)? {
             CachedPage::Posts(p) => Ok(p.clone()),

@@ -19,11 +19,17 @@ use crate::format::Cue;
 /// A caption file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CaptionFormat {
+    /// YouTube's timed-text JSON.
     Json3,
+    /// YouTube's timed-text XML.
     Srv3,
+    /// WebVTT (rolling auto-captions are folded).
     Vtt,
+    /// SubRip.
     Srt,
+    /// Whisper's JSON output (segments).
     WhisperJson,
+    /// Whisper's TSV output (milliseconds).
     WhisperTsv,
 }
 
@@ -58,9 +64,16 @@ impl CaptionFormat {
 /// Why a caption file could not be parsed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CaptionError {
+    /// One line is wrong: fix that line, or the file's exporter.
     #[error("line {line}: {reason}")]
-    Line { line: usize, reason: String },
+    Line {
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     #[error("{0}")]
+    /// The whole file is unusable (not UTF-8 JSON, no cues).
     File(String),
 }
 

@@ -15,7 +15,9 @@ pub const SPEC_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum CorpusFile {
+    /// One deployed archive with channels.
     Site(SiteCorpus),
+    /// A list of member sites.
     Hub(HubCorpus),
 }
 
@@ -23,11 +25,15 @@ pub enum CorpusFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteCorpus {
+    /// The format version ([`SPEC_VERSION`](super::SPEC_VERSION) or older).
     pub spec: u32,
+    /// Who the site is and what it publishes.
     pub site: SiteInfo,
     #[serde(default)]
+    /// Every channel, in the order the site shows them.
     pub channels: Vec<ChannelEntry>,
     #[serde(default)]
+    /// Named groups of channels, for scoping.
     pub groups: Vec<GroupEntry>,
     /// When the export ran (RFC 3339), for people; nothing depends on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -47,22 +53,28 @@ impl SiteCorpus {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HubCorpus {
+    /// The format version.
     pub spec: u32,
+    /// Who the hub is.
     pub hub: HubInfo,
+    /// The member sites, in order.
     pub members: Vec<HubMember>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// The `site` object of a site's corpus.json.
 pub struct SiteInfo {
     /// Short handle, e.g. `twimlalyzer`; a hub member is named by it.
     pub id: String,
+    /// The site's name, as people see it.
     pub title: String,
     /// The deployed origin, used for viewer links. Absent for a purely
     /// local build, which then cites platform pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     #[serde(default)]
+    /// Whether it publishes transcripts or reports only.
     pub scope: SiteScope,
 }
 
@@ -79,17 +91,24 @@ pub enum SiteScope {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// The `hub` object of a hub's corpus.json.
 pub struct HubInfo {
+    /// Short handle of the hub.
     pub id: String,
+    /// The hub's name, as people see it.
     pub title: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Its deployed origin, if published.
     pub url: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// One member site of a hub.
 pub struct HubMember {
+    /// The member's `site.id`; `hub:URL#a,b` names members by it.
     pub site_id: String,
+    /// The member's name, as people see it.
     pub title: String,
     /// The member's origin. Absolute, or relative to the hub's own
     /// location (`../alpha/`), which is how a generated hub points at the
@@ -99,22 +118,30 @@ pub struct HubMember {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// One channel of a site.
 pub struct ChannelEntry {
     /// The directory name under `transcripts/` and the id used in citations.
     pub slug: String,
+    /// The channel's name, as people see it.
     pub name: String,
+    /// Where its videos are hosted.
     pub platform: Platform,
     /// A group id from `groups`, if the channel belongs to one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// How many videos its transcript pages hold.
     pub video_count: u32,
+    /// How many transcript pages it has.
     pub page_count: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// A named group of channels.
 pub struct GroupEntry {
+    /// The id filters and links use.
     pub id: String,
+    /// The group's name, as people see it.
     pub name: String,
 }
 
@@ -123,20 +150,29 @@ pub struct GroupEntry {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Platform {
+    /// YouTube.
     Youtube,
+    /// Rumble.
     Rumble,
+    /// Twitch.
     Twitch,
+    /// Odysee.
     Odysee,
+    /// Kick.
     Kick,
     #[serde(rename = "archive.org")]
+    /// The Internet Archive.
     ArchiveOrg,
+    /// BitChute.
     Bitchute,
+    /// TikTok.
     Tiktok,
     /// Anything else (a podcast feed, a file someone imported).
     Other,
 }
 
 impl Platform {
+    /// Every platform, in the order messages list them.
     pub const ALL: [Platform; 9] = [
         Platform::Youtube,
         Platform::Rumble,

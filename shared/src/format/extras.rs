@@ -13,22 +13,31 @@ use super::transcripts::{Age, MediaType, Paged, State};
 /// `summaries/index.json`: one row per video, no transcript text.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Summaries {
+    /// One row per video of the site.
     pub videos: Vec<SummaryRow>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// A video as `summaries/index.json` lists it: enough to plan a filtered question without reading pages.
 pub struct SummaryRow {
+    /// The channel's slug.
     pub channel: String,
+    /// The video's slug (its platform id).
     pub slug: String,
+    /// Its title.
     pub title: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `YYYYMMDD`, when known.
     pub upload_date: Option<String>,
     #[serde(default)]
+    /// Video or livestream.
     pub media_type: MediaType,
     #[serde(default)]
+    /// All ages or age-restricted.
     pub age: Age,
     #[serde(default)]
+    /// Available, deleted, private…
     pub state: State,
     /// The transcript page that holds the video (1-based).
     pub page: u32,
@@ -58,44 +67,61 @@ impl SummaryRow {
 /// searches `regex`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Alias {
+    /// The alias's id.
     pub id: String,
+    /// How the footer names it (`K-Cups`).
     pub label: String,
+    /// Plain queries that fire it, compared normalised.
     pub triggers: Vec<String>,
+    /// The regex searched beside the query when it fires.
     pub regex: String,
 }
 
 /// One entry of `tags.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CuratedTag {
+    /// The id the `tags` filter takes.
     pub id: String,
+    /// How people see it.
     pub label: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The group it is listed under, if any.
     pub group: Option<String>,
 }
 
 /// `duplicates.json`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Duplicates {
+    /// Every cluster of uploads of one recording.
     pub clusters: Vec<DuplicateCluster>,
 }
 
 /// Uploads of one recording.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DuplicateCluster {
+    /// The cluster's id.
     pub id: String,
+    /// The upload treated as the original.
     pub canonical: VideoKey,
+    /// Every upload of the recording, the canonical one included.
     pub members: Vec<DuplicateMember>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A video by channel and slug.
 pub struct VideoKey {
+    /// The channel's slug.
     pub channel: String,
+    /// The video's slug.
     pub slug: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One upload of a duplicate cluster.
 pub struct DuplicateMember {
+    /// The channel's slug.
     pub channel: String,
+    /// The video's slug.
     pub slug: String,
     /// `Some(true)` only when the timings were measured to line up. Absent
     /// means never measured, which must be treated as not aligned.
@@ -110,11 +136,15 @@ pub struct DuplicateMember {
 pub type ChannelStats = BTreeMap<String, VideoStats>;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Figures of one video, from `stats/<channel>.json`.
 pub struct VideoStats {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Views, when the platform reports them.
     pub views: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Likes, when the platform reports them.
     pub likes: Option<u64>,
+    /// How many cues its transcript has.
     pub cues: u32,
     /// Fraction (0..=1) of the duration covered by captions.
     pub coverage: f64,
@@ -124,16 +154,23 @@ pub struct VideoStats {
 pub type ChannelDigests = BTreeMap<String, Digest>;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What a language model made of one video.
 pub struct Digest {
+    /// Chapters with their start times.
     pub chapters: Vec<Chapter>,
     #[serde(default)]
+    /// Topic tags.
     pub tags: Vec<String>,
+    /// The model that made it (these are not evidence).
     pub model: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One AI chapter.
 pub struct Chapter {
+    /// Where it starts, seconds.
     pub start: f64,
+    /// Its title.
     pub title: String,
 }
 
@@ -141,8 +178,11 @@ pub struct Chapter {
 /// [`Manifest`](super::Manifest) whose `slugToPage` maps video slugs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatPage {
+    /// The channel's slug.
     pub channel: String,
+    /// The page number, from 1.
     pub page: u32,
+    /// Each video's chat on this page.
     pub videos: Vec<VideoChat>,
 }
 
@@ -153,22 +193,35 @@ impl Paged for ChatPage {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The live chat of one video.
 pub struct VideoChat {
+    /// The video's slug (its record is on a transcript page).
     pub slug: String,
+    /// The messages, in time order.
     pub messages: Vec<ChatMessage>,
 }
 
 array_record! {
     /// `[t, author, text]` on disk; `t` in seconds from the video's start.
-    ChatMessage { t: f64, author: String, text: String }
+    ChatMessage {
+        /// Seconds from the video's start.
+        t: f64,
+        /// The viewer who wrote it (never the speaker).
+        author: String,
+        /// What they wrote.
+        text: String,
+    }
 }
 
 /// `posts/<channel>/page-NNNN.json`. Its manifest's `slugToPage` maps post
 /// ids.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PostPage {
+    /// The channel's slug.
     pub channel: String,
+    /// The page number, from 1.
     pub page: u32,
+    /// The posts of this page.
     pub posts: Vec<Post>,
 }
 
@@ -180,13 +233,18 @@ impl Paged for PostPage {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// A post (community post, tweet, forum message).
 pub struct Post {
+    /// Its id, unique in the channel.
     pub id: String,
+    /// Who wrote it.
     pub author: String,
     /// `YYYYMMDD`.
     pub date: String,
+    /// What it says.
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where it was published, if known.
     pub url: Option<String>,
     /// The post this one answers, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -199,16 +257,22 @@ pub struct Post {
 /// `reports/index.json`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ReportIndex {
+    /// Every report, in the order the site lists them.
     pub reports: Vec<ReportSummary>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A report as the index lists it.
 pub struct ReportSummary {
+    /// Its id (`reports/<id>.json`).
     pub id: String,
+    /// Its title.
     pub title: String,
     /// `fact-check`, `timeline`, `brief`... free text.
     pub kind: String,
+    /// How many claims it makes.
     pub claims: u32,
+    /// How many moments it cites.
     pub citations: u32,
     /// Verdict → how many claims carry it (fact-checks only).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -218,36 +282,55 @@ pub struct ReportSummary {
 /// `reports/<id>/page.json`: one report with every citation resolved.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
+    /// Its id.
     pub id: String,
+    /// Its title.
     pub title: String,
+    /// What kind of report (a fact-check, a digest…).
     pub kind: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// Its summary, as published.
     pub summary: String,
+    /// Its sections, in order.
     pub sections: Vec<ReportSection>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A section of a report.
 pub struct ReportSection {
+    /// Its id.
     pub id: String,
+    /// Its title.
     pub title: String,
+    /// Its claims, in order.
     pub claims: Vec<Claim>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One claim of a report.
 pub struct Claim {
+    /// The claim, verbatim.
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A fact-check's verdict, if any.
     pub verdict: Option<String>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// What was found, as published.
     pub findings: String,
+    /// The moments it cites.
     pub citations: Vec<Citation>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One cited moment.
 pub struct Citation {
+    /// The channel's slug.
     pub channel: String,
+    /// The video's slug.
     pub slug: String,
+    /// Start of the cited span, seconds.
     pub start: f64,
+    /// End of the cited span, seconds.
     pub end: f64,
     /// Verbatim words of the cited span.
     pub quote: String,

@@ -45,19 +45,39 @@ pub use view::{CueView, PageView, VideoView};
 /// A file of the archive could not be understood.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum FormatError {
+    /// Not JSON of the expected shape: re-export the archive.
     #[error("{file}: not valid archive JSON: {reason}")]
-    Json { file: String, reason: String },
+    Json {
+        /// The file, as the archive names it.
+        file: String,
+        /// serde's message (line and column).
+        reason: String,
+    },
+    /// JSON of the right shape that breaks a rule (a page that says it is
+    /// another page): re-export the archive.
     #[error("{file}: {reason}")]
-    Invalid { file: String, reason: String },
+    Invalid {
+        /// The file, as the archive names it.
+        file: String,
+        /// The rule broken.
+        reason: String,
+    },
     #[error(
         "{file} declares format spec {found}, but this build reads spec {} only: \
          upgrade archilyzer to read this archive",
         SPEC_VERSION
     )]
-    NewerSpec { file: String, found: u64 },
+    /// Written by a newer exporter: upgrade archilyzer.
+    NewerSpec {
+        /// The file that declares it.
+        file: String,
+        /// The spec it declares.
+        found: u64,
+    },
 }
 
 impl FormatError {
+    /// A JSON error of `file`, kept as its message.
     pub fn json(file: &str, e: serde_json::Error) -> Self {
         FormatError::Json {
             file: file.to_string(),
@@ -96,23 +116,33 @@ pub fn parse_page<'a, T: serde::Deserialize<'a> + Paged>(
 pub mod paths {
     use super::page_file_name;
 
+    /// The site's (or hub's) description.
     pub const CORPUS: &str = "corpus.json";
+    /// One row per video.
     pub const SUMMARIES: &str = "summaries/index.json";
+    /// Curated query expansions.
     pub const ALIASES: &str = "aliases.json";
+    /// Curated tags.
     pub const TAGS: &str = "tags.json";
+    /// Clusters of mirrored uploads.
     pub const DUPLICATES: &str = "duplicates.json";
+    /// The reports a site publishes.
     pub const REPORTS: &str = "reports/index.json";
 
     /// The three paged layers, each `<layer>/<channel>/manifest.json` plus
     /// `page-NNNN.json` files.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub enum Layer {
+        /// Captions.
         Transcripts,
+        /// Live chat.
         Chat,
+        /// Posts.
         Posts,
     }
 
     impl Layer {
+        /// The folder of this layer (`transcripts`, `chat`, `posts`).
         pub fn dir(self) -> &'static str {
             match self {
                 Layer::Transcripts => "transcripts",
@@ -122,22 +152,27 @@ pub mod paths {
         }
     }
 
+    /// A channel's manifest of a layer.
     pub fn manifest(layer: Layer, channel: &str) -> String {
         format!("{}/{channel}/manifest.json", layer.dir())
     }
 
+    /// Page `page` of a channel's layer, as the exporter names it.
     pub fn page(layer: Layer, channel: &str, page: u32) -> String {
         format!("{}/{channel}/{}", layer.dir(), page_file_name(page))
     }
 
+    /// A channel's figures.
     pub fn stats(channel: &str) -> String {
         format!("stats/{channel}.json")
     }
 
+    /// A channel's AI digests.
     pub fn digests(channel: &str) -> String {
         format!("digests/{channel}.json")
     }
 
+    /// One report.
     pub fn report(id: &str) -> String {
         format!("reports/{id}/page.json")
     }

@@ -15,11 +15,15 @@ use super::corpus::Platform;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Manifest {
+    /// The channel's slug.
     pub channel: String,
     #[serde(default)]
+    /// The channel's name, as people see it.
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where its videos are hosted, if the exporter says.
     pub platform: Option<Platform>,
+    /// Its pages, in order; page N is `pages[N-1]`.
     pub pages: Vec<PageEntry>,
     /// Video slug (or post id) → 1-based page number.
     #[serde(default)]
@@ -34,6 +38,7 @@ pub struct PageEntry {
     pub file: String,
     /// How many records the page holds.
     pub videos: u32,
+    /// The file's size.
     pub bytes: u64,
     /// Lower-case hex sha256 of the file's bytes.
     pub sha256: String,
@@ -47,13 +52,17 @@ pub fn page_file_name(n: u32) -> String {
 /// `transcripts/<channel>/page-NNNN.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TranscriptPage {
+    /// The channel's slug (checked against the page asked for).
     pub channel: String,
+    /// The page number, from 1 (checked too).
     pub page: u32,
+    /// The videos of this page.
     pub videos: Vec<VideoRecord>,
 }
 
 /// A page of any layer: it says which channel and page it is.
 pub trait Paged {
+    /// The channel and page number the file says it is.
     fn header(&self) -> (&str, u32);
 }
 
@@ -70,6 +79,7 @@ pub struct VideoRecord {
     /// The platform's id (for Rumble the embed id; `webpageUrl` carries the
     /// URL's slug id). Unique within a channel.
     pub slug: String,
+    /// Its title.
     pub title: String,
     /// `YYYYMMDD`; absent when the source did not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -78,16 +88,22 @@ pub struct VideoRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The watch page on its platform.
     pub webpage_url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where it is hosted, when it differs from the channel's.
     pub platform: Option<Platform>,
     #[serde(default)]
+    /// Video or livestream.
     pub media_type: MediaType,
     #[serde(default)]
+    /// All ages or age-restricted.
     pub age: Age,
     #[serde(default)]
+    /// Available, deleted, private…
     pub state: State,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The uploader's description.
     pub description: String,
     /// The uploader's own keywords.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -99,16 +115,26 @@ pub struct VideoRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded_date: Option<String>,
     #[serde(default)]
+    /// Who made the captions: the uploader, the platform, or our ASR.
     pub caption_source: CaptionSource,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The language of the captions, when known.
     pub lang: Option<String>,
     #[serde(default)]
+    /// The caption lines, in time order.
     pub cues: Vec<Cue>,
 }
 
 array_record! {
     /// One caption line: `[start, end, "text"]` on disk, seconds.
-    Cue { start: f64, end: f64, text: String }
+    Cue {
+        /// Seconds from the video's start.
+        start: f64,
+        /// Seconds from the video's start.
+        end: f64,
+        /// What was said.
+        text: String,
+    }
 }
 
 /// Whether the upload is a plain video or a (recorded) livestream.
@@ -116,7 +142,9 @@ array_record! {
 #[serde(rename_all = "snake_case")]
 pub enum MediaType {
     #[default]
+    /// A plain upload.
     Video,
+    /// A recorded livestream.
     Livestream,
 }
 
@@ -125,7 +153,9 @@ pub enum MediaType {
 #[serde(rename_all = "snake_case")]
 pub enum Age {
     #[default]
+    /// Anyone may watch it.
     AllAges,
+    /// Age-restricted on its platform.
     Restricted,
 }
 
@@ -134,11 +164,17 @@ pub enum Age {
 #[serde(rename_all = "snake_case")]
 pub enum State {
     #[default]
+    /// Online as archived.
     Available,
+    /// Could not be checked lately.
     MaybeMissing,
+    /// Removed from its platform.
     Deleted,
+    /// Made private.
     Private,
+    /// For paying members only.
     MembersOnly,
+    /// Online, but unlisted.
     Unlisted,
 }
 
@@ -158,6 +194,7 @@ pub enum CaptionSource {
 macro_rules! names {
     ($ty:ty { $($variant:ident => $name:literal),+ $(,)? }) => {
         impl $ty {
+            /// Every value, in the order messages list them.
             pub const ALL: &'static [$ty] = &[$(<$ty>::$variant),+];
             /// The value as the format spells it.
             pub fn as_str(self) -> &'static str {

@@ -15,11 +15,15 @@ use serde_json::value::RawValue;
 use super::transcripts::{Age, MediaType, Paged, State};
 
 #[derive(Debug, Deserialize)]
+/// A transcript page parsed for a scan: strings borrowed from the file's bytes where they need no unescaping.
 pub struct PageView<'a> {
     #[serde(borrow)]
+    /// The channel's slug.
     pub channel: Cow<'a, str>,
+    /// The page number, from 1.
     pub page: u32,
     #[serde(borrow)]
+    /// The videos of this page.
     pub videos: Vec<VideoView<'a>>,
 }
 
@@ -31,30 +35,43 @@ impl Paged for PageView<'_> {
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// A video as a scan sees it (the fields filters and matching read).
 pub struct VideoView<'a> {
     #[serde(borrow)]
+    /// Its slug.
     pub slug: Cow<'a, str>,
     #[serde(borrow)]
+    /// Its title.
     pub title: Cow<'a, str>,
     #[serde(borrow, default)]
+    /// `YYYYMMDD`, when known.
     pub upload_date: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
+    /// Its watch page.
     pub webpage_url: Option<Cow<'a, str>>,
     #[serde(default)]
+    /// Where it is hosted.
     pub platform: Option<super::Platform>,
     #[serde(default)]
+    /// Video or livestream.
     pub media_type: MediaType,
     #[serde(default)]
+    /// All ages or age-restricted.
     pub age: Age,
     #[serde(default)]
+    /// Available, deleted, private…
     pub state: State,
     #[serde(borrow, default)]
+    /// The uploader's description.
     pub description: Cow<'a, str>,
     #[serde(borrow, default)]
+    /// The uploader's tags.
     pub tags: Vec<Cow<'a, str>>,
     #[serde(borrow, default)]
+    /// The curated tags' ids.
     pub curated_tags: Vec<Cow<'a, str>>,
     #[serde(borrow, default)]
+    /// The caption lines.
     pub cues: Vec<CueView<'a>>,
 }
 
@@ -62,6 +79,7 @@ pub struct VideoView<'a> {
 #[derive(Debug)]
 pub struct CueView<'a> {
     start: &'a RawValue,
+    /// The caption text.
     pub text: Cow<'a, str>,
 }
 

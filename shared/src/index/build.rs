@@ -38,23 +38,41 @@ const POSTINGS_ZSTD_LEVEL: i32 = 9;
 #[derive(Debug)]
 pub enum BuildEvent<'a> {
     /// Pages in all, and how many must be read (the rest are reused).
-    Start { pages: usize, to_read: usize },
+    Start {
+        /// Pages in the page table.
+        pages: usize,
+        /// Pages that must be read.
+        to_read: usize,
+    },
     /// One page read (or failed).
-    PageRead { key: &'a PageKey, bytes: u64 },
+    PageRead {
+        /// Which page.
+        key: &'a PageKey,
+        /// Its size.
+        bytes: u64,
+    },
 }
 
 /// What a build did.
 #[derive(Debug, Default)]
 pub struct BuildReport {
+    /// Pages in the archive's page table.
     pub pages: usize,
+    /// Pages read (new or changed).
     pub read: usize,
+    /// Pages carried over unread.
     pub reused: usize,
+    /// Bytes of the pages read.
     pub bytes_read: u64,
     /// `page: reason` for each page (or manifest) that could not be read.
     pub failed: Vec<String>,
+    /// Distinct words in the index.
     pub terms: usize,
+    /// Videos in the index's table.
     pub videos: usize,
+    /// Bytes of the index's files.
     pub index_bytes: u64,
+    /// Wall time of the build.
     pub seconds: f64,
 }
 

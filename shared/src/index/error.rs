@@ -17,8 +17,11 @@ pub enum IndexError {
     /// build again.
     #[error("cannot write the index at {dir}: {what}: {reason}")]
     Write {
+        /// The index folder, as the user named it.
         dir: String,
+        /// The file or step (`staging`, `rename`).
         what: String,
+        /// The system's message.
         reason: String,
     },
     /// The term dictionary could not be built: a bug to report, since
@@ -28,7 +31,12 @@ pub enum IndexError {
     /// A file of an existing index is missing or does not parse: build
     /// the index again.
     #[error("{file}: {reason}")]
-    Damaged { file: &'static str, reason: String },
+    Damaged {
+        /// The index file.
+        file: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl IndexError {

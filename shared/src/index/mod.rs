@@ -97,30 +97,41 @@ pub mod files {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Meta {
+    /// [`FORMAT_VERSION`] of the build.
     pub format: u32,
+    /// [`crate::text::NORMALIZER_VERSION`] of the build.
     pub normalizer: u32,
     /// The source handle it was built from.
     pub source: String,
     /// Unix seconds of the build.
     pub built_at: u64,
+    /// Every page of the archive at build time; a page id is a position here.
     pub pages: Vec<PageMeta>,
 }
 
 /// One page as the build saw it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PageKey {
+    /// The site's id.
     pub site: String,
+    /// Transcripts, chat or posts.
     pub layer: LayerName,
+    /// The channel's slug.
     pub channel: String,
+    /// The page number, from 1.
     pub page: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// One page as the build saw it.
 pub struct PageMeta {
     #[serde(flatten)]
+    /// Which page.
     pub key: PageKey,
+    /// The manifest's sha256 of the page at build time.
     pub sha256: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The local file's size and mtime at build time (none for remote pages).
     pub stamp: Option<String>,
     /// `None` when read and tokenised; the reason when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,8 +154,11 @@ impl PageKey {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LayerName {
+    /// Captions.
     Transcripts,
+    /// Live chat.
     Chat,
+    /// Posts.
     Posts,
 }
 
@@ -161,12 +175,15 @@ impl From<Layer> for LayerName {
 /// A row of `videos.json`: a summaries row and the site it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VideoRow {
+    /// The site's id.
     pub site: String,
     #[serde(flatten)]
+    /// The video's facts, as `summaries/index.json` would list them.
     pub row: SummaryRow,
 }
 
 impl VideoRow {
+    /// The row of `v`, on `page` of `channel` of site `site`.
     pub fn of(site: &str, channel: &str, page: u32, v: &VideoRecord) -> Self {
         VideoRow {
             site: site.to_string(),

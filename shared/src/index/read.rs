@@ -19,10 +19,13 @@ use crate::text::NORMALIZER_VERSION;
 
 /// The files of an index, loaded.
 pub struct RawIndex {
+    /// `meta.json`.
     pub meta: Meta,
+    /// `terms.fst`: word → postings offset.
     pub terms: fst::Map<Vec<u8>>,
     postings: Vec<u8>,
     vocabulary: Vec<u8>,
+    /// `videos.json`.
     pub videos: Vec<VideoRow>,
     ids: HashMap<PageKey, u32>,
 }
@@ -61,6 +64,7 @@ impl RawIndex {
         self.meta.format == FORMAT_VERSION && self.meta.normalizer == NORMALIZER_VERSION
     }
 
+    /// The id of a page in this index's table, if the build saw it.
     pub fn page_id(&self, key: &PageKey) -> Option<u32> {
         self.ids.get(key).copied()
     }
@@ -131,7 +135,12 @@ pub enum IndexStatus {
     Fresh,
     /// Some pages changed, appeared or failed since the build; they are
     /// read unconditionally.
-    PartlyStale { unvouched: usize, pages: usize },
+    PartlyStale {
+        /// Pages read unconditionally.
+        unvouched: usize,
+        /// Pages in all.
+        pages: usize,
+    },
     /// Not used, with the reason.
     Ignored(String),
     /// None was asked for (`--no-index`).
@@ -157,6 +166,7 @@ impl IndexStatus {
 /// An index opened against an archive: lookups, plus which current pages
 /// it vouches for.
 pub struct Index {
+    /// The index's files.
     pub raw: RawIndex,
     /// For each page of the archive's page table, its index id when vouched.
     pub vouched: Vouched,
@@ -165,6 +175,7 @@ pub struct Index {
 /// Current page position → index page id, for pages the index vouches for.
 #[derive(Debug, Clone, Default)]
 pub struct Vouched {
+    /// For each page of the current page table, its id in the index when the index vouches for it (unchanged and read).
     pub ids: Vec<Option<u32>>,
 }
 

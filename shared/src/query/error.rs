@@ -10,14 +10,25 @@ pub enum QueryError {
     /// Longer than [`MAX_QUERY_BYTES`]: shorten it, or split it into
     /// several searches.
     #[error("the query is {bytes} bytes long; the limit is {MAX_QUERY_BYTES}")]
-    TooLong { bytes: usize },
+    TooLong {
+        /// Its length.
+        bytes: usize,
+    },
     /// A plain query with no letters or digits: search for words.
     #[error("the query {query:?} has no words (letters or digits) to search for")]
-    NoWords { query: String },
+    NoWords {
+        /// The query as given.
+        query: String,
+    },
     /// A regex that does not compile, or compiles past the size limit:
     /// fix or simplify the pattern.
     #[error("the regex {pattern:?} does not compile: {reason}")]
-    Regex { pattern: String, reason: String },
+    Regex {
+        /// The pattern as given.
+        pattern: String,
+        /// The regex crate's message.
+        reason: String,
+    },
 }
 
 impl From<QueryError> for String {

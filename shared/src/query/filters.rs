@@ -17,13 +17,21 @@ use crate::format::{Age, MediaType, State, SummaryRow, VideoRecord, VideoView};
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct FilterArgs {
+    /// Keep videos in these states.
     pub states: Vec<String>,
+    /// Uploaded on or after (`YYYYMMDD` or `YYYY-MM-DD`).
     pub date_from: Option<String>,
+    /// Uploaded on or before.
     pub date_to: Option<String>,
+    /// `video` or `livestream`.
     pub media_type: Option<String>,
+    /// `all_ages` or `restricted`.
     pub age: Option<String>,
+    /// Channels by slug or name (additive with groups).
     pub channels: Vec<String>,
+    /// Groups by id or name.
     pub groups: Vec<String>,
+    /// Curated tags by id or label.
     pub tags: Vec<String>,
 }
 
@@ -32,10 +40,15 @@ pub struct FilterArgs {
 pub struct Filters {
     /// `(site index, channel slug)` in scope; `None` = every channel.
     pub channels: Option<BTreeSet<(usize, String)>>,
+    /// The states kept; `None` = any.
     pub states: Option<Vec<State>>,
+    /// The lower date bound.
     pub date_from: Option<DateBound>,
+    /// The upper date bound.
     pub date_to: Option<DateBound>,
+    /// The media types kept; `None` = any.
     pub media_type: Option<Vec<MediaType>>,
+    /// The age ratings kept; `None` = any.
     pub age: Option<Vec<Age>>,
     /// Curated tag ids; a video needs one of them.
     pub tags: Option<BTreeSet<String>>,
@@ -73,12 +86,19 @@ pub fn parse_day(text: &str) -> Option<String> {
 /// only by the constructors below, so planning (rows) and confirming
 /// (pages, records) read the same facts the same way.
 pub struct VideoFacts<'a> {
+    /// The site's position in [`crate::archive::Archive::sites`].
     pub site: usize,
+    /// The channel's slug.
     pub channel: &'a str,
+    /// `YYYYMMDD`, when known.
     pub upload_date: Option<&'a str>,
+    /// Video or livestream.
     pub media_type: MediaType,
+    /// All ages or age-restricted.
     pub age: Age,
+    /// Available, deleted, private…
     pub state: State,
+    /// The curated tags' ids.
     pub curated_tags: Vec<&'a str>,
 }
 
@@ -156,6 +176,7 @@ impl Filters {
             || self.tags.is_some()
     }
 
+    /// Whether a channel of site number `site` is in the channel scope.
     pub fn channel_in_scope(&self, site: usize, channel: &str) -> bool {
         self.channels
             .as_ref()

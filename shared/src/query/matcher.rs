@@ -22,14 +22,18 @@ pub const MAX_QUERY_BYTES: usize = 1000;
 /// A compiled query.
 #[derive(Debug, Clone)]
 pub enum Matcher {
+    /// A phrase of whole words.
     Phrase(Phrase),
+    /// A regex over the raw text.
     Regex(Regex),
 }
 
 /// A phrase's normalised words; `prefix` when the last one ends in `*`.
 #[derive(Debug, Clone)]
 pub struct Phrase {
+    /// The normalised words, in order.
     pub words: Vec<String>,
+    /// Whether the last word is a prefix (`word*`).
     pub prefix: bool,
     /// `" w1 w2 w3"`, what is searched for in a [`TokenStream`].
     needle: String,

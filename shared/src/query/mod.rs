@@ -36,7 +36,9 @@ use crate::index::IndexStatus;
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct Request {
+    /// The phrase, or the regex with `regex`.
     pub query: String,
+    /// Treat `query` as a regex over the raw caption text.
     pub regex: bool,
     /// Regexes only: match case as written.
     pub case_sensitive: bool,
@@ -48,6 +50,7 @@ pub struct Request {
     /// metadata, posts. Empty means captions plus titles.
     pub scopes: Vec<String>,
     #[serde(flatten)]
+    /// Which videos may answer.
     pub filters: FilterArgs,
     /// Read at most this many pages (`None`: no cap).
     pub max_pages: Option<usize>,
@@ -60,13 +63,19 @@ pub struct Request {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
+    /// Captions.
     Transcripts,
+    /// Titles.
     Title,
     /// Title and channel name.
     Metadata,
+    /// Uploader descriptions.
     Description,
+    /// Uploader tags.
     Tags,
+    /// Live chat.
     Chat,
+    /// Posts.
     Posts,
 }
 
@@ -84,6 +93,7 @@ impl Scope {
         }
     }
 
+    /// A scope by the name requests use; `None` for an unknown name.
     pub fn parse(s: &str) -> Option<Scope> {
         Some(match s.trim().to_ascii_lowercase().as_str() {
             "transcripts" | "captions" => Scope::Transcripts,
@@ -100,28 +110,38 @@ impl Scope {
 /// One place a query matched.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Hit {
+    /// The field the hit is in.
     pub scope: Scope,
     /// The cue (transcripts), message (chat) or tag index; 0 otherwise.
     pub unit: usize,
     /// Seconds into the video, for timed fields.
     pub start: Option<f64>,
+    /// The text of that unit (the cue, message, field).
     pub text: String,
 }
 
 /// A video (or post) with its hits.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VideoResult {
+    /// The site's id.
     pub site: String,
+    /// The channel's slug.
     pub channel: String,
+    /// The video's (or post's) id.
     pub slug: String,
+    /// Its title.
     pub title: String,
+    /// `YYYYMMDD`, when known.
     pub upload_date: Option<String>,
     /// The watch page (videos) or the post's URL.
     pub url: Option<String>,
+    /// Where it is hosted.
     pub platform: Option<crate::format::Platform>,
     /// `video` or `post`.
     pub kind: &'static str,
+    /// The transcript (or posts) page that holds it.
     pub page: u32,
+    /// Every hit, in field then unit order.
     pub hits: Vec<Hit>,
 }
 
@@ -132,7 +152,9 @@ pub struct Coverage {
     pub partial: bool,
     /// `site/channel` fully read, partly read, and never reached.
     pub scanned: Vec<String>,
+    /// `site/channel` partly read.
     pub partly: Vec<String>,
+    /// `site/channel` never reached.
     pub unreached: Vec<String>,
 }
 
@@ -161,22 +183,31 @@ impl Coverage {
 /// A search's answer.
 #[derive(Debug, Clone, Serialize)]
 pub struct Response {
+    /// The handle of the archive searched.
     pub source: String,
+    /// The matching videos (empty from `search_each`, which streams them).
     pub videos: Vec<VideoResult>,
+    /// Matching videos, complete even when the list is cut.
     pub total_videos: usize,
+    /// Hits of those videos.
     pub total_hits: usize,
+    /// Pages read and confirmed.
     pub pages_read: usize,
+    /// Pages the plan chose.
     pub pages_planned: usize,
     /// Pages of the layers the scopes search, in the channels in scope.
     pub pages_total: usize,
+    /// Bytes of the pages read.
     pub bytes_read: u64,
     #[serde(serialize_with = "as_text")]
+    /// Whether an index helped, and why not.
     pub index: IndexStatus,
     /// Unrecognised values, the resolved scope, aliases that fired,
     /// whether the index could help.
     pub notes: Vec<String>,
     /// Pages (or manifests) that could not be read or parsed, with why.
     pub unreadable: Vec<String>,
+    /// Which channels were read, partly read, never reached.
     pub coverage: Coverage,
 }
 

@@ -22,14 +22,20 @@ use crate::index::{Index, LayerName, PageKey};
 pub struct Compiled {
     /// The query, then any aliases it fired.
     pub matchers: Vec<Matcher>,
+    /// Matchers of the excluded phrases; a video they hit is dropped.
     pub excludes: Vec<Matcher>,
+    /// The fields searched.
     pub scopes: BTreeSet<Scope>,
+    /// The filters, resolved against the archive.
     pub filters: Filters,
+    /// What was not recognised, and the aliases that fired.
     pub notes: Vec<String>,
+    /// Stop after this many matching videos (the result then says PARTIAL).
     pub max_videos: Option<usize>,
 }
 
 impl Compiled {
+    /// Compiles `req` against `archive`; the error says what is wrong with the query.
     pub fn new(archive: &Archive, req: &Request) -> Result<Compiled, QueryError> {
         let compile = |q: &str| {
             if req.regex {
@@ -111,6 +117,7 @@ fn fired_aliases(archive: &Archive, query: &str) -> Vec<(String, String)> {
 
 /// Pages to read, by position in the page table, in order.
 pub struct Plan {
+    /// The pages to read, by position in the page table, in archive order.
     pub pages: Vec<usize>,
     /// Planned before the `max_pages` cut.
     pub planned: usize,
@@ -118,9 +125,11 @@ pub struct Plan {
     pub in_scope: usize,
     /// Cut by `max_pages`, in order.
     pub cut: Vec<usize>,
+    /// What the plan says in the footer (how the index helped).
     pub notes: Vec<String>,
 }
 
+/// Chooses the pages to read: scope ∩ filters ∩ query where the index vouches for a page, every other page in scope.
 pub fn plan(
     archive: &Archive,
     pages: &[PageRef],

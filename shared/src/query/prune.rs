@@ -27,10 +27,15 @@ const MIN_INFIX: usize = 3;
 pub enum Cond {
     /// Every page (the index cannot help).
     All,
+    /// A page with this word.
     Word(String),
+    /// A page with a word starting with this.
     Prefix(String),
+    /// A page with a word containing this.
     Infix(String),
+    /// All of these.
     And(Vec<Cond>),
+    /// Any of these.
     Or(Vec<Cond>),
 }
 

@@ -22,14 +22,19 @@ type PageOutcome = Result<Confirmed, String>;
 /// What a scan did, beside the videos it handed on.
 #[derive(Debug, Default)]
 pub struct Scanned {
+    /// Matching videos.
     pub total_videos: usize,
+    /// Their hits.
     pub total_hits: usize,
+    /// Pages read and confirmed.
     pub pages_read: usize,
+    /// Bytes of those pages.
     pub bytes_read: u64,
     /// What the pages could not check, and the result cap if reached.
     pub notes: Vec<String>,
     /// Pages that could not be read or parsed, with why.
     pub unreadable: Vec<String>,
+    /// Which channels were read, partly read, never reached.
     pub coverage: Coverage,
 }
 

@@ -18,7 +18,9 @@ use crate::query::{search_each, FilterArgs, Filters, Request, Response, VideoRes
 /// Caps for every engine search a link runs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Caps {
+    /// Read at most this many pages.
     pub max_pages: Option<usize>,
+    /// Stop after this many matching videos.
     pub max_videos: Option<usize>,
 }
 

@@ -49,8 +49,11 @@ pub const MAX_QUERY_CHARS: usize = 1000;
 /// One search term of a tree.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Term {
+    /// The phrase or regex.
     pub query: String,
+    /// Whether `query` is a regex.
     pub regex: bool,
+    /// Whether a regex minds case.
     pub case_sensitive: bool,
     /// Expand through the archive's aliases (plain queries only).
     pub aliases: bool,
@@ -61,9 +64,13 @@ pub struct Term {
 /// A query tree.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node {
+    /// One search.
     Term(Term),
+    /// Videos every child matches.
     And(Vec<Node>),
+    /// Videos any child matches.
     Or(Vec<Node>),
+    /// Videos the child does not match (only under an AND).
     Not(Box<Node>),
 }
 
@@ -72,6 +79,7 @@ pub enum Node {
 pub struct ShareLink {
     /// `scheme://host[:port][/path]`, no trailing `/`.
     pub origin: String,
+    /// The search, as a tree of terms.
     pub tree: Node,
     /// Channels, type, audience, availability and dates (groups and tags
     /// are never set: the format has no field for them).

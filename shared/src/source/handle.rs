@@ -21,7 +21,9 @@ pub enum SourceHandle {
     /// Every member of a hub, or only those named (siteIds, sorted and
     /// deduplicated).
     Hub {
+        /// The hub's origin, without a trailing slash.
         url: String,
+        /// The members read, by siteId; `None` for all.
         members: Option<Vec<String>>,
     },
 }

@@ -58,9 +58,11 @@ impl RetryPolicy {
 /// Settings of a remote store.
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
+    /// How long to wait for a connection.
     pub connect_timeout: Duration,
     /// The longest wait for any read of a response (headers or body).
     pub read_timeout: Duration,
+    /// How often, and how patiently, to retry.
     pub retry: RetryPolicy,
 }
 
@@ -136,6 +138,7 @@ impl HttpStore {
         })
     }
 
+    /// The site's origin, with a trailing slash.
     pub fn base(&self) -> &Url {
         &self.base
     }

@@ -24,6 +24,7 @@ impl LocalStore {
         Ok(LocalStore { root })
     }
 
+    /// The archive's directory, canonical.
     pub fn root(&self) -> &Path {
         &self.root
     }

@@ -53,38 +53,66 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 /// Why a file could not be read.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ReadError {
+    /// A local file that could not be read.
     #[error("cannot read {path}: {reason}")]
-    Io { path: String, reason: String },
+    Io {
+        /// The file.
+        path: String,
+        /// The system's message.
+        reason: String,
+    },
+    /// A remote file answered with an error status, retries spent.
     #[error("{url}: HTTP {status} after {attempts} attempt(s); check that the site is up and the URL is right")]
     Http {
+        /// The URL asked.
         url: String,
+        /// The last status.
         status: u16,
+        /// Attempts made.
         attempts: u32,
     },
+    /// A remote file that could not be fetched (connection, timeout, a
+    /// body cut short), retries spent.
     #[error("{url}: {reason} after {attempts} attempt(s); the site is unreachable or too slow (timeouts can be raised with ARCHILYZER_HTTP_TIMEOUT_SECS)")]
     Network {
+        /// The URL asked.
         url: String,
+        /// The last failure.
         reason: String,
+        /// Attempts made.
         attempts: u32,
     },
+    /// A remote page whose bytes are not those its manifest names.
     #[error(
         "{path}: sha256 {found} does not match the manifest's {expected}; the file is corrupt \
          or the archive was re-exported while being read: refresh and try again"
     )]
     Integrity {
+        /// The page.
         path: String,
+        /// The manifest's sha256.
         expected: String,
+        /// The sha256 of the bytes received.
         found: String,
     },
+    /// A path that would leave the archive.
     #[error("refused path {path:?}: {reason}")]
-    UnsafePath { path: String, reason: &'static str },
+    UnsafePath {
+        /// The path as the archive gave it.
+        path: String,
+        /// How it would leave.
+        reason: &'static str,
+    },
+    /// A file that was read but is not valid archive JSON.
     #[error(transparent)]
     Format(#[from] FormatError),
+    /// Anything else, as a message.
     #[error("{0}")]
     Other(String),
 }
 
 impl ReadError {
+    /// An I/O error reading `path`.
     pub fn io(path: impl std::fmt::Display, e: &std::io::Error) -> Self {
         ReadError::Io {
             path: path.to_string(),

@@ -21,12 +21,15 @@ use std::sync::Arc;
 /// One parsed request.
 #[derive(Debug, Clone)]
 pub struct Request {
+    /// `GET`, `POST`…
     pub method: String,
     /// The path without its leading `/` or its query, percent-decoded.
     pub path: String,
     /// The query pairs, decoded.
     pub query: Vec<(String, String)>,
+    /// Header names (lower case) and values, in order.
     pub headers: Vec<(String, String)>,
+    /// The body, as sent.
     pub body: Vec<u8>,
 }
 

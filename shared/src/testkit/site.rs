@@ -19,7 +19,10 @@ pub enum Fault {
     /// Answer with this status (and an empty body).
     Status(u16),
     /// 429 with a `Retry-After` of this many seconds.
-    TooManyRequests { retry_after: u64 },
+    TooManyRequests {
+        /// The `Retry-After` seconds sent.
+        retry_after: u64,
+    },
     /// Wait this long before answering.
     Delay(Duration),
     /// Send the headers and only half the body, then close.
@@ -31,8 +34,11 @@ pub enum Fault {
 /// A request as the server saw it.
 #[derive(Debug, Clone)]
 pub struct Logged {
+    /// The path asked for.
     pub path: String,
+    /// The `If-None-Match` sent, if any.
     pub if_none_match: Option<String>,
+    /// The status answered.
     pub status: u16,
 }
 
@@ -87,6 +93,7 @@ impl TestServer {
             .insert(path.to_string(), fault);
     }
 
+    /// Serves every path normally again.
     pub fn clear_faults(&self) {
         let mut s = self.state.lock().unwrap();
         s.faults.clear();
