@@ -72,8 +72,8 @@ pub enum CaptionError {
         /// What is wrong with it.
         reason: String,
     },
-    #[error("{0}")]
     /// The whole file is unusable (not UTF-8 JSON, no cues).
+    #[error("{0}")]
     File(String),
 }
 

@@ -29,11 +29,11 @@ pub struct SiteCorpus {
     pub spec: u32,
     /// Who the site is and what it publishes.
     pub site: SiteInfo,
-    #[serde(default)]
     /// Every channel, in the order the site shows them.
-    pub channels: Vec<ChannelEntry>,
     #[serde(default)]
+    pub channels: Vec<ChannelEntry>,
     /// Named groups of channels, for scoping.
+    #[serde(default)]
     pub groups: Vec<GroupEntry>,
     /// When the export ran (RFC 3339), for people; nothing depends on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,9 +61,9 @@ pub struct HubCorpus {
     pub members: Vec<HubMember>,
 }
 
+/// The `site` object of a site's corpus.json.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-/// The `site` object of a site's corpus.json.
 pub struct SiteInfo {
     /// Short handle, e.g. `twimlalyzer`; a hub member is named by it.
     pub id: String,
@@ -73,8 +73,8 @@ pub struct SiteInfo {
     /// local build, which then cites platform pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    #[serde(default)]
     /// Whether it publishes transcripts or reports only.
+    #[serde(default)]
     pub scope: SiteScope,
 }
 
@@ -89,22 +89,22 @@ pub enum SiteScope {
     Cited,
 }
 
+/// The `hub` object of a hub's corpus.json.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-/// The `hub` object of a hub's corpus.json.
 pub struct HubInfo {
     /// Short handle of the hub.
     pub id: String,
     /// The hub's name, as people see it.
     pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Its deployed origin, if published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
 
+/// One member site of a hub.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-/// One member site of a hub.
 pub struct HubMember {
     /// The member's `site.id`; `hub:URL#a,b` names members by it.
     pub site_id: String,
@@ -116,9 +116,9 @@ pub struct HubMember {
     pub url: String,
 }
 
+/// One channel of a site.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-/// One channel of a site.
 pub struct ChannelEntry {
     /// The directory name under `transcripts/` and the id used in citations.
     pub slug: String,
@@ -135,9 +135,9 @@ pub struct ChannelEntry {
     pub page_count: u32,
 }
 
+/// A named group of channels.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-/// A named group of channels.
 pub struct GroupEntry {
     /// The id filters and links use.
     pub id: String,
@@ -160,8 +160,8 @@ pub enum Platform {
     Odysee,
     /// Kick.
     Kick,
-    #[serde(rename = "archive.org")]
     /// The Internet Archive.
+    #[serde(rename = "archive.org")]
     ArchiveOrg,
     /// BitChute.
     Bitchute,

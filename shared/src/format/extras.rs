@@ -17,9 +17,9 @@ pub struct Summaries {
     pub videos: Vec<SummaryRow>,
 }
 
+/// A video as `summaries/index.json` lists it: enough to plan a filtered question without reading pages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-/// A video as `summaries/index.json` lists it: enough to plan a filtered question without reading pages.
 pub struct SummaryRow {
     /// The channel's slug.
     pub channel: String,
@@ -27,17 +27,17 @@ pub struct SummaryRow {
     pub slug: String,
     /// Its title.
     pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// `YYYYMMDD`, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upload_date: Option<String>,
-    #[serde(default)]
     /// Video or livestream.
+    #[serde(default)]
     pub media_type: MediaType,
-    #[serde(default)]
     /// All ages or age-restricted.
-    pub age: Age,
     #[serde(default)]
+    pub age: Age,
     /// Available, deleted, private…
+    #[serde(default)]
     pub state: State,
     /// The transcript page that holds the video (1-based).
     pub page: u32,
@@ -84,8 +84,8 @@ pub struct CuratedTag {
     pub id: String,
     /// How people see it.
     pub label: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The group it is listed under, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
 }
 
@@ -107,8 +107,8 @@ pub struct DuplicateCluster {
     pub members: Vec<DuplicateMember>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 /// A video by channel and slug.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct VideoKey {
     /// The channel's slug.
     pub channel: String,
@@ -116,8 +116,8 @@ pub struct VideoKey {
     pub slug: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// One upload of a duplicate cluster.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DuplicateMember {
     /// The channel's slug.
     pub channel: String,
@@ -135,14 +135,14 @@ pub struct DuplicateMember {
 /// `stats/<channel>.json`: slug → figures.
 pub type ChannelStats = BTreeMap<String, VideoStats>;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// Figures of one video, from `stats/<channel>.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VideoStats {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Views, when the platform reports them.
-    pub views: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub views: Option<u64>,
     /// Likes, when the platform reports them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub likes: Option<u64>,
     /// How many cues its transcript has.
     pub cues: u32,
@@ -153,20 +153,20 @@ pub struct VideoStats {
 /// `digests/<channel>.json`: slug → AI chapters and tags.
 pub type ChannelDigests = BTreeMap<String, Digest>;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// What a language model made of one video.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Digest {
     /// Chapters with their start times.
     pub chapters: Vec<Chapter>,
-    #[serde(default)]
     /// Topic tags.
+    #[serde(default)]
     pub tags: Vec<String>,
     /// The model that made it (these are not evidence).
     pub model: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// One AI chapter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Chapter {
     /// Where it starts, seconds.
     pub start: f64,
@@ -192,8 +192,8 @@ impl Paged for ChatPage {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// The live chat of one video.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VideoChat {
     /// The video's slug (its record is on a transcript page).
     pub slug: String,
@@ -231,9 +231,9 @@ impl Paged for PostPage {
     }
 }
 
+/// A post (community post, tweet, forum message).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-/// A post (community post, tweet, forum message).
 pub struct Post {
     /// Its id, unique in the channel.
     pub id: String,
@@ -243,8 +243,8 @@ pub struct Post {
     pub date: String,
     /// What it says.
     pub text: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Where it was published, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// The post this one answers, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -261,8 +261,8 @@ pub struct ReportIndex {
     pub reports: Vec<ReportSummary>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// A report as the index lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportSummary {
     /// Its id (`reports/<id>.json`).
     pub id: String,
@@ -288,15 +288,15 @@ pub struct Report {
     pub title: String,
     /// What kind of report (a fact-check, a digest…).
     pub kind: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     /// Its summary, as published.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub summary: String,
     /// Its sections, in order.
     pub sections: Vec<ReportSection>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// A section of a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportSection {
     /// Its id.
     pub id: String,
@@ -306,23 +306,23 @@ pub struct ReportSection {
     pub claims: Vec<Claim>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// One claim of a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Claim {
     /// The claim, verbatim.
     pub text: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// A fact-check's verdict, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<String>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     /// What was found, as published.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub findings: String,
     /// The moments it cites.
     pub citations: Vec<Citation>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// One cited moment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Citation {
     /// The channel's slug.
     pub channel: String,

@@ -17,11 +17,11 @@ use super::corpus::Platform;
 pub struct Manifest {
     /// The channel's slug.
     pub channel: String,
-    #[serde(default)]
     /// The channel's name, as people see it.
+    #[serde(default)]
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Where its videos are hosted, if the exporter says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<Platform>,
     /// Its pages, in order; page N is `pages[N-1]`.
     pub pages: Vec<PageEntry>,
@@ -87,23 +87,23 @@ pub struct VideoRecord {
     /// Seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The watch page on its platform.
-    pub webpage_url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webpage_url: Option<String>,
     /// Where it is hosted, when it differs from the channel's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<Platform>,
-    #[serde(default)]
     /// Video or livestream.
+    #[serde(default)]
     pub media_type: MediaType,
-    #[serde(default)]
     /// All ages or age-restricted.
-    pub age: Age,
     #[serde(default)]
+    pub age: Age,
     /// Available, deleted, private…
+    #[serde(default)]
     pub state: State,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     /// The uploader's description.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// The uploader's own keywords.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -114,14 +114,14 @@ pub struct VideoRecord {
     /// `YYYYMMDD` of the original live recording, for mirrors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded_date: Option<String>,
-    #[serde(default)]
     /// Who made the captions: the uploader, the platform, or our ASR.
-    pub caption_source: CaptionSource,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    /// The language of the captions, when known.
-    pub lang: Option<String>,
     #[serde(default)]
+    pub caption_source: CaptionSource,
+    /// The language of the captions, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
     /// The caption lines, in time order.
+    #[serde(default)]
     pub cues: Vec<Cue>,
 }
 
@@ -141,8 +141,8 @@ array_record! {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MediaType {
-    #[default]
     /// A plain upload.
+    #[default]
     Video,
     /// A recorded livestream.
     Livestream,
@@ -152,8 +152,8 @@ pub enum MediaType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Age {
-    #[default]
     /// Anyone may watch it.
+    #[default]
     AllAges,
     /// Age-restricted on its platform.
     Restricted,
@@ -163,8 +163,8 @@ pub enum Age {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum State {
-    #[default]
     /// Online as archived.
+    #[default]
     Available,
     /// Could not be checked lately.
     MaybeMissing,

@@ -14,16 +14,16 @@ use serde_json::value::RawValue;
 
 use super::transcripts::{Age, MediaType, Paged, State};
 
-#[derive(Debug, Deserialize)]
 /// A transcript page parsed for a scan: strings borrowed from the file's bytes where they need no unescaping.
+#[derive(Debug, Deserialize)]
 pub struct PageView<'a> {
-    #[serde(borrow)]
     /// The channel's slug.
+    #[serde(borrow)]
     pub channel: Cow<'a, str>,
     /// The page number, from 1.
     pub page: u32,
-    #[serde(borrow)]
     /// The videos of this page.
+    #[serde(borrow)]
     pub videos: Vec<VideoView<'a>>,
 }
 
@@ -33,45 +33,45 @@ impl Paged for PageView<'_> {
     }
 }
 
+/// A video as a scan sees it (the fields filters and matching read).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-/// A video as a scan sees it (the fields filters and matching read).
 pub struct VideoView<'a> {
-    #[serde(borrow)]
     /// Its slug.
-    pub slug: Cow<'a, str>,
     #[serde(borrow)]
+    pub slug: Cow<'a, str>,
     /// Its title.
+    #[serde(borrow)]
     pub title: Cow<'a, str>,
-    #[serde(borrow, default)]
     /// `YYYYMMDD`, when known.
+    #[serde(borrow, default)]
     pub upload_date: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
     /// Its watch page.
+    #[serde(borrow, default)]
     pub webpage_url: Option<Cow<'a, str>>,
-    #[serde(default)]
     /// Where it is hosted.
+    #[serde(default)]
     pub platform: Option<super::Platform>,
-    #[serde(default)]
     /// Video or livestream.
+    #[serde(default)]
     pub media_type: MediaType,
-    #[serde(default)]
     /// All ages or age-restricted.
-    pub age: Age,
     #[serde(default)]
+    pub age: Age,
     /// Available, deleted, private…
+    #[serde(default)]
     pub state: State,
-    #[serde(borrow, default)]
     /// The uploader's description.
+    #[serde(borrow, default)]
     pub description: Cow<'a, str>,
-    #[serde(borrow, default)]
     /// The uploader's tags.
+    #[serde(borrow, default)]
     pub tags: Vec<Cow<'a, str>>,
-    #[serde(borrow, default)]
     /// The curated tags' ids.
-    pub curated_tags: Vec<Cow<'a, str>>,
     #[serde(borrow, default)]
+    pub curated_tags: Vec<Cow<'a, str>>,
     /// The caption lines.
+    #[serde(borrow, default)]
     pub cues: Vec<CueView<'a>>,
 }
 

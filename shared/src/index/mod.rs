@@ -122,16 +122,16 @@ pub struct PageKey {
     pub page: u32,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
 /// One page as the build saw it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PageMeta {
-    #[serde(flatten)]
     /// Which page.
+    #[serde(flatten)]
     pub key: PageKey,
     /// The manifest's sha256 of the page at build time.
     pub sha256: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The local file's size and mtime at build time (none for remote pages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stamp: Option<String>,
     /// `None` when read and tokenised; the reason when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -177,8 +177,8 @@ impl From<Layer> for LayerName {
 pub struct VideoRow {
     /// The site's id.
     pub site: String,
-    #[serde(flatten)]
     /// The video's facts, as `summaries/index.json` would list them.
+    #[serde(flatten)]
     pub row: SummaryRow,
 }
 

@@ -49,8 +49,8 @@ pub struct Request {
     /// Which fields to match: transcripts, chat, description, tags,
     /// metadata, posts. Empty means captions plus titles.
     pub scopes: Vec<String>,
-    #[serde(flatten)]
     /// Which videos may answer.
+    #[serde(flatten)]
     pub filters: FilterArgs,
     /// Read at most this many pages (`None`: no cap).
     pub max_pages: Option<usize>,
@@ -199,8 +199,8 @@ pub struct Response {
     pub pages_total: usize,
     /// Bytes of the pages read.
     pub bytes_read: u64,
-    #[serde(serialize_with = "as_text")]
     /// Whether an index helped, and why not.
+    #[serde(serialize_with = "as_text")]
     pub index: IndexStatus,
     /// Unrecognised values, the resolved scope, aliases that fired,
     /// whether the index could help.
