@@ -12,7 +12,7 @@ use super::plan::Compiled;
 use super::{Hit, Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::{PageView, Post, VideoView};
+use crate::format::{PageView, Post, SummaryRow, VideoView};
 
 /// What one page gave: its matching videos (or posts), and what could
 /// not be checked.
@@ -102,10 +102,8 @@ fn chat_results(
                 continue;
             }
         };
-        if !c
-            .filters
-            .passes(&VideoFacts::of_record(p.site, &p.channel, &record))
-        {
+        let row = SummaryRow::of(&p.channel, p.page, &record);
+        if !c.filters.passes(&VideoFacts::of_row(p.site, &row)) {
             continue;
         }
         let texts: Vec<&str> = chat.messages.iter().map(|m| m.text.as_str()).collect();

@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 
 use crate::archive::Archive;
-use crate::format::{Age, MediaType, State, SummaryRow, VideoRecord, VideoView};
+use crate::format::{Age, MediaType, State, SummaryRow, VideoView};
 
 /// Filter values as a user gave them.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -126,19 +126,6 @@ impl<'a> VideoFacts<'a> {
             age: v.age,
             state: v.state,
             curated_tags: v.curated_tags.iter().map(|t| t.as_ref()).collect(),
-        }
-    }
-
-    /// From a whole record.
-    pub fn of_record(site: usize, channel: &'a str, v: &'a VideoRecord) -> Self {
-        VideoFacts {
-            site,
-            channel,
-            upload_date: v.upload_date.as_deref(),
-            media_type: v.media_type,
-            age: v.age,
-            state: v.state,
-            curated_tags: v.curated_tags.iter().map(String::as_str).collect(),
         }
     }
 }
