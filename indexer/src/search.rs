@@ -144,7 +144,7 @@ pub fn render_video(v: &VideoResult) -> String {
                 (Scope::Transcripts | Scope::Chat, Some(t)) => format!("[{}]", clock(t)),
                 (scope, _) => format!("[{}]", scope.as_str()),
             };
-            out.push_str(&format!("  {at} {}\n", h.text));
+            out.push_str(&format!("  {at} {}\n", h.labelled_text()));
         }
     }
     out

@@ -226,6 +226,12 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         result = await client.call_tool("notes", {"action": "reply", "target": "article/k-cups", "note": "n1", "text": "done"})
         check("umtool notes reply --text 'done' -- 'article/k-cups' 'n1'" in text_of(result), f"{mode}: notes reply answers the command instead of posting", text_of(result))
 
+        result = await client.call_tool("search_transcripts", {"query": "torlyan", "scopes": ["chat"], "limit": 3})
+        chat_lines = [l for l in text_of(result).splitlines() if l.startswith("- [") and "](" in l]
+        authors = [h["author"] for v in result.structured_content["videos"] for h in v["hits"]]
+        check(len(chat_lines) > 0 and all(") [chat] " in l and ": " in l.split("[chat] ", 1)[1] for l in chat_lines)
+              and all(a and f"[chat] {a}: " in text_of(result) for a in authors),
+              f"{mode}: a live-chat hit is labelled as chat with its author, never shown as speech", text_of(result)[:1200])
         result = await client.call_tool("search_transcripts", {"query": "people", "scopes": ["posts"], "limit": 2})
         post_hit = result.structured_content["videos"][0]
         check(post_hit["kind"] == "post" and "@" not in text_of(result).split("## 1.")[1].split("\n")[2], f"{mode}: scopes:[posts] reaches posts, cited without a time", text_of(result)[:800])

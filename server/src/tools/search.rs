@@ -139,7 +139,7 @@ fn render_video(
             },
             (scope, _) => format!("[{}]", scope.as_str()),
         };
-        out.push_str(&format!("- {line} {}\n", h.text));
+        out.push_str(&format!("- {line} {}\n", h.labelled_text()));
     }
 }
 

@@ -108,7 +108,10 @@ fn chat_results(
         }
         let texts: Vec<&str> = chat.messages.iter().map(|m| m.text.as_str()).collect();
         let start = |i: usize| Some(chat.messages[i].t);
-        let hits = unit_hits(&c.matchers, Scope::Chat, &texts, &start, false, scratch);
+        let mut hits = unit_hits(&c.matchers, Scope::Chat, &texts, &start, false, scratch);
+        for h in &mut hits {
+            h.author = Some(chat.messages[h.unit].author.clone());
+        }
         if !hits.is_empty()
             && unit_hits(&c.excludes, Scope::Chat, &texts, &start, false, scratch).is_empty()
         {
@@ -160,6 +163,7 @@ fn unit_hits(
             unit: i,
             start: start(i),
             text: texts[i].to_string(),
+            author: None,
         })
         .collect()
 }

@@ -118,6 +118,32 @@ pub struct Hit {
     pub start: Option<f64>,
     /// The text of that unit (the cue, message, field).
     pub text: String,
+    /// Who wrote a chat message: a viewer, never the speaker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+}
+
+impl Hit {
+    /// The label a printed hit carries before its text so that it is never
+    /// taken for speech: `[chat] author:` for a live-chat message; `None`
+    /// for a caption. (Untimed fields print their field name in place of a
+    /// time already.)
+    pub fn label(&self) -> Option<String> {
+        (self.scope == Scope::Chat).then(|| {
+            format!(
+                "[chat] {}:",
+                self.author.as_deref().unwrap_or("unknown viewer")
+            )
+        })
+    }
+
+    /// The hit's text with its label, as both printers show it.
+    pub fn labelled_text(&self) -> String {
+        match self.label() {
+            Some(label) => format!("{label} {}", self.text),
+            None => self.text.clone(),
+        }
+    }
 }
 
 /// A video (or post) with its hits.
