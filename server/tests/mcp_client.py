@@ -226,6 +226,10 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         result = await client.call_tool("notes", {"action": "reply", "target": "article/k-cups", "note": "n1", "text": "done"})
         check("umtool notes reply --text 'done' -- 'article/k-cups' 'n1'" in text_of(result), f"{mode}: notes reply answers the command instead of posting", text_of(result))
 
+        result = await client.call_tool("search_transcripts", {"query": "really", "limit": "2"})
+        check(not result.is_error and len(result.structured_content["videos"]) == 2, f"{mode}: a numeric string is taken as the number (limit: \"2\")", text_of(result)[:600])
+        result = await client.call_tool("search_transcripts", {"query": "really", "limt": 2})
+        check(result.is_error and "has no argument `limt` (did you mean `limit`?)" in text_of(result), f"{mode}: an unknown argument gets the nearest name", text_of(result)[:600])
         result = await client.call_tool("search_transcripts", {"query": "torlyan", "scopes": ["chat"], "limit": 3})
         chat_lines = [l for l in text_of(result).splitlines() if l.startswith("- [") and "](" in l]
         authors = [h["author"] for v in result.structured_content["videos"] for h in v["hits"]]

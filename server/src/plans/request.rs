@@ -67,29 +67,9 @@ pub struct Parsed {
     pub warnings: Vec<String>,
 }
 
-/// Edit distance, for typo hints (keys are short).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
 /// The real key `key` is probably a typo of.
 pub fn typo_of(key: &str) -> Option<&'static str> {
-    KEYS.iter()
-        .map(|k| (distance(&key.to_lowercase(), k), *k))
-        .filter(|(d, _)| *d <= 2)
-        .min()
-        .map(|(_, k)| k)
+    crate::tool::nearest(key, KEYS.iter().copied())
 }
 
 /// A token: the text as typed, and with a `key="quoted value"`'s quotes

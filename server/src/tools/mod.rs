@@ -37,10 +37,11 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
     };
     let run = match tool.runs {
         Runs::OwnCorpus(run) => {
-            if let Err(e) = validate::validate(name, &tool.schema, args) {
-                return finish(Err(e.into()), &sources.default_handle().to_string());
-            }
-            let (result, corpus) = run(ctx, args, progress);
+            let args = match validate::validate(name, &tool.schema, args) {
+                Ok(args) => args,
+                Err(e) => return finish(Err(e.into()), &sources.default_handle().to_string()),
+            };
+            let (result, corpus) = run(ctx, &args, progress);
             return finish(result, &corpus);
         }
         Runs::OnSource(run) => run,
@@ -55,13 +56,14 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
         }
     };
     let corpus = handle.to_string();
-    if let Err(e) = validate::validate(name, &tool.schema, args) {
-        return finish(Err(e.into()), &corpus);
-    }
+    let args = match validate::validate(name, &tool.schema, args) {
+        Ok(args) => args,
+        Err(e) => return finish(Err(e.into()), &corpus),
+    };
     let result = run(registry::Call {
         ctx,
         handle: &handle,
-        args,
+        args: &args,
         progress,
     });
     finish(result, &corpus)

@@ -4,26 +4,34 @@
 
 use serde_json::{Map, Value};
 
-/// Checks `args` against `schema`: no unknown names, every required one
-/// present, each of the declared type and range.
-pub fn validate(tool: &str, schema: &Value, args: &Map<String, Value>) -> Result<(), String> {
+/// Checks `args` against `schema`: no unknown names (with the nearest
+/// known one as a hint), every required one present, each of the declared
+/// type and range. Returns the arguments to run with: a whole number or a
+/// number sent as a numeric string (`"5"`, as some clients send it) is
+/// taken as that number.
+pub fn validate(
+    tool: &str,
+    schema: &Value,
+    args: &Map<String, Value>,
+) -> Result<Map<String, Value>, String> {
     let props = schema["properties"]
         .as_object()
         .cloned()
         .unwrap_or_default();
+    let mut checked = Map::new();
     for (name, value) in args {
         let Some(spec) = props.get(name) else {
-            let known: Vec<&String> = props.keys().collect();
+            let hint = crate::tool::nearest(name, props.keys().map(String::as_str))
+                .map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
+            let known: Vec<&str> = props.keys().map(String::as_str).collect();
             return Err(format!(
-                "{tool} has no argument `{name}`; it takes: {}",
-                known
-                    .iter()
-                    .map(|k| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "{tool} has no argument `{name}`{hint}; it takes: {}",
+                known.join(", ")
             ));
         };
-        check_value(tool, name, spec, value)?;
+        let value = numeric_string(spec, value).unwrap_or_else(|| value.clone());
+        check_value(tool, name, spec, &value)?;
+        checked.insert(name.clone(), value);
     }
     for r in schema["required"]
         .as_array()
@@ -38,7 +46,22 @@ pub fn validate(tool: &str, schema: &Value, args: &Map<String, Value>) -> Result
             ));
         }
     }
-    Ok(())
+    Ok(checked)
+}
+
+/// A numeric string where the schema wants a number: the number it
+/// spells (`"5"` → 5), if it spells one of the wanted kind.
+fn numeric_string(spec: &Value, value: &Value) -> Option<Value> {
+    let text = value.as_str()?.trim();
+    match spec["type"].as_str()? {
+        "integer" => text.parse::<i64>().ok().map(Value::from),
+        "number" => text
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite())
+            .map(Value::from),
+        _ => None,
+    }
 }
 
 fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<(), String> {
@@ -112,8 +135,38 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            e.starts_with("search_transcripts has no argument `limt`; it takes: "),
+            e.starts_with(
+                "search_transcripts has no argument `limt` (did you mean `limit`?); it takes: "
+            ),
             "{e}"
+        );
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "zzzzzz": 1})),
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("search_transcripts has no argument `zzzzzz`; it takes: "),
+            "no hint when nothing is close: {e}"
+        );
+        let ok = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "limit": " 5"})),
+        )
+        .unwrap();
+        assert_eq!(ok["limit"], json!(5), "a numeric string is the number");
+        assert_eq!(ok["query"], json!("x"), "a string argument stays a string");
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "limit": "five"})),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "search_transcripts: `limit` must be a whole number, got \"five\""
         );
         let e = validate(
             "search_transcripts",
