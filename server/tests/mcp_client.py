@@ -242,7 +242,13 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         result = await client.call_tool("get_post", {"post_id": post_hit["slug"]})
         check(not result.is_error and "post by " in text_of(result), f"{mode}: get_post reads a post", text_of(result)[:400])
         result = await client.call_tool("get_transcripts", {"video_ids": [post_hit["slug"], first], "content_types": ["post"]})
-        check("post by " in text_of(result) and "not found" in text_of(result), f"{mode}: get_transcripts with content_types reads posts only", text_of(result)[:800])
+        check("post by " in text_of(result) and f"# {first}\nnot shown: it is a video, and content_types leaves videos out" in text_of(result) and "not found" not in text_of(result),
+              f"{mode}: get_transcripts with content_types reads posts only, and says a video was left out rather than missing", text_of(result)[:800])
+        result = await client.call_tool("get_transcripts", {"video_ids": [first, "no-such-id"], "content_types": ["vidoe"]})
+        text = text_of(result)
+        check('unknown content type "vidoe" (valid: video, post; did you mean "video"?): it matches nothing' in text
+              and f"# {first}\nnot shown: it is a video" in text and "# no-such-id\nnot found in this corpus" in text,
+              f"{mode}: an unknown content type is named, and left-out is told from missing", text[:800])
         result = await client.call_tool("resolve_source", {"source": cited})
         check("cited-only" in text_of(result), f"{mode}: resolve_source says a cited-only site is one", text_of(result))
 

@@ -193,11 +193,7 @@ pub fn get_transcripts(
     let after = int_arg(args, "after", 30) as f64;
     let max_lines = int_arg(args, "max_lines", 200);
     let base = str_arg(args, "link_style") == Some("base");
-    let types = list_arg(args, "content_types");
-    let (want_video, want_post) = (
-        types.is_empty() || types.iter().any(|t| t == "video"),
-        types.is_empty() || types.iter().any(|t| t == "post"),
-    );
+    let (want_video, want_post) = content_types(&list_arg(args, "content_types"), &mut notes);
     let mut hints = list_arg(args, "channels");
     hints.extend(str_arg(args, "channel").map(str::to_string));
     let mut out = String::new();
@@ -229,13 +225,49 @@ pub fn get_transcripts(
                 continue;
             }
         }
-        out.push_str(&format!("# {id}\nnot found in this corpus\n\n"));
-        rows.push(json!({"id": id, "missing": true}));
+        let left_out = if !want_video && find_video(&archive, id, &hints)?.is_some() {
+            Some("video")
+        } else if !want_post && super::reports::find_post(&archive, id).is_ok() {
+            Some("post")
+        } else {
+            None
+        };
+        match left_out {
+            Some(kind) => {
+                out.push_str(&format!(
+                    "# {id}\nnot shown: it is a {kind}, and content_types leaves {kind}s out\n\n"
+                ));
+                rows.push(json!({"id": id, "excluded": kind}));
+            }
+            None => {
+                out.push_str(&format!("# {id}\nnot found in this corpus\n\n"));
+                rows.push(json!({"id": id, "missing": true}));
+            }
+        }
     }
     for n in &notes {
         out.push_str(&format!("{n}\n"));
     }
     Ok((out, json!({"videos": rows, "notes": notes})))
+}
+
+/// The kinds `content_types` asks for: (videos, posts). None given means
+/// both; an unknown value is named in `notes` and never widens (given
+/// only unknown values, neither kind is read).
+fn content_types(types: &[String], notes: &mut Vec<String>) -> (bool, bool) {
+    const KNOWN: [&str; 2] = ["video", "post"];
+    if types.is_empty() {
+        return (true, true);
+    }
+    for t in types.iter().filter(|t| !KNOWN.contains(&t.as_str())) {
+        let hint = crate::tool::nearest(t, KNOWN)
+            .map_or(String::new(), |k| format!("; did you mean {k:?}?"));
+        notes.push(format!(
+            "unknown content type {t:?} (valid: video, post{hint}): it matches nothing"
+        ));
+    }
+    let want = |k: &str| types.iter().any(|t| t == k);
+    (want("video"), want("post"))
 }
 
 fn render_batch_video(
