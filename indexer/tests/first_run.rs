@@ -221,3 +221,24 @@ fn a_share_link_of_a_local_archive_without_a_url_names_its_folder_and_says_so() 
     );
     assert!(text.contains("this link names a folder on this machine (the archive declares no site.url): archilyzer-mcp opens it here (open_link), nowhere else; pass --origin URL for a link to the published site"), "{text}");
 }
+
+#[test]
+fn a_search_of_a_cited_only_site_says_it_publishes_reports_only() {
+    let cited = alpha().with_file_name("cited");
+    let o = bin()
+        .args([
+            "search",
+            "--no-index",
+            "--local",
+            cited.to_str().unwrap(),
+            "the",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("site alphalyzer-cited publishes reports only (cited-only): it has no transcripts, chat or posts to search; read its reports with list_reports and get_report"),
+        "{text}"
+    );
+}

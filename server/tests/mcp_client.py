@@ -169,6 +169,11 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         cited = os.path.join(os.path.dirname(archive), "cited")
         result = await client.call_tool("list_channels", {"source": cited})
         check("cited-only site: 1 report(s)" in text_of(result), f"{mode}: a cited-only site says so", text_of(result))
+        for tool in ("search_transcripts", "enumerate_matches"):
+            result = await client.call_tool(tool, {"query": "the", "source": cited})
+            text = text_of(result)
+            check(text.startswith("⚠ NOTHING TO SEARCH: this corpus publishes reports only") and "read its reports with list_reports and get_report" in text,
+                  f"{mode}: {tool} on a cited-only site says there is nothing to search, first", text[:800])
 
         result = await client.call_tool("list_tags", {})
         check("`economy` Economy" in text_of(result), f"{mode}: list_tags lists the curated tags", text_of(result))

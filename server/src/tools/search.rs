@@ -13,6 +13,7 @@ use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::collapse::{collapse, Row};
+use archilyzer_core::format::SiteScope;
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 use archilyzer_core::source::SourceHandle;
 
@@ -98,6 +99,17 @@ fn target<'a>(archive: &'a Archive, v: &'a VideoResult) -> LinkTarget<'a> {
         platform: v.platform,
         url: v.url.as_deref(),
     }
+}
+
+/// The first line of any search of a corpus whose every site publishes
+/// reports only: an empty answer there means nothing could match, not
+/// that nothing was said.
+fn nothing_to_search(archive: &Archive) -> Option<&'static str> {
+    archive
+        .sites()
+        .iter()
+        .all(|s| s.corpus().site.scope == SiteScope::Cited)
+        .then_some("⚠ NOTHING TO SEARCH: this corpus publishes reports only (cited-only), so no search can match here. Use list_reports, then get_report.\n\n")
 }
 
 /// One video's block of a search result.
@@ -210,7 +222,7 @@ pub fn render_page(
     let base_style = str_arg(args, "link_style") == Some("base");
     let total = rows.len();
     let shown: Vec<&Row> = rows.iter().skip(offset).take(limit).collect();
-    let mut out = String::new();
+    let mut out = nothing_to_search(archive).unwrap_or_default().to_string();
     if !(offset == 0 && shown.len() == total) {
         let (a, b) = if shown.is_empty() {
             (0, 0)
@@ -272,11 +284,12 @@ pub fn enumerate_matches(
     let (rows, collapsed) = rows(&archive, &mut r, args);
     let batch = int_arg(args, "batch_size", 12).max(1);
     let batches = rows.len().div_ceil(batch);
-    let mut out = format!(
+    let mut out = nothing_to_search(&archive).unwrap_or_default().to_string();
+    out.push_str(&format!(
         "{} video(s), {} match(es); {batches} batch(es) of {batch}\n\n",
         rows.len(),
         r.total_hits
-    );
+    ));
     for (i, row) in rows.iter().enumerate() {
         let v = &row.video;
         out.push_str(&format!(

@@ -294,8 +294,30 @@ pub fn search_each(
         pages_total: planned.in_scope,
         bytes_read: scanned.bytes_read,
         index: status,
-        notes: [compiled.notes, scanned.notes, planned.notes].concat(),
+        notes: [
+            cited_only_notes(archive),
+            compiled.notes,
+            scanned.notes,
+            planned.notes,
+        ]
+        .concat(),
         unreadable: [problems, scanned.unreadable].concat(),
         coverage: scanned.coverage,
     })
+}
+
+/// A note for each site that publishes reports only: an empty answer from
+/// it means nothing was there to search, not that nothing was said.
+fn cited_only_notes(archive: &Archive) -> Vec<String> {
+    archive
+        .sites()
+        .iter()
+        .filter(|s| s.corpus().site.scope == crate::format::SiteScope::Cited)
+        .map(|s| {
+            format!(
+                "site {} publishes reports only (cited-only): it has no transcripts, chat or posts to search; read its reports with list_reports and get_report",
+                s.id()
+            )
+        })
+        .collect()
 }
