@@ -231,6 +231,8 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         result = await client.call_tool("notes", {"action": "reply", "target": "article/k-cups", "note": "n1", "text": "done"})
         check("umtool notes reply --text 'done' -- 'article/k-cups' 'n1'" in text_of(result), f"{mode}: notes reply answers the command instead of posting", text_of(result))
 
+        result = await client.call_tool("search_transcripts", {"query": "really", "groups": ["main"], "limit": 1})
+        check("scope: group " in text_of(result) and " channels)" in text_of(result), f"{mode}: the scope note names the group it came from", text_of(result)[-800:])
         result = await client.call_tool("search_transcripts", {"query": "really", "limit": "2"})
         check(not result.is_error and len(result.structured_content["videos"]) == 2, f"{mode}: a numeric string is taken as the number (limit: \"2\")", text_of(result)[:600])
         result = await client.call_tool("search_transcripts", {"query": "really", "limt": 2})

@@ -143,7 +143,12 @@ fn the_plan_names_channels_that_are_not_in_the_corpus_and_the_ignored_fk() {
         "{}",
         out.text
     );
-    assert!(out.text.contains("- scope: 1 channel(s)"), "{}", out.text);
+    assert!(
+        out.text
+            .contains("- scope: channel The Daily Dispatch (1 channel)"),
+        "{}",
+        out.text
+    );
     assert!(
         out.text
             .contains("- ignored: fk=en (a subtitle-track token"),

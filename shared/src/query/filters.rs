@@ -265,6 +265,8 @@ fn channel_scope(
         return None;
     }
     let mut scope = BTreeSet::new();
+    // What the scope was made of, by name, for the note.
+    let mut named: Vec<String> = Vec::new();
     for token in &args.channels {
         let t = token.trim().to_lowercase();
         let mut found = false;
@@ -272,6 +274,7 @@ fn channel_scope(
             for c in &site.corpus().channels {
                 if c.slug.to_lowercase() == t || c.name.to_lowercase() == t {
                     scope.insert((i, c.slug.clone()));
+                    named.push(format!("channel {}", c.name));
                     found = true;
                 }
             }
@@ -284,13 +287,14 @@ fn channel_scope(
         let t = token.trim().to_lowercase();
         let mut found = false;
         for (i, site) in archive.sites().iter().enumerate() {
-            let ids: Vec<&str> = site
+            let groups: Vec<_> = site
                 .corpus()
                 .groups
                 .iter()
                 .filter(|g| g.id.to_lowercase() == t || g.name.to_lowercase() == t)
-                .map(|g| g.id.as_str())
                 .collect();
+            named.extend(groups.iter().map(|g| format!("group {}", g.name)));
+            let ids: Vec<&str> = groups.iter().map(|g| g.id.as_str()).collect();
             for c in &site.corpus().channels {
                 if c.group.as_deref().is_some_and(|g| ids.contains(&g)) {
                     scope.insert((i, c.slug.clone()));
@@ -302,7 +306,16 @@ fn channel_scope(
             notes.push(format!("group {token:?} matched no group"));
         }
     }
-    notes.push(format!("scope: {} channel(s)", scope.len()));
+    named.dedup();
+    let count = match scope.len() {
+        1 => "1 channel".to_string(),
+        n => format!("{n} channels"),
+    };
+    notes.push(if named.is_empty() {
+        format!("scope: {count}")
+    } else {
+        format!("scope: {} ({count})", named.join(", "))
+    });
     Some(scope)
 }
 
