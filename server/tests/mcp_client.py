@@ -233,6 +233,11 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
 
         result = await client.call_tool("search_transcripts", {"query": "really", "groups": ["main"], "limit": 1})
         check("scope: group " in text_of(result) and " channels)" in text_of(result), f"{mode}: the scope note names the group it came from", text_of(result)[-800:])
+        for tool in ("search_transcripts", "enumerate_matches"):
+            result = await client.call_tool(tool, {"query": "the", "max_pages": 2})
+            text = text_of(result)
+            check(text.startswith("⚠ coverage: PARTIAL — fully scanned: ") and "every page in scope was read" not in text,
+                  f"{mode}: {tool} says a partial answer is partial in its first line, and nothing contradicts it", text[:600])
         result = await client.call_tool("search_transcripts", {"query": "really", "limit": "2"})
         check(not result.is_error and len(result.structured_content["videos"]) == 2, f"{mode}: a numeric string is taken as the number (limit: \"2\")", text_of(result)[:600])
         result = await client.call_tool("search_transcripts", {"query": "really", "limt": 2})

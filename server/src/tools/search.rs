@@ -112,6 +112,17 @@ fn nothing_to_search(archive: &Archive) -> Option<&'static str> {
         .then_some("⚠ NOTHING TO SEARCH: this corpus publishes reports only (cited-only), so no search can match here. Use list_reports, then get_report.\n\n")
 }
 
+/// What a search result says before anything else, so an agent cannot
+/// miss it: that the corpus has nothing to search, or that not every page
+/// in scope was read (the same wording the footer repeats).
+fn first_lines(archive: &Archive, r: &Response) -> String {
+    let mut out = nothing_to_search(archive).unwrap_or_default().to_string();
+    if let Some(partial) = r.coverage.describe() {
+        out.push_str(&format!("⚠ {partial}\n\n"));
+    }
+    out
+}
+
 /// One video's block of a search result.
 fn render_video(
     out: &mut String,
@@ -222,7 +233,7 @@ pub fn render_page(
     let base_style = str_arg(args, "link_style") == Some("base");
     let total = rows.len();
     let shown: Vec<&Row> = rows.iter().skip(offset).take(limit).collect();
-    let mut out = nothing_to_search(archive).unwrap_or_default().to_string();
+    let mut out = first_lines(archive, &r);
     if !(offset == 0 && shown.len() == total) {
         let (a, b) = if shown.is_empty() {
             (0, 0)
@@ -284,7 +295,7 @@ pub fn enumerate_matches(
     let (rows, collapsed) = rows(&archive, &mut r, args);
     let batch = int_arg(args, "batch_size", 12).max(1);
     let batches = rows.len().div_ceil(batch);
-    let mut out = nothing_to_search(&archive).unwrap_or_default().to_string();
+    let mut out = first_lines(&archive, &r);
     out.push_str(&format!(
         "{} video(s), {} match(es); {batches} batch(es) of {batch}\n\n",
         rows.len(),

@@ -156,7 +156,7 @@ impl IndexStatus {
                 format!("index: partly stale, {unvouched} of {pages} page(s) changed or new since the build and read in full")
             }
             IndexStatus::Ignored(why) => {
-                format!("index: ignored ({why}); every page in scope was read")
+                format!("index: ignored ({why}); no page in scope was skipped for it")
             }
             IndexStatus::NotUsed => "index: not used (full scan)".into(),
         }

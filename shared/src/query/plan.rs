@@ -193,7 +193,7 @@ fn index_allows(
         }
         known.then_some(union)
     };
-    let note = by_query.is_none().then(|| "the index could not narrow this query (no required words); every page in scope was read".to_string());
+    let note = by_query.is_none().then(|| "the index could not narrow this query (no required words); no page in scope was skipped for it".to_string());
     if let Some(set) = by_query {
         allowed = Some(set.into_iter().collect());
     }
