@@ -221,10 +221,7 @@ pub fn run(
     // Who matched (without hits), to say how many are mirrors.
     let mut matched: Vec<VideoResult> = Vec::new();
     let mut sink = |v: VideoResult| {
-        matched.push(VideoResult {
-            hits: Vec::new(),
-            ..v.clone()
-        });
+        matched.push(v.without_hits());
         if written >= limit_n || failure.is_some() {
             return;
         }

@@ -184,6 +184,25 @@ pub struct Coverage {
     pub unreached: Vec<String>,
 }
 
+impl VideoResult {
+    /// The same video with no hits: what a count of videos needs, without
+    /// copying every hit's text.
+    pub fn without_hits(&self) -> VideoResult {
+        VideoResult {
+            site: self.site.clone(),
+            channel: self.channel.clone(),
+            slug: self.slug.clone(),
+            title: self.title.clone(),
+            upload_date: self.upload_date.clone(),
+            url: self.url.clone(),
+            platform: self.platform,
+            kind: self.kind,
+            page: self.page,
+            hits: Vec::new(),
+        }
+    }
+}
+
 impl Coverage {
     /// The one wording of partial coverage both printers show, `None`
     /// when every planned page was read.
