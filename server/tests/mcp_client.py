@@ -126,6 +126,27 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         text = text_of(result)
         check(not result.is_error and text.count("matches per query:") == 3 and '"k cups":' in text, f"{mode}: get_transcripts windows a batch with per-query counts", text[:800])
         check("- moment_base: https://alphalyzer.example/?v=" in text and "|" in text, f"{mode}: base link style gives a moment_base line and compact stamps", text[:800])
+        found = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 20, "include_snippets": True})
+        by_search = {v["slug"]: sum(1 for h in v["hits"] if h["scope"] == "transcripts") for v in found.structured_content["videos"]}
+        result = await client.call_tool("get_transcripts", {"video_ids": list(by_search), "query": "k cups", "before": 0, "after": 0})
+        by_read = {v["id"]: v["matches"]["k cups"] for v in result.structured_content["videos"]}
+        check(by_read == by_search and any(n > 0 for n in by_read.values()) and "expanded via alias K-Cups" in text_of(result) and "only through an alias" in text_of(result),
+              f"{mode}: get_transcripts counts every query hit for hit as search does, aliases included, and names the alias", f"{by_search} vs {by_read}\n{text_of(result)[:600]}")
+        plain = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 20, "use_aliases": False})
+        by_search = {v["slug"]: sum(1 for h in v["hits"] if h["scope"] == "transcripts") for v in plain.structured_content["videos"]}
+        result = await client.call_tool("get_transcripts", {"video_ids": list(by_read), "query": "k cups", "use_aliases": False})
+        by_read = {v["id"]: v["matches"]["k cups"] for v in result.structured_content["videos"] if v["matches"]["k cups"] > 0}
+        check(by_read == {k: n for k, n in by_search.items() if k in by_read} and len(by_read) < len(by_search) + 1 and "expanded via alias" not in text_of(result),
+              f"{mode}: get_transcripts takes use_aliases:false as search does", f"{by_search} vs {by_read}")
+        excluded = await client.call_tool("get_transcripts", {"video_ids": ids[:1], "query": "k cups", "exclude": ["k cups"]})
+        check(f"# {ids[0]}\nnot shown: it matches the excluded phrase \"k cups\"" in text_of(excluded), f"{mode}: get_transcripts applies exclude as search does", text_of(excluded)[:400])
+        hub = os.path.join(os.path.dirname(archive), "hub")
+        beta = os.path.join(os.path.dirname(archive), "beta")
+        counts = []
+        for src in (hub, beta):
+            r = await client.call_tool("enumerate_matches", {"query": "k cups", "channels": ["night-shift"], "source": src})
+            counts.append((r.structured_content["total"], r.structured_content["total_hits"]))
+        check(counts[0] == counts[1] and counts[0][0] > 0, f"{mode}: on a hub, one member's aliases never change another member's answer", str(counts))
         result = await client.call_tool("get_transcripts", {"video_ids": ids + ["no-such-id"] + [f"x{i}" for i in range(20)]})
         text = text_of(result)
         check("not found in this corpus" in text and "past the limit of 20 were not read" in text, f"{mode}: missing and extra ids are named", text[-600:])

@@ -91,6 +91,13 @@
 //!    a folder only when it holds this project's marker of the same kind,
 //!    and refuses anything else before writing a byte. Enforced by
 //!    [`output`]. Pinned by `indexer/tests/ownership.rs`.
+//! 9. **Aliases and curated tags belong to their site.** An alias fires,
+//!    and a tag label resolves, only on the site whose `aliases.json` or
+//!    `tags.json` publishes it, so a hub answers for each member what that
+//!    member answers alone; every tool that takes a query compiles it
+//!    through one function. Enforced by `query::terms` and
+//!    `query::filters`. Pinned by
+//!    `aliases_and_tags_belong_to_the_site_that_publishes_them`.
 
 pub mod archive;
 pub mod captions;

@@ -8,10 +8,12 @@ use serde_json::{json, Map, Value};
 use crate::editor::transcript::{self, Fallback};
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
-use crate::tool::{int_arg, list_arg, str_arg, Context, ToolResult};
+use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Context, ToolResult};
 use archilyzer_core::archive::{Archive, Found, Site};
 use archilyzer_core::format::VideoRecord;
-use archilyzer_core::query::matcher::{Matcher, TokenStream};
+use archilyzer_core::query::matcher::TokenStream;
+use archilyzer_core::query::terms::hits_of;
+use archilyzer_core::query::{TermSpec, Terms};
 use archilyzer_core::source::SourceHandle;
 
 /// Most ids one `get_transcripts` call reads.
@@ -117,34 +119,115 @@ fn unpublished(ctx: &Context, id: &str, channel: Option<&str>) -> ToolResult {
     }
 }
 
-/// Time windows around the hits of each query, merged; the per-query
-/// counts; and the lines inside the windows (at most `max_lines`).
-fn windows(
-    v: &VideoRecord,
-    matchers: &[(String, Matcher)],
-    before: f64,
-    after: f64,
-) -> (Vec<(String, usize)>, Vec<usize>) {
+/// One query of a `get_transcripts` call, compiled as a search compiles
+/// it.
+struct Asked {
+    label: String,
+    terms: Terms,
+}
+
+/// A query's hits in one video: the cues it (or one of the video's site's
+/// aliases) hit, and how many of them only an alias found.
+struct Counted {
+    label: String,
+    cues: Vec<usize>,
+    through_aliases: usize,
+}
+
+impl Counted {
+    fn describe(&self) -> String {
+        if self.through_aliases == 0 {
+            format!("{:?}: {}", self.label, self.cues.len())
+        } else {
+            format!(
+                "{:?}: {} ({} only through an alias)",
+                self.label,
+                self.cues.len(),
+                self.through_aliases
+            )
+        }
+    }
+}
+
+/// Each query's hits in `found`, the way a search decides them.
+fn count_hits(found: &Found, asked: &[Asked], scratch: &mut TokenStream) -> Vec<Counted> {
+    let cues = || found.video.cues.iter().map(|c| c.text.as_str());
+    asked
+        .iter()
+        .map(|a| {
+            let all = a.terms.cue_hits(found.site_index, cues(), scratch);
+            let own = hits_of(&a.terms.for_site(found.site_index)[..1], cues(), scratch);
+            Counted {
+                label: a.label.clone(),
+                through_aliases: all.len() - own.len(),
+                cues: all,
+            }
+        })
+        .collect()
+}
+
+/// The cues inside the time windows around every hit, in order.
+fn window_lines(v: &VideoRecord, counted: &[Counted], before: f64, after: f64) -> Vec<usize> {
+    let spans: Vec<(f64, f64)> = counted
+        .iter()
+        .flat_map(|c| c.cues.iter())
+        .map(|&i| (v.cues[i].start - before, v.cues[i].start + after))
+        .collect();
+    (0..v.cues.len())
+        .filter(|&i| {
+            let t = v.cues[i].start;
+            spans.iter().any(|(a, b)| t >= *a && t <= *b)
+        })
+        .collect()
+}
+
+/// The excluded phrase that `found`'s captions or title match, if any:
+/// the fields a search's default scopes look in.
+fn excluded_by(found: &Found, asked: &[Asked], exclude: &[String]) -> Option<String> {
+    let terms = &asked.first()?.terms;
     let mut scratch = TokenStream::default();
-    let mut spans: Vec<(f64, f64)> = Vec::new();
-    let mut counts = Vec::new();
-    for (q, m) in matchers {
-        let hits = m.hits(v.cues.iter().map(|c| c.text.as_str()), &mut scratch);
-        counts.push((q.clone(), hits.len()));
-        spans.extend(
-            hits.iter()
-                .map(|&i| (v.cues[i].start - before, v.cues[i].start + after)),
+    let v = &found.video;
+    let cues = v.cues.iter().map(|c| c.text.as_str());
+    terms
+        .excluded(cues, &mut scratch)
+        .or_else(|| terms.excluded(std::iter::once(v.title.as_str()), &mut scratch))
+        .and_then(|i| exclude.get(i).cloned())
+}
+
+/// The queries of a call, compiled against `archive` as a search would
+/// compile them (aliases per site, `use_aliases`, `regex`, `exclude`).
+fn asked(archive: &Archive, args: &Map<String, Value>) -> Result<Vec<Asked>, String> {
+    let mut queries: Vec<String> = str_arg(args, "query")
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    queries.extend(list_arg(args, "queries"));
+    if queries.len() > MAX_QUERIES {
+        return Err(format!(
+            "at most {MAX_QUERIES} queries per call (got {}); split the call",
+            queries.len()
+        ));
+    }
+    let exclude = list_arg(args, "exclude");
+    if queries.is_empty() && !exclude.is_empty() {
+        return Err(
+            "exclude applies to a query: pass query or queries with it, or drop exclude".into(),
         );
     }
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let lines = v
-        .cues
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| spans.iter().any(|(a, b)| c.start >= *a && c.start <= *b))
-        .map(|(i, _)| i)
-        .collect();
-    (counts, lines)
+    queries
+        .into_iter()
+        .map(|q| {
+            let spec = TermSpec {
+                query: &q,
+                regex: bool_arg(args, "regex", false),
+                case_sensitive: false,
+                use_aliases: bool_arg(args, "use_aliases", true),
+                exclude: &exclude,
+            };
+            let terms = Terms::compile(archive, spec).map_err(|e| e.to_string())?;
+            Ok(Asked { label: q, terms })
+        })
+        .collect()
 }
 
 pub fn get_transcripts(
@@ -163,32 +246,17 @@ pub fn get_transcripts(
         ));
         ids.truncate(MAX_IDS);
     }
-    let mut queries: Vec<String> = str_arg(args, "query")
-        .map(str::to_string)
-        .into_iter()
-        .collect();
-    queries.extend(list_arg(args, "queries"));
-    if queries.len() > MAX_QUERIES {
-        return Err(format!(
-            "at most {MAX_QUERIES} queries per call (got {}); split the call",
-            queries.len()
-        )
-        .into());
+    let asked = asked(&archive, args)?;
+    let exclude = list_arg(args, "exclude");
+    let mut alias_notes: Vec<String> = Vec::new();
+    for a in &asked {
+        for n in a.terms.describe(archive.sites().len()) {
+            if !alias_notes.contains(&n) {
+                alias_notes.push(n);
+            }
+        }
     }
-    let regex = args.get("regex").and_then(Value::as_bool).unwrap_or(false);
-    let matchers: Vec<(String, Matcher)> = queries
-        .iter()
-        .map(|q| {
-            Ok((
-                q.clone(),
-                if regex {
-                    Matcher::regex(q, false)?
-                } else {
-                    Matcher::phrase(q)?
-                },
-            ))
-        })
-        .collect::<Result<_, String>>()?;
+    notes.extend(alias_notes);
     let before = int_arg(args, "before", 30) as f64;
     let after = int_arg(args, "after", 30) as f64;
     let max_lines = int_arg(args, "max_lines", 200);
@@ -201,10 +269,17 @@ pub fn get_transcripts(
     for id in &ids {
         if want_video {
             if let Some(found) = find_video(&archive, id, &hints)? {
+                if let Some(phrase) = excluded_by(&found, &asked, &exclude) {
+                    out.push_str(&format!(
+                        "# {id}\nnot shown: it matches the excluded phrase {phrase:?}, as search_transcripts with the same exclude would leave it out (drop exclude to read it)\n\n"
+                    ));
+                    rows.push(json!({"id": id, "excluded_by": phrase}));
+                    continue;
+                }
                 rows.push(render_batch_video(
                     &mut out,
                     &found,
-                    &matchers,
+                    &asked,
                     (before, after, max_lines),
                     base,
                 ));
@@ -273,7 +348,7 @@ fn content_types(types: &[String], notes: &mut Vec<String>) -> (bool, bool) {
 fn render_batch_video(
     out: &mut String,
     found: &Found,
-    matchers: &[(String, Matcher)],
+    asked: &[Asked],
     (before, after, max_lines): (f64, f64, usize),
     base: bool,
 ) -> Value {
@@ -284,17 +359,19 @@ fn render_batch_video(
     if let Some(b) = &base_line {
         out.push_str(&format!("- moment_base: {b}\n"));
     }
-    let (counts, lines) = if matchers.is_empty() {
-        (Vec::new(), (0..v.cues.len()).collect())
+    let mut scratch = TokenStream::default();
+    let counted = count_hits(found, asked, &mut scratch);
+    let lines = if asked.is_empty() {
+        (0..v.cues.len()).collect()
     } else {
-        windows(v, matchers, before, after)
+        window_lines(v, &counted, before, after)
     };
-    if !counts.is_empty() {
-        let per: Vec<String> = counts.iter().map(|(q, n)| format!("{q:?}: {n}")).collect();
+    if !counted.is_empty() {
+        let per: Vec<String> = counted.iter().map(Counted::describe).collect();
         out.push_str(&format!("- matches per query: {}\n", per.join(", ")));
     }
     out.push('\n');
-    let cap = if matchers.is_empty() {
+    let cap = if asked.is_empty() {
         usize::MAX
     } else {
         max_lines
@@ -314,7 +391,10 @@ fn render_batch_video(
         ));
     }
     out.push('\n');
-    let counts: BTreeMap<String, usize> = counts.into_iter().collect();
+    let counts: BTreeMap<String, usize> = counted
+        .into_iter()
+        .map(|c| (c.label, c.cues.len()))
+        .collect();
     json!({"id": v.slug, "kind": "video", "channel": found.channel.slug, "lines": lines.len().min(cap), "matches": counts})
 }
 

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use serde_json::{json, Map, Value};
 
-use super::schema::{filter_properties, object, query_properties, source_only, with};
+use super::schema::{filter_properties, object, query_properties, shared, source_only, with};
 use super::{catalog, notes, read, reports, search, share};
 use crate::editor::{clip, coverage, ops};
 use crate::plans::{self, instructions::Kind};
@@ -153,9 +153,9 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "get_transcripts",
-            "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts.",
+            "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts. Queries are compiled exactly as search_transcripts compiles them: alias-aware (use_aliases, default true; the aliases that fired are named), regex, exclude.",
             object(
-                with(source_only(), json!({
+                with(shared(&["source", "use_aliases", "exclude"]), json!({
                     "video_ids": {"type": "array", "items": {"type": "string"}, "description": "Up to 20 ids; more are dropped and named."},
                     "query": {"type": "string", "description": "Window the transcripts around this phrase (or regex)."},
                     "queries": {"type": "array", "items": {"type": "string"}, "description": "Several queries at once (with query, at most 8); counts are reported per query."},

@@ -22,7 +22,7 @@ pub fn filter_properties() -> Map<String, Value> {
         "exclude": {"type": "array", "items": {"type": "string"}, "description": "Drop videos that also match any of these (never alias-expanded)."},
         "scopes": {"type": "array", "items": {"type": "string"}, "description": "Fields to search: transcripts, chat, description, tags, metadata, posts. Default: captions and titles."},
         "max_pages": {"type": "integer", "minimum": 1, "description": "Scan cap (default 400); past it the result says PARTIAL and names the channels not reached."},
-        "use_aliases": {"type": "boolean", "description": "Expand a plain query through the archive's curated aliases (default true)."},
+        "use_aliases": {"type": "boolean", "description": "Expand a plain query through the curated aliases of the site each video belongs to (default true); the answer names the aliases that fired."},
         "collapse_duplicates": {"type": "boolean", "description": "Fold mirrors of one recording into one row, naming the copies (default true)."},
         "source": {"type": "string", "description": "Corpus handle (default: the startup source); see list_sources."}
     }) else {
@@ -42,10 +42,17 @@ pub fn with(mut base: Map<String, Value>, extra: Value) -> Map<String, Value> {
     base
 }
 
+/// The shared properties named, worded as search words them.
+pub fn shared(names: &[&str]) -> Map<String, Value> {
+    let all = filter_properties();
+    names
+        .iter()
+        .filter_map(|n| all.get(*n).map(|v| (n.to_string(), v.clone())))
+        .collect()
+}
+
 pub fn source_only() -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("source".into(), filter_properties()["source"].clone());
-    m
+    shared(&["source"])
 }
 
 /// The properties of a query: the words, or a regex.

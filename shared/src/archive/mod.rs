@@ -81,6 +81,9 @@ pub struct PageRef {
 pub struct Found<'a> {
     /// The site that holds the video.
     pub site: &'a Site,
+    /// That site's position in [`Archive::sites`] (what decides which
+    /// aliases apply to it).
+    pub site_index: usize,
     /// Its channel, as corpus.json lists it.
     pub channel: &'a ChannelEntry,
     /// The whole record, cues included.
@@ -151,16 +154,18 @@ impl Archive {
     /// Video `id` in any channel of any site, looking in the channels
     /// named by `hints` (slugs or names) first.
     pub fn find_video(&self, id: &str, hints: &[String]) -> Result<Option<Found<'_>>, ReadError> {
-        let mut order: Vec<(&Site, &ChannelEntry)> = self
+        let mut order: Vec<(usize, &Site, &ChannelEntry)> = self
             .sites
             .iter()
-            .flat_map(|s| s.corpus().channels.iter().map(move |c| (s.as_ref(), c)))
+            .enumerate()
+            .flat_map(|(i, s)| s.corpus().channels.iter().map(move |c| (i, s.as_ref(), c)))
             .collect();
-        order.sort_by_key(|(_, ch)| !hints.iter().any(|h| h == &ch.slug || h == &ch.name));
-        for (site, channel) in order {
+        order.sort_by_key(|(_, _, ch)| !hints.iter().any(|h| h == &ch.slug || h == &ch.name));
+        for (site_index, site, channel) in order {
             if let Some(video) = site.find_video(&channel.slug, id)? {
                 return Ok(Some(Found {
                     site,
+                    site_index,
                     channel,
                     video,
                 }));

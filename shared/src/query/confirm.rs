@@ -9,6 +9,7 @@
 use super::filters::VideoFacts;
 use super::matcher::{Matcher, TokenStream};
 use super::plan::Compiled;
+use super::terms::hits_of;
 use super::{Hit, Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
@@ -108,12 +109,27 @@ fn chat_results(
         }
         let texts: Vec<&str> = chat.messages.iter().map(|m| m.text.as_str()).collect();
         let start = |i: usize| Some(chat.messages[i].t);
-        let mut hits = unit_hits(&c.matchers, Scope::Chat, &texts, &start, false, scratch);
+        let mut hits = unit_hits(
+            c.terms.for_site(p.site),
+            Scope::Chat,
+            &texts,
+            &start,
+            false,
+            scratch,
+        );
         for h in &mut hits {
             h.author = Some(chat.messages[h.unit].author.clone());
         }
         if !hits.is_empty()
-            && unit_hits(&c.excludes, Scope::Chat, &texts, &start, false, scratch).is_empty()
+            && unit_hits(
+                &c.terms.excludes,
+                Scope::Chat,
+                &texts,
+                &start,
+                false,
+                scratch,
+            )
+            .is_empty()
         {
             let mut r = result_of(
                 site,
@@ -142,20 +158,13 @@ fn unit_hits(
     span: bool,
     scratch: &mut TokenStream,
 ) -> Vec<Hit> {
-    let mut found: Vec<usize> = Vec::new();
-    for m in matchers {
-        if span {
-            found.extend(m.hits(texts.iter().copied(), scratch));
-        } else {
-            for (i, t) in texts.iter().enumerate() {
-                if !m.hits(std::iter::once(*t), scratch).is_empty() {
-                    found.push(i);
-                }
-            }
-        }
-    }
-    found.sort_unstable();
-    found.dedup();
+    let found: Vec<usize> = if span {
+        hits_of(matchers, texts.iter().copied(), scratch)
+    } else {
+        (0..texts.len())
+            .filter(|&i| !hits_of(matchers, std::iter::once(texts[i]), scratch).is_empty())
+            .collect()
+    };
     found
         .into_iter()
         .map(|i| Hit {
@@ -214,8 +223,10 @@ fn video_result(
     c: &Compiled,
     scratch: &mut TokenStream,
 ) -> Option<VideoResult> {
-    let hits = record_hits(&c.matchers, c, site, &p.channel, v, scratch);
-    if hits.is_empty() || !record_hits(&c.excludes, c, site, &p.channel, v, scratch).is_empty() {
+    let hits = record_hits(c.terms.for_site(p.site), c, site, &p.channel, v, scratch);
+    if hits.is_empty()
+        || !record_hits(&c.terms.excludes, c, site, &p.channel, v, scratch).is_empty()
+    {
         return None;
     }
     let mut r = result_of(
@@ -241,9 +252,24 @@ fn post_result(
 ) -> Option<VideoResult> {
     let texts = [post.text.as_str()];
     let untimed = |_: usize| None;
-    let hits = unit_hits(&c.matchers, Scope::Posts, &texts, &untimed, false, scratch);
+    let hits = unit_hits(
+        c.terms.for_site(p.site),
+        Scope::Posts,
+        &texts,
+        &untimed,
+        false,
+        scratch,
+    );
     if hits.is_empty()
-        || !unit_hits(&c.excludes, Scope::Posts, &texts, &untimed, false, scratch).is_empty()
+        || !unit_hits(
+            &c.terms.excludes,
+            Scope::Posts,
+            &texts,
+            &untimed,
+            false,
+            scratch,
+        )
+        .is_empty()
     {
         return None;
     }

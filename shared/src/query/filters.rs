@@ -50,8 +50,9 @@ pub struct Filters {
     pub media_type: Option<Vec<MediaType>>,
     /// The age ratings kept; `None` = any.
     pub age: Option<Vec<Age>>,
-    /// Curated tag ids; a video needs one of them.
-    pub tags: Option<BTreeSet<String>>,
+    /// `(site index, curated tag id)`: a video needs one of its own
+    /// site's (tags, like aliases, belong to the site that publishes them).
+    pub tags: Option<BTreeSet<(usize, String)>>,
     /// What was not recognised, and the resolved scope, for the footer.
     pub notes: Vec<String>,
 }
@@ -181,10 +182,11 @@ impl Filters {
                 .is_none_or(|m| m.contains(&v.media_type))
             && self.age.as_ref().is_none_or(|a| a.contains(&v.age))
             && self.date_passes(date)
-            && self
-                .tags
-                .as_ref()
-                .is_none_or(|t| v.curated_tags.iter().any(|x| t.contains(*x)))
+            && self.tags.as_ref().is_none_or(|t| {
+                v.curated_tags
+                    .iter()
+                    .any(|x| t.contains(&(v.site, x.to_string())))
+            })
     }
 
     /// The predicate for a post: it has a channel and a date and none of
@@ -319,39 +321,44 @@ fn channel_scope(
     Some(scope)
 }
 
-/// Curated tags by id or label, case-insensitive.
+/// Curated tags by id or label, case-insensitive, each resolved in the
+/// site that publishes it.
 fn tag_filter(
     tags: &[String],
     archive: &Archive,
     notes: &mut Vec<String>,
-) -> Option<BTreeSet<String>> {
+) -> Option<BTreeSet<(usize, String)>> {
     if tags.is_empty() {
         return None;
     }
-    let known: Vec<(String, String)> = archive
-        .sites()
-        .iter()
-        .filter_map(|s| s.tags().ok().flatten())
-        .flat_map(|t| {
-            t.iter()
-                .map(|c| (c.id.clone(), c.label.clone()))
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let mut known: Vec<(usize, String, String)> = Vec::new();
+    for (site, s) in archive.sites().iter().enumerate() {
+        match s.tags() {
+            Ok(t) => known.extend(
+                t.iter()
+                    .flat_map(|t| t.iter())
+                    .map(|c| (site, c.id.clone(), c.label.clone())),
+            ),
+            Err(e) => notes.push(format!(
+                "the curated tags of site {} could not be read, so its videos match no tag: {e}",
+                s.id()
+            )),
+        }
+    }
     let mut out = BTreeSet::new();
     for token in tags {
         let t = token.trim().to_lowercase();
-        let ids: Vec<&String> = known
+        let matched: Vec<(usize, String)> = known
             .iter()
-            .filter(|(id, label)| id.to_lowercase() == t || label.to_lowercase() == t)
-            .map(|(id, _)| id)
+            .filter(|(_, id, label)| id.to_lowercase() == t || label.to_lowercase() == t)
+            .map(|(site, id, _)| (*site, id.clone()))
             .collect();
-        if ids.is_empty() {
+        if matched.is_empty() {
             notes.push(format!(
                 "tag {token:?} is not a curated tag of this archive"
             ));
         }
-        out.extend(ids.into_iter().cloned());
+        out.extend(matched);
     }
     if out.is_empty() {
         notes.push("no curated tag matched: the tags filter matches nothing".into());

@@ -20,6 +20,7 @@ pub mod matcher;
 pub mod plan;
 pub mod prune;
 pub mod scan;
+pub mod terms;
 
 use std::path::Path;
 
@@ -28,6 +29,7 @@ use serde::Serialize;
 pub use error::QueryError;
 pub use filters::{parse_day, DateBound, FilterArgs, Filters};
 pub use matcher::Matcher;
+pub use terms::{TermSpec, Terms};
 
 use crate::archive::Archive;
 use crate::index::IndexStatus;

@@ -10,8 +10,8 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::filters::{Filters, VideoFacts};
-use super::matcher::Matcher;
 use super::prune::Cond;
+use super::terms::{TermSpec, Terms};
 use super::QueryError;
 use super::{Request, Scope};
 use crate::archive::{Archive, PageRef};
@@ -20,10 +20,8 @@ use crate::index::{Index, LayerName, PageKey};
 
 /// A request compiled against an archive.
 pub struct Compiled {
-    /// The query, then any aliases it fired.
-    pub matchers: Vec<Matcher>,
-    /// Matchers of the excluded phrases; a video they hit is dropped.
-    pub excludes: Vec<Matcher>,
+    /// The query, the aliases each site fired, and the excludes.
+    pub terms: Terms,
     /// The fields searched.
     pub scopes: BTreeSet<Scope>,
     /// The filters, resolved against the archive.
@@ -37,27 +35,19 @@ pub struct Compiled {
 impl Compiled {
     /// Compiles `req` against `archive`; the error says what is wrong with the query.
     pub fn new(archive: &Archive, req: &Request) -> Result<Compiled, QueryError> {
-        let compile = |q: &str| {
-            if req.regex {
-                Matcher::regex(q, req.case_sensitive)
-            } else {
-                Matcher::phrase(q)
-            }
-        };
-        let mut matchers = vec![compile(&req.query)?];
+        let terms = Terms::compile(
+            archive,
+            TermSpec {
+                query: &req.query,
+                regex: req.regex,
+                case_sensitive: req.case_sensitive,
+                use_aliases: req.use_aliases,
+                exclude: &req.exclude,
+            },
+        )?;
         let filters = Filters::resolve(&req.filters, archive);
         let mut notes = filters.notes.clone();
-        if req.use_aliases && !req.regex {
-            for (label, regex) in fired_aliases(archive, &req.query) {
-                matchers.push(Matcher::regex(&regex, false)?);
-                notes.push(format!("expanded via alias {label} → `{regex}`"));
-            }
-        }
-        let excludes = req
-            .exclude
-            .iter()
-            .map(|q| compile(q))
-            .collect::<Result<_, _>>()?;
+        notes.extend(terms.describe(archive.sites().len()));
         let mut scopes = BTreeSet::new();
         for s in &req.scopes {
             match Scope::parse(s) {
@@ -75,8 +65,7 @@ impl Compiled {
             notes.push("no valid scope given: nothing was searched".into());
         }
         Ok(Compiled {
-            matchers,
-            excludes,
+            terms,
             scopes,
             filters,
             notes,
@@ -95,24 +84,6 @@ impl Compiled {
             Layer::Posts => self.scopes.contains(&Scope::Posts),
         }
     }
-}
-
-/// Aliases whose trigger is the query (as words), with their regexes.
-fn fired_aliases(archive: &Archive, query: &str) -> Vec<(String, String)> {
-    let words = crate::text::tokens(query);
-    let mut out: Vec<(String, String)> = Vec::new();
-    for site in archive.sites() {
-        for alias in site.aliases().ok().flatten().iter().flat_map(|a| a.iter()) {
-            let fires = alias
-                .triggers
-                .iter()
-                .any(|t| crate::text::tokens(t) == words);
-            if fires && !out.iter().any(|(_, r)| r == &alias.regex) {
-                out.push((alias.label.clone(), alias.regex.clone()));
-            }
-        }
-    }
-    out
 }
 
 /// Pages to read, by position in the page table, in order.
@@ -179,7 +150,7 @@ fn index_allows(
     c: &Compiled,
 ) -> (Option<HashSet<u32>>, Option<String>) {
     let mut allowed: Option<HashSet<u32>> = None;
-    let conds: Vec<Cond> = c.matchers.iter().map(Cond::of).collect();
+    let conds: Vec<Cond> = c.terms.distinct().into_iter().map(Cond::of).collect();
     let by_query = if conds.contains(&Cond::All) {
         None
     } else {

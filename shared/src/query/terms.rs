@@ -1,0 +1,213 @@
+//! A query compiled the one way every tool compiles it: the query's own
+//! matcher, the aliases each site fires for it, and the excluded phrases.
+//!
+//! Promise (invariant 9, aliases belong to their site): an alias fires
+//! only on pages of the site whose `aliases.json` defines it. A hub of
+//! sites that publish different aliases therefore gives each member the
+//! answer that member gives alone. `search_transcripts`,
+//! `enumerate_matches`, `get_transcripts` and the command line all go
+//! through [`Terms::compile`] and [`Terms::cue_hits`], so they agree hit
+//! for hit.
+
+use super::matcher::{Matcher, TokenStream};
+use super::QueryError;
+use crate::archive::Archive;
+
+/// What a caller asks to match, before it is compiled.
+#[derive(Debug, Clone, Copy)]
+pub struct TermSpec<'a> {
+    /// The phrase, or the regex with `regex`.
+    pub query: &'a str,
+    /// Treat the query (and the excludes) as regexes.
+    pub regex: bool,
+    /// Regexes only: match case as written.
+    pub case_sensitive: bool,
+    /// Expand a plain query through each site's curated aliases.
+    pub use_aliases: bool,
+    /// Phrases (regexes with `regex`) whose hits drop a video; never
+    /// alias-expanded.
+    pub exclude: &'a [String],
+}
+
+/// An alias that fired, and the sites (by position) that define it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FiredAlias {
+    /// How the footer names it.
+    pub label: String,
+    /// The regex searched beside the query.
+    pub regex: String,
+    /// The ids of the sites whose `aliases.json` defines it.
+    pub sites: Vec<String>,
+}
+
+/// A compiled query.
+#[derive(Debug, Clone)]
+pub struct Terms {
+    /// Per site (by position in [`Archive::sites`]): the query's matcher
+    /// first, then the aliases that site fired.
+    per_site: Vec<Vec<Matcher>>,
+    /// The query's matcher, for a site the archive does not list.
+    query: Matcher,
+    /// Every alias that fired, once, with the sites that define it.
+    pub fired: Vec<FiredAlias>,
+    /// The excluded phrases' matchers.
+    pub excludes: Vec<Matcher>,
+    /// Alias files that could not be read (named, never skipped quietly).
+    pub notes: Vec<String>,
+}
+
+impl Terms {
+    /// Compiles `spec` against the sites of `archive`; the error says
+    /// what is wrong with the query or an exclude.
+    pub fn compile(archive: &Archive, spec: TermSpec) -> Result<Terms, QueryError> {
+        let compile = |q: &str| {
+            if spec.regex {
+                Matcher::regex(q, spec.case_sensitive)
+            } else {
+                Matcher::phrase(q)
+            }
+        };
+        let query = compile(spec.query)?;
+        let excludes = spec
+            .exclude
+            .iter()
+            .map(|q| compile(q))
+            .collect::<Result<_, _>>()?;
+        let mut terms = Terms {
+            per_site: Vec::new(),
+            query: query.clone(),
+            fired: Vec::new(),
+            excludes,
+            notes: Vec::new(),
+        };
+        let words = crate::text::tokens(spec.query);
+        for site in archive.sites() {
+            let mut matchers = vec![query.clone()];
+            if spec.use_aliases && !spec.regex {
+                for alias in terms.site_aliases(site, &words) {
+                    matchers.push(Matcher::regex(&alias.regex, false)?);
+                    terms.record(alias, site.id());
+                }
+            }
+            terms.per_site.push(matchers);
+        }
+        Ok(terms)
+    }
+
+    /// The aliases of `site` whose trigger is the query's words.
+    fn site_aliases(
+        &mut self,
+        site: &crate::archive::Site,
+        words: &[String],
+    ) -> Vec<crate::format::Alias> {
+        match site.aliases() {
+            Ok(aliases) => aliases
+                .iter()
+                .flat_map(|a| a.iter())
+                .filter(|a| a.triggers.iter().any(|t| crate::text::tokens(t) == words))
+                .cloned()
+                .collect(),
+            Err(e) => {
+                self.notes.push(format!(
+                    "the aliases of site {} could not be read, so none of them was applied: {e}",
+                    site.id()
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    fn record(&mut self, alias: crate::format::Alias, site: &str) {
+        match self
+            .fired
+            .iter_mut()
+            .find(|f| f.label == alias.label && f.regex == alias.regex)
+        {
+            Some(f) => f.sites.push(site.to_string()),
+            None => self.fired.push(FiredAlias {
+                label: alias.label,
+                regex: alias.regex,
+                sites: vec![site.to_string()],
+            }),
+        }
+    }
+
+    /// The matchers that decide hits on pages of site number `site`.
+    pub fn for_site(&self, site: usize) -> &[Matcher] {
+        self.per_site
+            .get(site)
+            .map_or(std::slice::from_ref(&self.query), Vec::as_slice)
+    }
+
+    /// Every distinct matcher: the query, then each alias that fired
+    /// once (what pruning needs, as some site reads each of them).
+    pub fn distinct(&self) -> Vec<&Matcher> {
+        let mut out = vec![&self.query];
+        for m in self.per_site.iter().flat_map(|m| m.iter().skip(1)) {
+            let Matcher::Regex(r) = m else { continue };
+            let seen = out
+                .iter()
+                .any(|o| matches!(o, Matcher::Regex(x) if x.as_str() == r.as_str()));
+            if !seen {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// The footer's words for each alias that fired, naming its sites
+    /// when the archive has more than one.
+    pub fn describe(&self, sites: usize) -> Vec<String> {
+        let mut out = self.notes.clone();
+        for f in &self.fired {
+            let whose = if sites > 1 {
+                format!(" (aliases of {})", f.sites.join(", "))
+            } else {
+                String::new()
+            };
+            out.push(format!(
+                "expanded via alias {} → `{}`{whose}",
+                f.label, f.regex
+            ));
+        }
+        out
+    }
+
+    /// The cues (by index) where the query or one of `site`'s aliases
+    /// starts a match, ascending, each once: the transcript hits every
+    /// tool reports.
+    pub fn cue_hits<'a>(
+        &self,
+        site: usize,
+        cues: impl Iterator<Item = &'a str> + Clone,
+        scratch: &mut TokenStream,
+    ) -> Vec<usize> {
+        hits_of(self.for_site(site), cues, scratch)
+    }
+
+    /// Whether an excluded phrase matches anywhere in `cues`.
+    pub fn excluded<'a>(
+        &self,
+        cues: impl Iterator<Item = &'a str> + Clone,
+        scratch: &mut TokenStream,
+    ) -> Option<usize> {
+        self.excludes
+            .iter()
+            .position(|m| !m.hits(cues.clone(), scratch).is_empty())
+    }
+}
+
+/// The units where any of `matchers` starts a match, ascending, each once.
+pub fn hits_of<'a>(
+    matchers: &[Matcher],
+    units: impl Iterator<Item = &'a str> + Clone,
+    scratch: &mut TokenStream,
+) -> Vec<usize> {
+    let mut found: Vec<usize> = Vec::new();
+    for m in matchers {
+        found.extend(m.hits(units.clone(), scratch));
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
+}
