@@ -14,6 +14,7 @@
 //! - [`links`]: moment links (folding duplicate recordings is
 //!   `archilyzer_core::collapse`).
 
+pub mod budget;
 pub mod editor;
 pub mod fuzzing;
 pub mod links;

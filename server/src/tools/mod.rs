@@ -13,6 +13,7 @@ pub mod schema;
 pub mod search;
 pub mod share;
 pub mod validate;
+pub mod worklist;
 
 use serde_json::{Map, Value};
 
@@ -42,7 +43,7 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
                 Err(e) => return finish(Err(e.into()), &sources.default_handle().to_string()),
             };
             let (result, corpus) = run(ctx, &args, progress);
-            return finish(result, &corpus);
+            return finish(within_budget(result, &args), &corpus);
         }
         Runs::OnSource(run) => run,
     };
@@ -66,5 +67,16 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
         args: &args,
         progress,
     });
-    finish(result, &corpus)
+    finish(within_budget(result, &args), &corpus)
+}
+
+/// The answer cut to the call's size budget where its tool did not fit
+/// it already (see [`crate::budget`]).
+fn within_budget(result: ToolResult, args: &Map<String, Value>) -> ToolResult {
+    result.map(|(text, structured)| {
+        (
+            crate::budget::enforce(text, crate::budget::of(args)),
+            structured,
+        )
+    })
 }

@@ -94,15 +94,32 @@ pub fn get_transcript(
         return unpublished(ctx, id, channel);
     };
     let links = links(&found);
-    let mut out = header(&found);
-    out.push('\n');
-    for c in &found.video.cues {
-        out.push_str(&cue_line(&links, false, c.start, &c.text));
-    }
     let v = &found.video;
+    let offset = int_arg(args, "offset", 0).min(v.cues.len());
+    let mut out = header(&found);
+    let lines: Vec<String> = v.cues[offset..]
+        .iter()
+        .map(|c| cue_line(&links, false, c.start, &c.text))
+        .collect();
+    let room = crate::budget::of(args).saturating_sub(out.len() + crate::budget::SLACK + 400);
+    let kept = crate::budget::lines_each(&[lines.iter().map(String::len).collect()], room);
+    let end = offset + kept;
+    out.push_str(&format!(
+        "- caption lines {}–{end} of {}\n\n",
+        (offset + 1).min(end),
+        v.cues.len()
+    ));
+    out.push_str(&lines[..kept].concat());
+    if end < v.cues.len() {
+        out.push_str(&format!(
+            "\n… transcript continues: lines {}–{} not shown (size budget). Call get_transcript with offset: {end} for the rest, or get_transcripts with a query to read windows around what you need.\n",
+            end + 1,
+            v.cues.len()
+        ));
+    }
     Ok((
         out,
-        json!({"id": v.slug, "title": v.title, "channel": found.channel.slug, "site": found.site.id(), "cues": v.cues.len()}),
+        json!({"id": v.slug, "title": v.title, "channel": found.channel.slug, "site": found.site.id(), "cues": v.cues.len(), "offset": offset, "lines_shown": kept, "next_offset": (end < v.cues.len()).then_some(end)}),
     ))
 }
 
@@ -264,20 +281,20 @@ pub fn get_transcripts(
     let (want_video, want_post) = content_types(&list_arg(args, "content_types"), &mut notes);
     let mut hints = list_arg(args, "channels");
     hints.extend(str_arg(args, "channel").map(str::to_string));
-    let mut out = String::new();
+    let mut pieces: Vec<Piece> = Vec::new();
     let mut rows = Vec::new();
     for id in &ids {
         if want_video {
             if let Some(found) = find_video(&archive, id, &hints)? {
                 if let Some(phrase) = excluded_by(&found, &asked, &exclude) {
-                    out.push_str(&format!(
+                    pieces.push(Piece::fixed(format!(
                         "# {id}\nnot shown: it matches the excluded phrase {phrase:?}, as search_transcripts with the same exclude would leave it out (drop exclude to read it)\n\n"
-                    ));
+                    )));
                     rows.push(json!({"id": id, "excluded_by": phrase}));
                     continue;
                 }
                 rows.push(render_batch_video(
-                    &mut out,
+                    &mut pieces,
                     &found,
                     &asked,
                     (before, after, max_lines),
@@ -288,14 +305,15 @@ pub fn get_transcripts(
         }
         if want_post {
             if let Ok((channel, post)) = super::reports::find_post(&archive, id) {
-                out.push_str(&format!(
+                let mut head = format!(
                     "# post by {}, {} ({channel})\n- id: {}\n",
                     post.author, post.date, post.id
-                ));
+                );
                 if let Some(url) = &post.url {
-                    out.push_str(&format!("- source: {url}\n"));
+                    head.push_str(&format!("- source: {url}\n"));
                 }
-                out.push_str(&format!("\n{}\n\n", post.text));
+                head.push_str(&format!("\n{}\n\n", post.text));
+                pieces.push(Piece::fixed(head));
                 rows.push(json!({"id": post.id, "kind": "post", "channel": channel}));
                 continue;
             }
@@ -309,20 +327,20 @@ pub fn get_transcripts(
         };
         match left_out {
             Some(kind) => {
-                out.push_str(&format!(
+                pieces.push(Piece::fixed(format!(
                     "# {id}\nnot shown: it is a {kind}, and content_types leaves {kind}s out\n\n"
-                ));
+                )));
                 rows.push(json!({"id": id, "excluded": kind}));
             }
             None => {
-                out.push_str(&format!("# {id}\nnot found in this corpus\n\n"));
+                pieces.push(Piece::fixed(format!(
+                    "# {id}\nnot found in this corpus\n\n"
+                )));
                 rows.push(json!({"id": id, "missing": true}));
             }
         }
     }
-    for n in &notes {
-        out.push_str(&format!("{n}\n"));
-    }
+    let out = assemble(&pieces, &notes, crate::budget::of(args));
     Ok((out, json!({"videos": rows, "notes": notes})))
 }
 
@@ -345,8 +363,69 @@ fn content_types(types: &[String], notes: &mut Vec<String>) -> (bool, bool) {
     (want("video"), want("post"))
 }
 
+/// One item of a `get_transcripts` answer: its head, its caption lines
+/// (what the size budget shares out), and what follows them.
+#[derive(Default)]
+struct Piece {
+    head: String,
+    lines: Vec<String>,
+    after: String,
+    /// For a whole transcript: the video's id, so a cut can say where to
+    /// continue with `get_transcript`'s offset.
+    whole: Option<String>,
+}
+
+impl Piece {
+    fn fixed(head: String) -> Piece {
+        Piece {
+            head,
+            ..Piece::default()
+        }
+    }
+
+    /// The piece with its first `n` lines, and a line saying what the
+    /// budget left out.
+    fn render(&self, n: usize, out: &mut String) {
+        out.push_str(&self.head);
+        out.push_str(&self.lines[..n.min(self.lines.len())].concat());
+        if self.lines.len() > n {
+            let left = self.lines.len() - n;
+            out.push_str(&match &self.whole {
+                Some(id) => format!("… {left} more line(s) not shown (size budget): get_transcript with video_id {id:?} and offset: {n} continues here\n"),
+                None => format!("… {left} more line(s) of these windows not shown (size budget): ask for fewer ids or narrower before/after\n"),
+            });
+        }
+        out.push_str(&self.after);
+    }
+}
+
+/// The pieces in `budget` characters, every video given the same number
+/// of lines, as many as fit.
+fn assemble(pieces: &[Piece], notes: &[String], budget: usize) -> String {
+    const CUT_LINE: usize = 200;
+    let fixed: usize = pieces
+        .iter()
+        .map(|p| p.head.len() + p.after.len() + CUT_LINE)
+        .sum::<usize>()
+        + notes.iter().map(|n| n.len() + 1).sum::<usize>();
+    let room = budget.saturating_sub(fixed + crate::budget::SLACK);
+    let lens: Vec<Vec<usize>> = pieces
+        .iter()
+        .map(|p| p.lines.iter().map(String::len).collect())
+        .collect();
+    let n = crate::budget::lines_each(&lens, room);
+    let mut out = String::new();
+    for p in pieces {
+        p.render(n, &mut out);
+    }
+    for note in notes {
+        out.push_str(&format!("{note}\n"));
+    }
+    out
+}
+
 fn render_batch_video(
-    out: &mut String,
+    pieces: &mut Vec<Piece>,
     found: &Found,
     asked: &[Asked],
     (before, after, max_lines): (f64, f64, usize),
@@ -354,43 +433,51 @@ fn render_batch_video(
 ) -> Value {
     let links = links(found);
     let v = &found.video;
-    out.push_str(&header(found));
+    let mut piece = Piece::fixed(header(found));
     let base_line = if base { links.base() } else { None };
     if let Some(b) = &base_line {
-        out.push_str(&format!("- moment_base: {b}\n"));
+        piece.head.push_str(&format!("- moment_base: {b}\n"));
     }
     let mut scratch = TokenStream::default();
     let counted = count_hits(found, asked, &mut scratch);
     let lines = if asked.is_empty() {
+        piece.whole = Some(v.slug.clone());
         (0..v.cues.len()).collect()
     } else {
         window_lines(v, &counted, before, after)
     };
     if !counted.is_empty() {
         let per: Vec<String> = counted.iter().map(Counted::describe).collect();
-        out.push_str(&format!("- matches per query: {}\n", per.join(", ")));
+        piece
+            .head
+            .push_str(&format!("- matches per query: {}\n", per.join(", ")));
     }
-    out.push('\n');
+    piece.head.push('\n');
     let cap = if asked.is_empty() {
         usize::MAX
     } else {
         max_lines
     };
-    for &i in lines.iter().take(cap) {
-        out.push_str(&cue_line(
-            &links,
-            base_line.is_some(),
-            v.cues[i].start,
-            &v.cues[i].text,
-        ));
-    }
+    piece.lines = lines
+        .iter()
+        .take(cap)
+        .map(|&i| {
+            cue_line(
+                &links,
+                base_line.is_some(),
+                v.cues[i].start,
+                &v.cues[i].text,
+            )
+        })
+        .collect();
     if lines.len() > cap {
-        out.push_str(&format!(
+        piece.after.push_str(&format!(
             "… {} more line(s) past max_lines {cap}\n",
             lines.len() - cap
         ));
     }
-    out.push('\n');
+    piece.after.push('\n');
+    pieces.push(piece);
     let counts: BTreeMap<String, usize> = counted
         .into_iter()
         .map(|c| (c.label, c.cues.len()))

@@ -46,7 +46,11 @@ pub struct Tool {
     pub advertised: bool,
 }
 
-fn tool(name: &'static str, description: &'static str, schema: Value, runs: Runs) -> Tool {
+/// A tool; every schema gets the `max_chars` budget property.
+fn tool(name: &'static str, description: &'static str, mut schema: Value, runs: Runs) -> Tool {
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        props.insert("max_chars".into(), crate::budget::property());
+    }
     Tool {
         name,
         description,
@@ -115,7 +119,7 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "search_transcripts",
-            "Search captions (and optionally other fields) for a phrase or regex; returns matching videos with timestamped, linked snippets. Pageable and filterable. Use enumerate_matches to count or cover everything.",
+            "Search captions and titles (other fields on request) for a phrase or regex, alias-aware; returns matching videos with timestamped, linked snippets. Naming scopes replaces the default (captions and titles): include transcripts to keep captions. The answer fits a size budget (max_chars): every listed video gets the same number of hit lines, a cut video says how many hits it left out, and counts stay complete. Page with offset; use enumerate_matches to count or cover everything.",
             object(
                 with(
                     with(filter_properties(), query.clone()),
@@ -132,19 +136,23 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "enumerate_matches",
-            "A query's complete match set as a worklist (id, title, channel, date, match count) in one scan, with the batch count. Same filters as search_transcripts.",
+            "A query's complete match set as a worklist (id, title, channel, date, match count) in archive order, with complete totals and the batch count. A worklist longer than the size budget (max_chars) comes in pages: call again with the same arguments and the next_cursor each page gives, until none is given. Same query and filters as search_transcripts.",
             object(
-                with(with(filter_properties(), query), json!({"batch_size": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Videos per batch for the batch count (default 12)."}})),
+                with(with(filter_properties(), query), json!({
+                    "batch_size": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Videos per batch for the batch count (default 12)."},
+                    "cursor": {"type": "string", "description": "Continue the worklist: the next_cursor the previous page gave (with the same arguments)."}
+                })),
                 &["query"],
             ),
             OnSource(|c| search::enumerate_matches(&c.ctx.sources, c.handle, c.args, c.progress)),
         ),
         tool(
             "get_transcript",
-            "One video's full transcript as markdown: metadata and linked, timestamped captions.",
+            "One video's transcript as markdown: metadata and linked, timestamped captions. A transcript longer than the size budget (max_chars) is cut at a line and says the offset to continue from. A video the archive has not published is asked of the local Archilyzer editor when one is configured.",
             object(
                 with(source_only(), json!({
                     "video_id": {"type": "string", "description": "The video's id (slug) as results show it."},
+                    "offset": {"type": "integer", "minimum": 0, "description": "Skip this many caption lines (to continue a cut transcript)."},
                     "channel": {"type": "string", "description": "The owning channel, to speed the lookup."}
                 })),
                 &["video_id"],
@@ -153,7 +161,7 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "get_transcripts",
-            "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts. Queries are compiled exactly as search_transcripts compiles them: alias-aware (use_aliases, default true; the aliases that fired are named), regex, exclude.",
+            "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts. The size budget (max_chars) is shared fairly: every video gets the same number of lines, and a cut video says what it left out. Queries are compiled exactly as search_transcripts compiles them: alias-aware (use_aliases, default true; the aliases that fired are named), regex, exclude.",
             object(
                 with(shared(&["source", "use_aliases", "exclude"]), json!({
                     "video_ids": {"type": "array", "items": {"type": "string"}, "description": "Up to 20 ids; more are dropped and named."},

@@ -6,8 +6,13 @@
 //! footer says what was searched, what the index did, what was not
 //! recognised, and whether coverage is PARTIAL.
 
+use std::collections::HashMap;
+
 use serde_json::{json, Map, Value};
 
+use super::worklist;
+
+use crate::budget;
 use crate::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
@@ -123,47 +128,72 @@ fn first_lines(archive: &Archive, r: &Response) -> String {
     out
 }
 
-/// One video's block of a search result.
-fn render_video(
-    out: &mut String,
-    n: usize,
-    archive: &Archive,
-    v: &VideoResult,
-    snippets: bool,
-    base_style: bool,
-) {
+/// One video's block of a search result: its head (title, facts,
+/// links) and one line per hit, each hit's text clipped to
+/// [`budget::MAX_HIT_CHARS`].
+struct Block {
+    head: String,
+    hits: Vec<String>,
+}
+
+fn block(n: usize, archive: &Archive, row: &Row, snippets: bool, base_style: bool) -> Block {
+    let v = &row.video;
     let date = v.upload_date.as_deref().unwrap_or("no date");
-    out.push_str(&format!(
+    let mut head = format!(
         "## {n}. {}\n- id: {} · channel: {} · {date} · {} match(es)\n",
         v.title,
         v.slug,
         v.channel,
         v.hits.len()
-    ));
+    );
+    if !row.also.is_empty() {
+        head.push_str(&format!(
+            "- ⧉ same recording also archived as: {}\n",
+            row.also.join(", ")
+        ));
+    }
     if !snippets {
-        return;
+        return Block {
+            head,
+            hits: Vec::new(),
+        };
     }
     let t = target(archive, v);
     if let Some(url) = &v.url {
-        out.push_str(&format!("- source: {url}\n"));
+        head.push_str(&format!("- source: {url}\n"));
     }
     let base = if base_style { t.base() } else { None };
     if let Some(b) = &base {
-        out.push_str(&format!("- moment_base: {b}\n"));
+        head.push_str(&format!("- moment_base: {b}\n"));
     }
-    for h in &v.hits {
-        let line = match (h.scope, h.start) {
-            (Scope::Transcripts | Scope::Chat, Some(s)) if base.is_some() => {
-                format!("[{}|{}]", clock(s), s.floor() as u64)
-            }
-            (Scope::Transcripts | Scope::Chat, Some(s)) => match t.moment(s) {
-                Some(link) => format!("[{}]({link})", clock(s)),
-                None => format!("[{}]", clock(s)),
-            },
-            (scope, _) => format!("[{}]", scope.as_str()),
-        };
-        out.push_str(&format!("- {line} {}\n", h.labelled_text()));
-    }
+    let hits = v
+        .hits
+        .iter()
+        .map(|h| {
+            let stamp = match (h.scope, h.start) {
+                (Scope::Transcripts | Scope::Chat, Some(s)) if base.is_some() => {
+                    format!("[{}|{}]", clock(s), s.floor() as u64)
+                }
+                (Scope::Transcripts | Scope::Chat, Some(s)) => match t.moment(s) {
+                    Some(link) => format!("[{}]({link})", clock(s)),
+                    None => format!("[{}]", clock(s)),
+                },
+                (scope, _) => format!("[{}]", scope.as_str()),
+            };
+            let text = budget::clip(&h.labelled_text(), budget::MAX_HIT_CHARS);
+            format!("- {stamp} {text}\n")
+        })
+        .collect();
+    Block { head, hits }
+}
+
+/// The line under a video whose hits did not all fit.
+fn more_hits(v: &VideoResult, shown: usize, label: &str) -> String {
+    format!(
+        "- … {} more hit(s) in this video not shown (size budget): get_transcripts with video_ids [{:?}] and query {label} shows every one in context\n",
+        v.hits.len() - shown,
+        v.slug
+    )
 }
 
 /// The result rows: recordings (mirrors folded) unless
@@ -198,9 +228,15 @@ fn rows(
     (c.rows, note)
 }
 
-fn row_json(row: &Row) -> Value {
+/// A listed video for `structuredContent`: its first `hits` hits (what
+/// the text shows), with the complete count beside them.
+fn row_json(row: &Row, hits: usize) -> Value {
     let mut v = serde_json::to_value(&row.video).unwrap_or_default();
     if let Value::Object(m) = &mut v {
+        if let Some(Value::Array(list)) = m.get_mut("hits") {
+            list.truncate(hits);
+        }
+        m.insert("hits_total".into(), json!(row.video.hits.len()));
         m.insert("also_archived_as".into(), json!(row.also));
     }
     v
@@ -232,7 +268,21 @@ pub fn render_page(
     let snippets = bool_arg(args, "include_snippets", true);
     let base_style = str_arg(args, "link_style") == Some("base");
     let total = rows.len();
-    let shown: Vec<&Row> = rows.iter().skip(offset).take(limit).collect();
+    let mut shown: Vec<&Row> = rows.iter().skip(offset).take(limit).collect();
+    let blocks: Vec<Block> = shown
+        .iter()
+        .enumerate()
+        .map(|(i, row)| block(offset + i + 1, archive, row, snippets, base_style))
+        .collect();
+    let mut tail = String::new();
+    tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
+    tail.push_str(&footer(&r).join("\n"));
+    let fit = fit_blocks(
+        &blocks,
+        budget::of(args),
+        first_lines(archive, &r).len() + tail.len(),
+    );
+    shown.truncate(fit.videos);
     let mut out = first_lines(archive, &r);
     if !(offset == 0 && shown.len() == total) {
         let (a, b) = if shown.is_empty() {
@@ -248,32 +298,32 @@ pub fn render_page(
         "{total} video(s), {} match(es) for {label}\n\n",
         r.total_hits
     ));
-    for (i, row) in shown.iter().enumerate() {
-        render_video(
-            &mut out,
-            offset + i + 1,
-            archive,
-            &row.video,
-            snippets,
-            base_style,
-        );
-        if !row.also.is_empty() {
-            out.push_str(&format!(
-                "- ⧉ same recording also archived as: {}\n",
-                row.also.join(", ")
-            ));
+    for (row, b) in shown.iter().zip(&blocks) {
+        out.push_str(&b.head);
+        for line in b.hits.iter().take(fit.hits_each) {
+            out.push_str(line);
+        }
+        if b.hits.len() > fit.hits_each {
+            out.push_str(&more_hits(&row.video, fit.hits_each, label));
         }
     }
     let has_more = offset + shown.len() < total;
     out.push_str(&format!("\n---\ntotal: {total} · has_more: {has_more}\n"));
-    out.extend(collapsed.iter().map(|c| format!("{c}\n")));
-    out.push_str(&footer(&r).join("\n"));
+    if shown.len() < limit.min(total.saturating_sub(offset)) {
+        out.push_str(&format!(
+            "size budget: listed {} video(s) of the {limit} asked; the next page starts at offset {}\n",
+            shown.len(),
+            offset + shown.len()
+        ));
+    }
+    out.push_str(&tail);
     let structured = json!({
         "total": total,
         "total_hits": r.total_hits,
         "offset": offset,
         "has_more": has_more,
-        "videos": shown.iter().map(|row| row_json(row)).collect::<Vec<_>>(),
+        "hits_shown_per_video": snippets.then_some(fit.hits_each),
+        "videos": shown.iter().map(|row| row_json(row, fit.hits_each)).collect::<Vec<_>>(),
         "collapsed": collapsed,
         "pages_read": r.pages_read,
         "pages_total": r.pages_total,
@@ -285,55 +335,100 @@ pub fn render_page(
     (out, structured)
 }
 
+/// How much of a page of blocks fits a budget.
+struct Fit {
+    /// Blocks shown (a prefix).
+    videos: usize,
+    /// Hit lines shown per block.
+    hits_each: usize,
+}
+
+/// The blocks that fit in `budget` beside `fixed` characters of head and
+/// footer: every head, if they fit (else the heads that do), and then the
+/// same number of hit lines for each.
+fn fit_blocks(blocks: &[Block], budget: usize, fixed: usize) -> Fit {
+    const MORE_LINE: usize = 220;
+    let mut room = budget.saturating_sub(budget::SLACK + fixed + 200);
+    let mut videos = 0;
+    for b in blocks {
+        let cost = b.head.len() + MORE_LINE;
+        if cost > room {
+            break;
+        }
+        room -= cost;
+        videos += 1;
+    }
+    let lens: Vec<Vec<usize>> = blocks[..videos]
+        .iter()
+        .map(|b| b.hits.iter().map(String::len).collect())
+        .collect();
+    Fit {
+        videos,
+        hits_each: budget::lines_each(&lens, room),
+    }
+}
+
 pub fn enumerate_matches(
     sources: &Sources,
     handle: &SourceHandle,
     args: &Map<String, Value>,
     progress: Progress,
 ) -> ToolResult {
-    let (archive, mut r) = run(sources, handle, args, progress)?;
+    let archive = sources.archive(handle)?;
+    let index = sources.index_dir(handle);
+    // The worklist is complete: no cap on matching videos, and only each
+    // video's hit count is kept, so memory stays small however many match.
+    let mut request = request(args);
+    request.max_videos = None;
+    let mut videos = Vec::new();
+    let mut hit_counts = HashMap::new();
+    let mut r = search_each(
+        &archive,
+        index.as_deref(),
+        &request,
+        &mut |v| {
+            hit_counts.insert(worklist::key(&v), v.hits.len());
+            videos.push(v.without_hits());
+        },
+        &mut |done, total| progress(Tick::pages(done, total)),
+    )
+    .map_err(|e| e.to_string())?;
+    r.videos = videos;
     let (rows, collapsed) = rows(&archive, &mut r, args);
+    let list = worklist::List::new(&rows, &hit_counts, args);
+    let start = worklist::start(args, &list)?;
     let batch = int_arg(args, "batch_size", 12).max(1);
     let batches = rows.len().div_ceil(batch);
-    let mut out = first_lines(&archive, &r);
-    out.push_str(&format!(
-        "{} video(s), {} match(es); {batches} batch(es) of {batch}\n\n",
+    let mut tail = String::from("\n---\n");
+    tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
+    tail.push_str(&footer(&r).join("\n"));
+    let head = format!(
+        "{} video(s), {} match(es); {batches} batch(es) of {batch}\n",
         rows.len(),
         r.total_hits
-    ));
-    for (i, row) in rows.iter().enumerate() {
-        let v = &row.video;
-        out.push_str(&format!(
-            "{}. {} · {} · {} · {} · {} match(es){}\n",
-            i + 1,
-            v.slug,
-            v.title,
-            v.channel,
-            v.upload_date.as_deref().unwrap_or("no date"),
-            v.hits.len(),
-            if row.also.is_empty() {
-                String::new()
-            } else {
-                format!(" · ⧉ also {}", row.also.join(", "))
-            }
-        ));
+    );
+    let fixed = first_lines(&archive, &r).len() + head.len() + tail.len() + 700;
+    let page = list.page(
+        start,
+        budget::of(args).saturating_sub(fixed + budget::SLACK),
+    );
+    let mut out = first_lines(&archive, &r);
+    if let Some(warning) = page.warning(&list) {
+        out.push_str(&warning);
     }
-    out.push_str("\n---\n");
-    out.extend(collapsed.iter().map(|c| format!("{c}\n")));
-    out.push_str(&footer(&r).join("\n"));
-    let list: Vec<Value> = rows
-        .iter()
-        .map(|row| {
-            let v = &row.video;
-            json!({"id": v.slug, "title": v.title, "channel": v.channel, "site": v.site, "date": v.upload_date, "kind": v.kind, "matches": v.hits.len(), "also_archived_as": row.also})
-        })
-        .collect();
+    out.push_str(&head);
+    out.push_str(&page.range_line(&list));
+    out.push_str(&page.lines.concat());
+    out.push_str(&tail);
+    out.push_str(&format!("\n{}", page.next_line(&list)));
     let structured = json!({
         "total": rows.len(),
         "total_hits": r.total_hits,
         "batch_size": batch,
         "batches": batches,
-        "videos": list,
+        "first_row": start + 1,
+        "videos": page.json(&list),
+        "next_cursor": page.next_cursor(&list),
         "collapsed": collapsed,
         "pages_read": r.pages_read,
         "index": r.index.describe(),
