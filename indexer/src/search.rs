@@ -42,6 +42,10 @@ pub struct QueryArgs {
     /// Uploaded on or before this day (YYYYMMDD or YYYY-MM-DD).
     #[arg(long, value_parser = day_arg)]
     pub date_to: Option<String>,
+    /// Let videos with no upload date pass --date-from/--date-to (they are
+    /// otherwise left out, and counted in a note)
+    #[arg(long)]
+    pub include_undated: bool,
     /// video or livestream.
     #[arg(long)]
     pub media_type: Option<String>,
@@ -86,6 +90,7 @@ impl QueryArgs {
                 channels: self.channels.clone(),
                 groups: self.groups.clone(),
                 tags: self.tags.clone(),
+                include_undated: self.include_undated,
             },
             max_pages: self.max_pages,
             max_videos: None,

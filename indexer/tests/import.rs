@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use archilyzer_core::format::{CaptionSource, MediaType, Platform, State};
+use archilyzer_core::query::{search, FilterArgs, Request};
 use common::open_local;
 
 fn bin() -> Command {
@@ -380,5 +381,61 @@ fn transcript_tool_results_join_the_archive_with_their_provenance() {
         clip.description.contains("NOT CONFIDENT, not evidence"),
         "{}",
         clip.description
+    );
+}
+
+#[test]
+fn a_date_filter_counts_the_undated_matches_it_leaves_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("captions");
+    std::fs::create_dir(&from).unwrap();
+    for (id, words) in [
+        ("aaaaaaaaaaa", "transformers everywhere"),
+        ("bbbbbbbbbbb", "a transformer here"),
+    ] {
+        write(
+            &from,
+            &format!("{id}.en.vtt"),
+            &format!("WEBVTT\n\n00:01.000 --> 00:02.000\n{words}\n"),
+        );
+    }
+    let out = tmp.path().join("archive");
+    let r = run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--channel",
+        "c",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let archive = open_local(&out);
+    let ask = |include_undated: bool| Request {
+        query: "transformer*".into(),
+        filters: FilterArgs {
+            date_to: Some("20991231".into()),
+            include_undated,
+            ..FilterArgs::default()
+        },
+        ..Request::default()
+    };
+    let left_out = search(&archive, None, &ask(false)).unwrap();
+    assert_eq!((left_out.total_videos, left_out.undated_left_out), (0, 2));
+    assert!(left_out.notes.contains(&"2 matching video(s) had no upload date and were left out by the date filter: pass include_undated: true (command line: --include-undated) to list them too".to_string()), "{:?}", left_out.notes);
+    let included = search(&archive, None, &ask(true)).unwrap();
+    assert_eq!((included.total_videos, included.undated_left_out), (2, 0));
+    let cli = run(&[
+        "search",
+        "transformer*",
+        "--local",
+        out.to_str().unwrap(),
+        "--date-to",
+        "20991231",
+    ]);
+    let text = String::from_utf8_lossy(&cli.stdout);
+    assert!(
+        text.contains("2 matching video(s) had no upload date"),
+        "{text}"
     );
 }

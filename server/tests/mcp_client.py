@@ -282,6 +282,33 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         check('unknown content type "vidoe" (valid: video, post; did you mean "video"?): it matches nothing' in text
               and f"# {first}\nnot shown: it is a video" in text and "# no-such-id\nnot found in this corpus" in text,
               f"{mode}: an unknown content type is named, and left-out is told from missing", text[:800])
+        result = await client.call_tool("search_transcripts", {"query": "the", "limit": 10, "max_chars": 3000})
+        text = text_of(result)
+        check(len(text) <= 3000 and "more hit(s) in this video not shown (size budget): get_transcripts with video_ids" in text
+              and result.structured_content["total_hits"] > sum(len(v["hits"]) for v in result.structured_content["videos"]),
+              f"{mode}: search_transcripts fits max_chars, says what each video left out, and keeps the counts complete", text[-1200:])
+        seen, cursor, totals = [], None, set()
+        while True:
+            page = await client.call_tool("enumerate_matches", {"query": "the", "max_chars": 2000, **({"cursor": cursor} if cursor else {})})
+            check(not page.is_error and len(text_of(page)) <= 2000, f"{mode}: each worklist page fits its budget", text_of(page)[:600])
+            totals.add(page.structured_content["total"])
+            seen += [v["id"] for v in page.structured_content["videos"]]
+            cursor = page.structured_content["next_cursor"]
+            if not cursor:
+                break
+        check(len(totals) == 1 and len(seen) == totals.pop() and len(set(seen)) == len(seen) and len(seen) > 20,
+              f"{mode}: the worklist's cursor pages every match exactly once, with the same total on every page", str(len(seen)))
+        result = await client.call_tool("enumerate_matches", {"query": "the", "cursor": "12-ffffffffffff"})
+        check(result.is_error and "belongs to another worklist" in text_of(result), f"{mode}: a foreign cursor is refused, never answered with a shifted page", text_of(result))
+        result = await client.call_tool("get_transcript", {"video_id": first, "max_chars": 2000})
+        nxt = result.structured_content["next_offset"]
+        check(len(text_of(result)) <= 2000 and nxt and f"offset: {nxt} for the rest" in text_of(result), f"{mode}: get_transcript fits its budget and says where to continue", text_of(result)[-500:])
+        result = await client.call_tool("get_transcript", {"video_id": first, "offset": nxt, "max_chars": 2000})
+        check(f"- caption lines {nxt + 1}–" in text_of(result), f"{mode}: get_transcript continues at the offset it named", text_of(result)[:400])
+        result = await client.call_tool("get_transcripts", {"video_ids": ids, "max_chars": 4000})
+        text = text_of(result)
+        check(len(text) <= 4000 and text.count("not shown (size budget): get_transcript with video_id") == len(ids),
+              f"{mode}: get_transcripts shares its budget across every video and says what each left out", text[-800:])
         result = await client.call_tool("resolve_source", {"source": cited})
         check("cited-only" in text_of(result), f"{mode}: resolve_source says a cited-only site is one", text_of(result))
 

@@ -78,11 +78,14 @@
 //! 6. **Nothing narrows or widens silently.** A filter value that matches
 //!    nothing is named (and matches nothing rather than everything); a
 //!    capped scan says PARTIAL and names the channels scanned, partly
-//!    scanned and never reached; a page that cannot be read is named.
+//!    scanned and never reached; a page that cannot be read is named; a
+//!    date filter counts the matching videos it left out for having no
+//!    upload date.
 //!    Enforced by `query::filters` and `query::scan`. Pinned by
 //!    `unrecognised_filter_values_are_named_never_widening`,
 //!    `max_pages_reports_partial_coverage_naming_the_channels`,
-//!    `a_page_with_broken_json_is_named_and_the_rest_answered`.
+//!    `a_page_with_broken_json_is_named_and_the_rest_answered`,
+//!    `a_date_filter_counts_the_undated_matches_it_leaves_out`.
 //! 7. **Archives are read-only.** Nothing here writes to an archive it
 //!    reads; the server writes only logs and its own caches, and the tools
 //!    that change things elsewhere ask the editor to. Pinned by

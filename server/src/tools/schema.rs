@@ -12,6 +12,7 @@ pub fn filter_properties() -> Map<String, Value> {
         "states": {"type": "array", "items": {"type": "string"}, "description": "Keep only videos in these states: available, maybe_missing, deleted, private, members_only, unlisted."},
         "date_from": {"type": "string", "description": "Uploaded on or after this day: YYYYMMDD or YYYY-MM-DD (anything else matches nothing, and is named)."},
         "date_to": {"type": "string", "description": "Uploaded on or before this day: YYYYMMDD or YYYY-MM-DD."},
+        "include_undated": {"type": "boolean", "description": "Let videos with no upload date pass date_from/date_to (default false: they are left out, and the answer says how many matched)."},
         "media_type": {"type": "string", "description": "video or livestream."},
         "age": {"type": "string", "description": "all_ages or restricted."},
         "channels": {"type": "array", "items": {"type": "string"}, "description": "Channel slugs or names (additive with groups)."},

@@ -49,6 +49,7 @@ pub fn request(args: &Map<String, Value>) -> Request {
             channels,
             groups,
             tags: list_arg(args, "tags"),
+            include_undated: bool_arg(args, "include_undated", false),
         },
         max_pages: Some(int_arg(args, "max_pages", DEFAULT_MAX_PAGES)),
         max_videos: Some(MAX_VIDEOS),
@@ -320,6 +321,7 @@ pub fn render_page(
     let structured = json!({
         "total": total,
         "total_hits": r.total_hits,
+        "undated_left_out": r.undated_left_out,
         "offset": offset,
         "has_more": has_more,
         "hits_shown_per_video": snippets.then_some(fit.hits_each),
@@ -424,6 +426,7 @@ pub fn enumerate_matches(
     let structured = json!({
         "total": rows.len(),
         "total_hits": r.total_hits,
+        "undated_left_out": r.undated_left_out,
         "batch_size": batch,
         "batches": batches,
         "first_row": start + 1,
@@ -451,6 +454,7 @@ mod tests {
             videos: vec![],
             total_videos: 0,
             total_hits: 0,
+            undated_left_out: 0,
             pages_read: 3,
             pages_planned: 9,
             pages_total: 10,

@@ -6,7 +6,7 @@
 //! hits it and no exclude matcher does; a chat that cannot be checked
 //! (its video has no record) is named in [`Confirmed::notes`].
 
-use super::filters::VideoFacts;
+use super::filters::{Verdict, VideoFacts};
 use super::matcher::{Matcher, TokenStream};
 use super::plan::Compiled;
 use super::terms::hits_of;
@@ -21,13 +21,15 @@ use crate::format::{PageView, Post, SummaryRow, VideoView};
 pub(super) struct Confirmed {
     pub videos: Vec<VideoResult>,
     pub notes: Vec<String>,
+    /// Matching videos left out only for having no upload date.
+    pub undated: usize,
 }
 
 impl Confirmed {
     fn videos(videos: Vec<VideoResult>) -> Self {
         Confirmed {
             videos,
-            notes: Vec::new(),
+            ..Confirmed::default()
         }
     }
 }
@@ -48,16 +50,23 @@ pub(super) fn confirm_page(
             let name = site.describe(&crate::format::paths::page(p.layer, &p.channel, p.page));
             let page: PageView = crate::format::parse_page(&bytes, &name, &p.channel, p.page)
                 .map_err(|e| e.to_string())?;
-            let videos = page
-                .videos
-                .iter()
-                .filter(|v| {
-                    c.filters
-                        .passes(&VideoFacts::of_view(p.site, &p.channel, v))
-                })
-                .filter_map(|v| video_result(site, p, v, c, scratch))
-                .collect();
-            Ok(Confirmed::videos(videos))
+            let mut out = Confirmed::default();
+            for v in &page.videos {
+                let verdict = c
+                    .filters
+                    .verdict(&VideoFacts::of_view(p.site, &p.channel, v));
+                if verdict == Verdict::Fails {
+                    continue;
+                }
+                let Some(result) = video_result(site, p, v, c, scratch) else {
+                    continue;
+                };
+                match verdict {
+                    Verdict::Passes => out.videos.push(result),
+                    _ => out.undated += 1,
+                }
+            }
+            Ok(out)
         }
         Layer::Chat => chat_results(site, p, c, scratch).map_err(err),
         Layer::Posts => {
@@ -104,7 +113,8 @@ fn chat_results(
             }
         };
         let row = SummaryRow::of(&p.channel, p.page, &record);
-        if !c.filters.passes(&VideoFacts::of_row(p.site, &row)) {
+        let verdict = c.filters.verdict(&VideoFacts::of_row(p.site, &row));
+        if verdict == Verdict::Fails {
             continue;
         }
         let texts: Vec<&str> = chat.messages.iter().map(|m| m.text.as_str()).collect();
@@ -142,7 +152,10 @@ fn chat_results(
             );
             r.url = record.webpage_url.clone();
             r.platform = record.platform;
-            out.videos.push(r);
+            match verdict {
+                Verdict::Passes => out.videos.push(r),
+                _ => out.undated += 1,
+            }
         }
     }
     Ok(out)

@@ -33,6 +33,9 @@ pub struct FilterArgs {
     pub groups: Vec<String>,
     /// Curated tags by id or label.
     pub tags: Vec<String>,
+    /// Let videos with no upload date pass a date filter.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub include_undated: bool,
 }
 
 /// Filters resolved against an archive.
@@ -53,8 +56,23 @@ pub struct Filters {
     /// `(site index, curated tag id)`: a video needs one of its own
     /// site's (tags, like aliases, belong to the site that publishes them).
     pub tags: Option<BTreeSet<(usize, String)>>,
+    /// Whether a video with no upload date passes a date filter.
+    pub include_undated: bool,
     /// What was not recognised, and the resolved scope, for the footer.
     pub notes: Vec<String>,
+}
+
+/// What the predicate decides about a video.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// It may answer.
+    Passes,
+    /// It fails only because it has no upload date and a date filter is
+    /// set: it is not listed, but a match is counted and named, so a date
+    /// filter never hides undated videos silently.
+    Undated,
+    /// It may not answer.
+    Fails,
 }
 
 /// An upload-date bound of resolved filters.
@@ -151,6 +169,7 @@ impl Filters {
         f.date_to = date(args.date_to.as_deref(), "date_to", &mut f.notes);
         f.channels = channel_scope(args, archive, &mut f.notes);
         f.tags = tag_filter(&args.tags, archive, &mut f.notes);
+        f.include_undated = args.include_undated;
         f
     }
 
@@ -171,9 +190,28 @@ impl Filters {
             .is_none_or(|c| c.contains(&(site, channel.to_string())))
     }
 
-    /// The one predicate planning and confirming share.
-    pub fn passes(&self, v: &VideoFacts) -> bool {
-        let date = v.upload_date.unwrap_or("");
+    /// The one predicate planning and confirming share: planning reads
+    /// a page when one of its videos is not [`Verdict::Fails`], and
+    /// confirming lists the videos that pass and counts the undated ones.
+    pub fn verdict(&self, v: &VideoFacts) -> Verdict {
+        let undated = v.upload_date.is_none_or(str::is_empty);
+        if self.passes(v) {
+            Verdict::Passes
+        } else if undated && self.passes_ignoring_date(v) && self.dates_are_days() {
+            Verdict::Undated
+        } else {
+            Verdict::Fails
+        }
+    }
+
+    /// Whether both date bounds (when set) are days, not malformed.
+    fn dates_are_days(&self) -> bool {
+        !matches!(self.date_from, Some(DateBound::Malformed))
+            && !matches!(self.date_to, Some(DateBound::Malformed))
+    }
+
+    /// Whether `v` passes every filter but the dates.
+    fn passes_ignoring_date(&self, v: &VideoFacts) -> bool {
         self.channel_in_scope(v.site, v.channel)
             && self.states.as_ref().is_none_or(|s| s.contains(&v.state))
             && self
@@ -181,12 +219,16 @@ impl Filters {
                 .as_ref()
                 .is_none_or(|m| m.contains(&v.media_type))
             && self.age.as_ref().is_none_or(|a| a.contains(&v.age))
-            && self.date_passes(date)
             && self.tags.as_ref().is_none_or(|t| {
                 v.curated_tags
                     .iter()
                     .any(|x| t.contains(&(v.site, x.to_string())))
             })
+    }
+
+    /// Whether `v` may answer (see [`Filters::verdict`]).
+    pub fn passes(&self, v: &VideoFacts) -> bool {
+        self.passes_ignoring_date(v) && self.date_passes(v.upload_date.unwrap_or(""))
     }
 
     /// The predicate for a post: it has a channel and a date and none of
@@ -208,7 +250,8 @@ impl Filters {
         let within = |bound: &Option<DateBound>, ok: fn(&str, &str) -> bool| match bound {
             None => true,
             Some(DateBound::Malformed) => false,
-            Some(DateBound::Day(d)) => !date.is_empty() && ok(date, d),
+            Some(DateBound::Day(_)) if date.is_empty() => self.include_undated,
+            Some(DateBound::Day(d)) => ok(date, d),
         };
         within(&self.date_from, |date, from| date >= from)
             && within(&self.date_to, |date, to| date <= to)

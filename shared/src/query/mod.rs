@@ -238,6 +238,9 @@ pub struct Response {
     pub total_videos: usize,
     /// Hits of those videos.
     pub total_hits: usize,
+    /// Matching videos a date filter left out because they have no upload
+    /// date (named in the notes; `include_undated` lists them).
+    pub undated_left_out: usize,
     /// Pages read and confirmed.
     pub pages_read: usize,
     /// Pages the plan chose.
@@ -310,6 +313,7 @@ pub fn search_each(
         videos: Vec::new(),
         total_videos: scanned.total_videos,
         total_hits: scanned.total_hits,
+        undated_left_out: scanned.undated,
         pages_read: scanned.pages_read,
         pages_planned: planned.planned,
         pages_total: planned.in_scope,
@@ -318,6 +322,7 @@ pub fn search_each(
         notes: [
             cited_only_notes(archive),
             compiled.notes,
+            undated_note(scanned.undated),
             scanned.notes,
             planned.notes,
         ]
@@ -325,6 +330,19 @@ pub fn search_each(
         unreadable: [problems, scanned.unreadable].concat(),
         coverage: scanned.coverage,
     })
+}
+
+/// The note that a date filter left matching videos out for having no
+/// upload date, and how to include them.
+fn undated_note(undated: usize) -> Vec<String> {
+    (undated > 0)
+        .then(|| {
+            format!(
+                "{undated} matching video(s) had no upload date and were left out by the date filter: pass include_undated: true (command line: --include-undated) to list them too"
+            )
+        })
+        .into_iter()
+        .collect()
 }
 
 /// A note for each site that publishes reports only: an empty answer from

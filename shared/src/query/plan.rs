@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::filters::{Filters, VideoFacts};
+use super::filters::{Filters, Verdict, VideoFacts};
 use super::prune::Cond;
 use super::terms::{TermSpec, Terms};
 use super::QueryError;
@@ -175,8 +175,9 @@ fn index_allows(
             .videos
             .iter()
             .filter(|v| {
-                site_index(&v.site)
-                    .is_some_and(|site| c.filters.passes(&VideoFacts::of_row(site, &v.row)))
+                site_index(&v.site).is_some_and(|site| {
+                    c.filters.verdict(&VideoFacts::of_row(site, &v.row)) != Verdict::Fails
+                })
             })
             .filter_map(|v| {
                 index.raw.page_id(&PageKey {

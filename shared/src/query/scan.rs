@@ -26,6 +26,8 @@ pub struct Scanned {
     pub total_videos: usize,
     /// Their hits.
     pub total_hits: usize,
+    /// Matching videos a date filter left out for having no date.
+    pub undated: usize,
     /// Pages read and confirmed.
     pub pages_read: usize,
     /// Bytes of those pages.
@@ -111,7 +113,12 @@ fn fold(
     on_failure: impl FnOnce(),
 ) {
     match outcome {
-        Ok(Confirmed { videos, notes }) => {
+        Ok(Confirmed {
+            videos,
+            notes,
+            undated,
+        }) => {
+            r.undated += undated;
             r.pages_read += 1;
             r.bytes_read += page.bytes;
             r.notes.extend(notes);

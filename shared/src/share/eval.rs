@@ -72,6 +72,9 @@ pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareL
     if !req.filters.tags.is_empty() {
         return Err("a share link cannot carry a tag filter (the format has no field for it): drop --tag, or name the channels instead".into());
     }
+    if req.filters.include_undated {
+        return Err("a share link cannot carry include_undated (the format has no field for it): drop it, or share the search without a date filter".into());
+    }
     let mut filters = req.filters.clone();
     if !filters.groups.is_empty() {
         let resolved = Filters::resolve(&filters, archive);
@@ -142,6 +145,9 @@ impl Set {
         r.pages_planned += other.pages_planned;
         r.pages_total = r.pages_total.max(other.pages_total);
         r.bytes_read += other.bytes_read;
+        // Terms may match the same undated videos: the largest count is
+        // the one certainly left out (each term's note says its own).
+        r.undated_left_out = r.undated_left_out.max(other.undated_left_out);
         let extend = |into: &mut Vec<String>, from: &[String]| {
             for s in from {
                 if !into.contains(s) {
