@@ -264,3 +264,38 @@ fn cached_files_are_revalidated_and_pages_come_from_the_disk_cache() {
         &open_local(&generated().join("alpha")).sites()[0],
     );
 }
+
+#[test]
+fn a_site_read_over_http_without_a_declared_url_is_its_own_viewer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("served");
+    common::copy_dir(&generated().join("alpha"), &root.join("alpha"));
+    let corpus = root.join("alpha/corpus.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&corpus).unwrap()).unwrap();
+    value["site"].as_object_mut().unwrap().remove("url");
+    std::fs::write(&corpus, serde_json::to_vec(&value).unwrap()).unwrap();
+
+    let server = TestServer::serve(&root);
+    let remote = open(&format!("remote:{}", server.url("alpha")), None);
+    assert_eq!(
+        remote.sites()[0].viewer().as_deref(),
+        Some(server.url("alpha").trim_end_matches('/')),
+        "a deployed site links moments to itself, whatever the platform"
+    );
+    assert_eq!(
+        open_local(&root.join("alpha")).sites()[0].viewer(),
+        None,
+        "a local folder that declares no url has no viewer"
+    );
+    let declared = open_local(&generated().join("alpha"));
+    assert_eq!(
+        declared.sites()[0].viewer(),
+        declared.sites()[0]
+            .corpus()
+            .site
+            .url
+            .as_deref()
+            .map(|u| u.trim_end_matches('/').to_string())
+    );
+}

@@ -1,6 +1,8 @@
 //! Moment links: where a cited second opens.
 //!
-//! With a viewer origin (the site's `url` in corpus.json) a moment is the
+//! With a viewer origin ([`archilyzer_core::archive::Site::viewer`]: the
+//! site's `url` in corpus.json, or the origin a remote site is read from)
+//! a moment is the
 //! viewer's deep link `<origin>/?v=<slug>&t=<seconds>`; otherwise the
 //! platform's own watch page with its time parameter (YouTube `t=<s>s`,
 //! Odysee `t=<s>`, Twitch `t=<h>h<m>m<s>s`), and no link at all where the
@@ -12,7 +14,7 @@ use archilyzer_core::format::Platform;
 
 /// What a video's links are built from.
 pub struct LinkTarget<'a> {
-    pub viewer: Option<&'a str>,
+    pub viewer: Option<String>,
     pub slug: &'a str,
     pub platform: Option<Platform>,
     pub url: Option<&'a str>,
@@ -30,7 +32,7 @@ fn join(url: &str, param: &str) -> String {
 
 impl LinkTarget<'_> {
     fn viewer(&self) -> Option<&str> {
-        self.viewer.filter(|_| !force_platform())
+        self.viewer.as_deref().filter(|_| !force_platform())
     }
 
     /// The link to second `t`, if this video has one.
@@ -85,7 +87,7 @@ mod tests {
         url: &'static str,
     ) -> LinkTarget<'static> {
         LinkTarget {
-            viewer,
+            viewer: viewer.map(str::to_string),
             slug: "-abc",
             platform: Some(platform),
             url: Some(url),

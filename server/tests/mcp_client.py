@@ -158,6 +158,13 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         text = text_of(result)
         check("alignment never measured: do NOT map a timestamp across" in text and "- stats:" in text, f"{mode}: metadata gives copies with the not-measured verdict and stats", text)
 
+        digests = json.load(open(os.path.join(archive, "digests", "daily-dispatch.json")))
+        slug, digest = next(iter(digests.items()))
+        result = await client.call_tool("get_video_metadata", {"video_id": slug, "channel": "daily-dispatch"})
+        chapter = digest["chapters"][1]
+        check(f"?v={slug}&t={int(chapter['start'])})" in text_of(result) and chapter["title"] in text_of(result),
+              f"{mode}: AI-chapter stamps in get_video_metadata link to their second", text_of(result))
+
         states = {(v["channel"], v["slug"]): v["state"] for v in json.load(open(os.path.join(archive, "summaries/index.json")))["videos"]}
         cluster = next(c for c in dups["clusters"] if states[(c["canonical"]["channel"], c["canonical"]["slug"])] == "deleted")
         canon, mirror = cluster["canonical"], next(m for m in cluster["members"] if m["slug"] != cluster["canonical"]["slug"])
@@ -180,6 +187,14 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         result = await client.call_tool("get_report", {"report": "fact-check-1", "section": "s1"})
         text = text_of(result)
         check(f'"{citation["quote"]}"' in text and f"/m/{citation['channel']}/{citation['slug']}/" in text and citation["url"] in text, f"{mode}: get_report quotes each citation with its original and moment page", text[:1500])
+        timeline = json.load(open(os.path.join(archive, "reports/timeline-1/page.json")))
+        cites = [c for sec in timeline["sections"] for cl in sec["claims"] for c in cl["citations"]]
+        result = await client.call_tool("get_report", {"report": "timeline-1"})
+        text = text_of(result)
+        timed = {"twitch.tv": lambda s: f"t={s // 3600}h{s // 60 % 60}m{s % 60}s", "odysee.com": lambda s: f"t={s}", "youtube.com": lambda s: f"t={s}s"}
+        expected = [(c["url"], f(int(c["start"]))) for c in cites for host, f in timed.items() if host in c["url"] and "t=" not in c["url"]]
+        check(len(expected) > 0 and all(f"original: {u}{'&' if '?' in u else '?'}{t}" in text for u, t in expected),
+              f"{mode}: get_report's original links open at the cited second where the platform takes a time", text[:1500])
         result = await client.call_tool("get_report", {"report": "nope"})
         check(result.is_error and "its reports are: fact-check-1, timeline-1" in text_of(result), f"{mode}: an unknown report lists the ones there are", text_of(result))
         posts = json.load(open(os.path.join(archive, "posts/daily-dispatch/page-0001.json")))["posts"]

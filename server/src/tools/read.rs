@@ -24,7 +24,7 @@ pub const MAX_QUERIES: usize = 8;
 /// Where a found video's moments link to.
 pub fn links<'a>(f: &'a Found) -> LinkTarget<'a> {
     LinkTarget {
-        viewer: f.site.corpus().site.url.as_deref(),
+        viewer: f.site.viewer(),
         slug: &f.video.slug,
         platform: f.video.platform,
         url: f.video.webpage_url.as_deref(),
@@ -551,8 +551,13 @@ pub fn get_video_metadata(
             d.model,
             d.tags.join(", ")
         ));
+        let links = links(&found);
         for c in &d.chapters {
-            out.push_str(&format!("  - [{}] {}\n", clock(c.start), c.title));
+            let stamp = match links.moment(c.start) {
+                Some(link) => format!("[{}]({link})", clock(c.start)),
+                None => format!("[{}]", clock(c.start)),
+            };
+            out.push_str(&format!("  - {stamp} {}\n", c.title));
         }
     }
     let copies: Vec<Value> = copies

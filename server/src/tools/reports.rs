@@ -65,8 +65,28 @@ pub fn list_reports(sources: &Sources, handle: &SourceHandle) -> ToolResult {
     Ok((out, json!({"reports": index.reports})))
 }
 
+/// The citation's original, at the cited second where its platform takes
+/// a time (YouTube, Odysee, Twitch) and the URL does not carry one yet.
+fn original_at(c: &Citation) -> String {
+    let has_time = url::Url::parse(&c.url)
+        .is_ok_and(|u| u.query_pairs().any(|(k, _)| k == "t" || k == "start"));
+    let platform = crate::transcript::url::classify(&c.url)
+        .ok()
+        .and_then(|v| serde_json::from_value(json!(v.platform)).ok());
+    let target = crate::links::LinkTarget {
+        viewer: None,
+        slug: &c.slug,
+        platform,
+        url: Some(&c.url),
+    };
+    match target.moment(c.start) {
+        Some(link) if !has_time => link,
+        _ => c.url.clone(),
+    }
+}
+
 fn moment_page(site: &Site, c: &Citation) -> Option<String> {
-    let origin = site.corpus().site.url.as_deref()?.trim_end_matches('/');
+    let origin = site.viewer()?;
     Some(format!(
         "{origin}/m/{}/{}/{}-{}/",
         c.channel,
@@ -162,7 +182,7 @@ pub fn get_report(
                     c.channel,
                     c.slug,
                     clock(c.start),
-                    c.url
+                    original_at(c)
                 ));
                 if let Some(page) = moment_page(site, c) {
                     out.push_str(&format!(" · moment page: {page}"));

@@ -98,7 +98,7 @@ fn target<'a>(archive: &'a Archive, v: &'a VideoResult) -> LinkTarget<'a> {
         .sites()
         .iter()
         .find(|s| s.id() == v.site)
-        .and_then(|s| s.corpus().site.url.as_deref());
+        .and_then(|s| s.viewer());
     LinkTarget {
         viewer,
         slug: &v.slug,

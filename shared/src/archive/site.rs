@@ -89,6 +89,26 @@ impl Site {
         &self.corpus.site.id
     }
 
+    /// The origin of the site's own viewer, where moments link: the
+    /// `site.url` its corpus.json declares, else, for a site read over
+    /// HTTP, the origin it was read from (a deployed site is its viewer).
+    /// `None` for a local folder that declares none.
+    pub fn viewer(&self) -> Option<String> {
+        let declared = self
+            .corpus
+            .site
+            .url
+            .as_deref()
+            .filter(|u| !u.trim().is_empty());
+        match declared {
+            Some(url) => Some(url.trim_end_matches('/').to_string()),
+            None if self.store.local_root().is_none() => {
+                Some(self.store.location().trim_end_matches('/').to_string())
+            }
+            None => None,
+        }
+    }
+
     /// Where the site is read from (a directory or URL).
     pub fn location(&self) -> String {
         self.store.location()
