@@ -254,6 +254,10 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         check(result.is_error and "HALT: channel \"no-such-channel\" matched no channel" in text_of(result), f"{mode}: an unresolvable channel halts the plan", text_of(result)[:600])
         result = await client.call_tool("ask_plan", {"request": "what did they say about k cups? channels=daily-dispatch"})
         check(not result.is_error and text_of(result).startswith("# Ask plan") and "`search_transcripts`" in text_of(result), f"{mode}: ask_plan gives the short plan", text_of(result)[:800])
+        linked_channels = sorted({v["channel"] for v in made["videos"]})
+        result = await client.call_tool("ask_plan", {"request": f"{link} what was said? channels={linked_channels[0]}"})
+        check(not result.is_error and f'"channels":["{linked_channels[0]}"]' in text_of(result).replace(" ", ""),
+              f"{mode}: ask_plan with a link and channels= keeps the channel scope in the worklist", text_of(result)[:1500])
         prompts = await client.list_prompts()
         check([p.name for p in prompts.prompts] == ["sweep"] and len(prompts.prompts[0].arguments) == 9, f"{mode}: the sweep prompt is listed with its nine arguments", str(prompts))
         shredded = await client.get_prompt("sweep", {"link": "This", "channel": "search", "group": "finds", "directive": "deleted", "batch_size": "Why"})

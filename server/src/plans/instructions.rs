@@ -25,8 +25,12 @@ pub enum Worklist {
     /// One `enumerate_matches` with these arguments (from a link whose
     /// tree is a plain search).
     Enumerate(Value),
-    /// Page `open_link` (a tree no single search expresses).
-    OpenLink(String),
+    /// Page `open_link` (a tree no single search expresses), narrowed to
+    /// the channels the request named beside the link, if any.
+    OpenLink {
+        link: String,
+        channels: Option<Vec<String>>,
+    },
     /// The agent picks the terms from the question.
     FromQuestion,
 }
@@ -100,13 +104,15 @@ fn scope_step(r: &Resolved) -> String {
 }
 
 fn worklist_step(r: &Resolved) -> String {
-    let once = "It lists every match in one scan; never page `search_transcripts` to cover a query. If it says PARTIAL, run it again scoped to the channels it did not reach before you go on.";
+    let once = "It lists every match with complete totals; when a page gives a next_cursor, call it again with the same arguments and that cursor until none is given. Never page `search_transcripts` to cover a query. If it says PARTIAL, run it again scoped to the channels it did not reach before you go on.";
     match &r.worklist {
         Worklist::Enumerate(args) => format!(
-            "**The worklist, once.** Call `enumerate_matches` with {args} (the link's search, exactly). {once}"
+            "**The worklist, once.** Call `enumerate_matches` with {args} (the link's search{}). {once}",
+            narrowed(r)
         ),
-        Worklist::OpenLink(link) => format!(
-            "**The worklist.** The link's query tree is more than one search, so call `open_link` with link: \"{link}\", limit: 200 and collapse_duplicates as you need, then again with offset 200, 400, … until has_more is false. Its videos are the worklist."
+        Worklist::OpenLink { link, channels } => format!(
+            "**The worklist.** The link's query tree is more than one search, so call `open_link` with link: \"{link}\"{}, limit: 200 and collapse_duplicates as you need, then again with offset 200, 400, … until has_more is false. Its videos are the worklist.",
+            overrides(channels)
         ),
         Worklist::FromQuestion => format!(
             "**The worklist, once.** Choose the search terms from the question (a phrase of whole words, or a regex with regex: true{}), then call `enumerate_matches` once with them, the scope and source: \"{}\". {once}",
@@ -161,12 +167,34 @@ fn sweep_steps(r: &Resolved) -> Vec<String> {
     ]
 }
 
+/// How the link's search was changed by the request's channels.
+fn narrowed(r: &Resolved) -> &'static str {
+    let s = &r.parsed.settings;
+    if s.channels.is_empty() && s.groups.is_empty() {
+        ", exactly"
+    } else {
+        ", narrowed to the channels you named"
+    }
+}
+
+/// `open_link`'s overrides for the channels a request named.
+fn overrides(channels: &Option<Vec<String>>) -> String {
+    channels.as_ref().map_or(String::new(), |c| {
+        format!(", overrides: {}", serde_json::json!({ "channels": c }))
+    })
+}
+
 fn ask_steps(r: &Resolved) -> Vec<String> {
-    let find = match &r.link {
-        Some(link) => format!(
-            "**Find.** Call `open_link` with link: \"{link}\"; its results are the candidates."
+    let find = match &r.worklist {
+        Worklist::Enumerate(args) => format!(
+            "**Find.** Call `search_transcripts` with {args} (the link's search{}); its results are the candidates. If the answer needs a count or every match, call `enumerate_matches` with the same arguments instead: never count from a page.",
+            narrowed(r)
         ),
-        None => format!(
+        Worklist::OpenLink { link, channels } => format!(
+            "**Find.** Call `open_link` with link: \"{link}\"{}; its results are the candidates.",
+            overrides(channels)
+        ),
+        Worklist::FromQuestion => format!(
             "**Find.** Call `search_transcripts` with the terms of the question, the scope and source: \"{}\". If the answer needs a count or every match, call `enumerate_matches` instead (one scan, the complete list): never count from a page.",
             r.handle
         ),

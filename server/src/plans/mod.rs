@@ -86,6 +86,54 @@ fn enumerate_args(link: &ShareLink, handle: &str) -> Option<Value> {
     Some(args)
 }
 
+/// The channel scope a request names (`channels=`, `group=`).
+fn args_scope(s: &request::Settings) -> FilterArgs {
+    FilterArgs {
+        channels: s.channels.clone(),
+        groups: s.groups.clone(),
+        ..FilterArgs::default()
+    }
+}
+
+/// The slugs a channel scope resolves to; `None` for no scope.
+fn slugs(args: &FilterArgs, archive: &Archive) -> Option<std::collections::BTreeSet<String>> {
+    Filters::resolve(args, archive)
+        .channels
+        .map(|set| set.into_iter().map(|(_, slug)| slug).collect())
+}
+
+/// Narrows a link's worklist to the channels the request names beside
+/// it: the link's channels that the request also names (or the request's
+/// scope, when the link has none). Nothing in common halts the plan
+/// rather than sweeping the wrong channels.
+fn narrow_to_request(
+    args: &mut Value,
+    link: &ShareLink,
+    asked: &FilterArgs,
+    archive: &Archive,
+) -> Result<(), String> {
+    let Some(wanted) = slugs(asked, archive) else {
+        return Ok(());
+    };
+    let link_scope = FilterArgs {
+        channels: link.filters.channels.clone(),
+        ..FilterArgs::default()
+    };
+    let chosen: Vec<String> = match slugs(&link_scope, archive) {
+        Some(linked) => linked.intersection(&wanted).cloned().collect(),
+        None => wanted.into_iter().collect(),
+    };
+    if chosen.is_empty() {
+        return Err(format!(
+            "HALT: the request's channels ({}) and the link's ({}) have none in common, so the sweep would cover nothing. Name channels the link covers, or drop channels= to sweep the link's own scope.",
+            asked.channels.iter().chain(&asked.groups).cloned().collect::<Vec<_>>().join(", "),
+            link.filters.channels.join(", ")
+        ));
+    }
+    args["channels"] = json!(chosen);
+    Ok(())
+}
+
 /// Resolves a parsed request against the corpus; `Err` halts the plan.
 pub fn resolve(
     ctx: &Context,
@@ -118,12 +166,7 @@ pub fn resolve(
         .sources
         .archive(&handle)
         .map_err(|e| format!("HALT: corpus {handle} cannot be read: {e}"))?;
-    let args = FilterArgs {
-        channels: s.channels.clone(),
-        groups: s.groups.clone(),
-        ..FilterArgs::default()
-    };
-    let notes = Filters::resolve(&args, &archive).notes;
+    let notes = Filters::resolve(&args_scope(s), &archive).notes;
     let unmatched: Vec<&String> = notes.iter().filter(|n| n.contains("matched no")).collect();
     if !unmatched.is_empty() {
         let known: Vec<String> = roster(&archive);
@@ -156,10 +199,16 @@ pub fn resolve(
             .map(|l| format!("the link's channels: {}", l.filters.channels.join(", ")))
     };
     let worklist = match &link {
-        Some(l) => enumerate_args(l, &handle_text).map_or_else(
-            || Worklist::OpenLink(parsed.link.clone().unwrap_or_default()),
-            Worklist::Enumerate,
-        ),
+        Some(l) => match enumerate_args(l, &handle_text) {
+            Some(mut args) => {
+                narrow_to_request(&mut args, l, &args_scope(s), &archive)?;
+                Worklist::Enumerate(args)
+            }
+            None => Worklist::OpenLink {
+                link: parsed.link.clone().unwrap_or_default(),
+                channels: slugs(&args_scope(s), &archive).map(|c| c.into_iter().collect()),
+            },
+        },
         None => Worklist::FromQuestion,
     };
     Ok(Resolved {
