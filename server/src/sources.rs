@@ -3,7 +3,8 @@
 //! between calls but opened archives (their caches), keyed by handle.
 //!
 //! Handles: `default`, `local:/dir`, `remote:https://site`,
-//! `hub:https://hub`, `hub:https://hub#a,b`; shorthands, normalised and
+//! `hub:https://hub`, `hub:https://hub#a,b`, `hub:file:///dir#a,b` (a
+//! folder holding a hub is always read as one); shorthands, normalised and
 //! echoed: a bare site or hub URL (classified by probing its corpus.json),
 //! a member of the default hub by siteId or title (→ that member's
 //! `remote:` handle), `site:a` / `sites:a,b` (→ a subset of the default
@@ -46,11 +47,21 @@ impl Sources {
             None | Some("") | Some("default") => return Ok(self.default.clone()),
             Some(t) => t,
         };
-        if ["local:", "remote:", "hub:", "/", "./", "../"]
+        if ["/", "./", "../"].iter().any(|p| text.starts_with(p)) {
+            return SourceHandle::of_dir(text).map_err(|e| e.to_string());
+        }
+        if ["local:", "remote:", "hub:"]
             .iter()
             .any(|p| text.starts_with(p))
         {
-            return SourceHandle::parse(text).map_err(|e| e.to_string());
+            return match SourceHandle::parse(text).map_err(|e| e.to_string())? {
+                // A folder that holds a hub is read as one, so its members
+                // can be named.
+                SourceHandle::Local(dir) => {
+                    SourceHandle::of_dir(&dir.to_string_lossy()).map_err(|e| e.to_string())
+                }
+                other => Ok(other),
+            };
         }
         if text.starts_with("http://") || text.starts_with("https://") {
             return self.classify_url(text);

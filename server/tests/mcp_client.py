@@ -343,10 +343,28 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
     return era
 
 
+async def local_hub(mode, binary, archive):
+    """A hub given as a folder is a hub: its handle says so, and its
+    members can be named by siteId or `site:`."""
+    hub = os.path.join(os.path.dirname(archive), "hub")
+    params = StdioServerParameters(command=binary, args=["--hub", hub],
+                                   env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp")})
+    async with Client(params, mode=mode) as client:
+        result = await client.call_tool("list_channels", {})
+        check(text_of(result).rstrip().endswith("(corpus: hub:file://" + hub + ")"), f"{mode}: a hub folder is named as a hub, not as local:", text_of(result)[-200:])
+        result = await client.call_tool("resolve_source", {"source": "alphalyzer"})
+        check(not result.is_error and ("local:" + os.path.join(os.path.dirname(archive), "alpha")) in text_of(result), f"{mode}: a member of a hub folder resolves by siteId", text_of(result))
+        result = await client.call_tool("enumerate_matches", {"query": "k cups", "source": "site:betalyzer"})
+        check(not result.is_error and text_of(result).rstrip().endswith("(corpus: hub:file://" + hub + "#betalyzer)") and result.structured_content["total"] > 0,
+              f"{mode}: site: names a subset of a hub folder", text_of(result)[-300:])
+
+
 async def main():
     binary, archive, index, editor, token, made, umtool = sys.argv[1:8]
     eras = [await run(mode, binary, archive, index, editor, token, made, umtool) for mode in ("auto", "legacy")]
     check(eras[0] != eras[1], "the two eras differ", str(eras))
+    for mode in ("auto", "legacy"):
+        await local_hub(mode, binary, archive)
 
 
 asyncio.run(main())

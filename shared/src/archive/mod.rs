@@ -103,14 +103,22 @@ impl Archive {
     pub fn open(handle: &SourceHandle, options: &OpenOptions) -> Result<Archive, ReadError> {
         let pages = Arc::new(SharedPageCache::new(options.page_cache_bytes));
         let disk = open_disk_cache(options);
-        let store: Box<dyn Store> = match handle {
-            SourceHandle::Local(dir) => Box::new(LocalStore::open(dir)?),
-            SourceHandle::Remote(url) | SourceHandle::Hub { url, .. } => {
+        let store: Box<dyn Store> = match (handle, handle.hub_dir()) {
+            (_, Some(dir)) => Box::new(LocalStore::open(&dir)?),
+            (SourceHandle::Local(dir), None) => Box::new(LocalStore::open(dir)?),
+            (SourceHandle::Remote(url) | SourceHandle::Hub { url, .. }, None) => {
                 Box::new(HttpStore::new(url, options.http.clone(), disk.clone())?)
             }
         };
         let corpus = read_corpus(store.as_ref())?;
         match (handle, corpus) {
+            (SourceHandle::Hub { .. }, CorpusFile::Site(_)) if store.local_root().is_some() => {
+                Err(ReadError::Other(format!(
+                    "{} is a site, not a hub: use local:{}",
+                    store.location(),
+                    store.location()
+                )))
+            }
             (SourceHandle::Hub { .. }, CorpusFile::Site(_)) => Err(ReadError::Other(format!(
                 "{} is a site, not a hub: use remote:{}",
                 store.location(),
@@ -191,7 +199,7 @@ impl Archive {
     pub fn local_dirs(&self) -> Vec<PathBuf> {
         let mut dirs: Vec<PathBuf> = match &self.handle {
             SourceHandle::Local(dir) => vec![dir.clone()],
-            _ => Vec::new(),
+            other => other.hub_dir().into_iter().collect(),
         };
         for site in &self.sites {
             if let Some(root) = site.store().local_root() {

@@ -1,7 +1,8 @@
 //! Source handles: the serialised, canonical name of an archive to read.
 //!
 //! `local:/dir`, `remote:https://site`, `hub:https://hub` and
-//! `hub:https://hub#a,b`. A handle round-trips: `parse(h.to_string()) == h`.
+//! `hub:https://hub#a,b`; a hub on disk is `hub:file:///dir` (members
+//! subset the same way). A handle round-trips: `parse(h.to_string()) == h`.
 //! Shorthands that need the network to classify (a bare URL, a member's
 //! name) are resolved by the server, which then holds one of these.
 
@@ -21,7 +22,8 @@ pub enum SourceHandle {
     /// Every member of a hub, or only those named (siteIds, sorted and
     /// deduplicated).
     Hub {
-        /// The hub's origin, without a trailing slash.
+        /// The hub's origin, without a trailing slash: an http(s) origin,
+        /// or a `file://` URL for a hub folder on disk.
         url: String,
         /// The members read, by siteId; `None` for all.
         members: Option<Vec<String>>,
@@ -64,7 +66,7 @@ impl SourceHandle {
             };
             let members = subset.map(parse_subset).transpose()?;
             return Ok(SourceHandle::Hub {
-                url: web_origin(url)?,
+                url: hub_origin(url)?,
                 members,
             });
         }
@@ -86,10 +88,45 @@ impl SourceHandle {
         local: &Path,
     ) -> Result<Self, HandleError> {
         match (hub, remote) {
-            (Some(hub), _) if !hub.contains("://") => Ok(Self::local(Path::new(hub))),
+            (Some(hub), _) if !hub.contains("://") => Self::of_dir(hub),
             (Some(hub), _) => Self::parse(&format!("hub:{hub}")),
             (None, Some(remote)) => Self::parse(&format!("remote:{remote}")),
-            (None, None) => Ok(Self::local(local)),
+            (None, None) => Self::of_dir(&local.to_string_lossy()),
+        }
+    }
+
+    /// The handle of folder `dir`: `hub:file://…` when its corpus.json
+    /// says it is a hub (so its members can be named), else `local:`. A
+    /// `#a,b` after a hub folder's path reads only those members.
+    pub fn of_dir(text: &str) -> Result<Self, HandleError> {
+        let whole = Path::new(text);
+        let (dir, subset) = match text.rsplit_once('#') {
+            Some((d, s)) if !whole.exists() => (Path::new(d), Some(s)),
+            _ => (whole, None),
+        };
+        if is_hub_dir(dir) {
+            return Ok(SourceHandle::Hub {
+                url: file_origin(dir)?,
+                members: subset.map(parse_subset).transpose()?,
+            });
+        }
+        match subset {
+            Some(_) => Err(HandleError(format!(
+                "{} is not a hub folder, so `#` cannot name its members: pass the folder alone",
+                dir.display()
+            ))),
+            None => Ok(Self::local(dir)),
+        }
+    }
+
+    /// The folder a hub on disk is read from; `None` for any other handle.
+    pub fn hub_dir(&self) -> Option<PathBuf> {
+        match self {
+            SourceHandle::Hub { url, .. } => url::Url::parse(url)
+                .ok()
+                .filter(|u| u.scheme() == "file")
+                .and_then(|u| u.to_file_path().ok()),
+            _ => None,
         }
     }
 
@@ -162,6 +199,40 @@ impl fmt::Display for SourceHandle {
             } => write!(f, "hub:{url}#{}", m.join(",")),
         }
     }
+}
+
+/// Whether `dir/corpus.json` declares a hub.
+fn is_hub_dir(dir: &Path) -> bool {
+    std::fs::read(dir.join("corpus.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v["kind"] == "hub")
+}
+
+/// The `file://` URL of folder `dir`, made absolute, without a trailing
+/// slash.
+fn file_origin(dir: &Path) -> Result<String, HandleError> {
+    let abs = normalize(&std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()));
+    url::Url::from_directory_path(&abs)
+        .map(|u| u.to_string().trim_end_matches('/').to_string())
+        .map_err(|_| HandleError(format!("{} is not a folder path", dir.display())))
+}
+
+/// A hub's origin: an http(s) URL, or a folder as `file://` (a `file://`
+/// URL or an absolute or `./` path).
+fn hub_origin(text: &str) -> Result<String, HandleError> {
+    let t = text.trim();
+    if let Some(dir) = url::Url::parse(t)
+        .ok()
+        .filter(|u| u.scheme() == "file")
+        .and_then(|u| u.to_file_path().ok())
+    {
+        return file_origin(&dir);
+    }
+    if t.starts_with('/') || t.starts_with("./") || t.starts_with("../") {
+        return file_origin(Path::new(t));
+    }
+    web_origin(t)
 }
 
 /// An http(s) URL without a trailing slash, query or fragment.
@@ -266,6 +337,8 @@ mod tests {
                 "hub:https://hub.example/#beta, alpha,beta",
                 "hub:https://hub.example#alpha,beta",
             ),
+            ("hub:/srv/hub/#b,a", "hub:file:///srv/hub#a,b"),
+            ("hub:file:///srv/my%20hub", "hub:file:///srv/my%20hub"),
         ] {
             let h = SourceHandle::parse(input).unwrap();
             assert_eq!(h.to_string(), canonical, "{input}");
