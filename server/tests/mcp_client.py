@@ -85,6 +85,12 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         check(names == EXPECTED_TOOLS, f"{mode}: tools/list is the exact ordered list", str(names))
         for t in tools.tools:
             check(t.input_schema.get("additionalProperties") is False, f"{mode}: {t.name} schema is closed")
+        described = {t.name: t.description for t in tools.tools}
+        check("alias-aware" in described["get_transcripts"] and "size budget" in described["get_transcripts"]
+              and "replaces the default" in described["search_transcripts"] and "size budget" in described["search_transcripts"]
+              and "next_cursor" in described["enumerate_matches"] and "editor" in described["get_transcript"]
+              and all("max_chars" in t.input_schema["properties"] for t in tools.tools),
+              f"{mode}: tool descriptions say what a model must know (aliases, scopes, budgets, cursor, editor fallback)", json.dumps(described)[:1500])
 
         result = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 3})
         text = text_of(result)

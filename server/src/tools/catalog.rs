@@ -182,12 +182,16 @@ pub fn list_tags(sources: &Sources, handle: &SourceHandle) -> ToolResult {
                 *per_channel.entry(row.channel.as_str()).or_default() += 1;
             }
             let total: usize = per_channel.values().sum();
+            let count = match &summaries {
+                Some(_) => format!("{total} video(s)"),
+                None => "count unknown".to_string(),
+            };
             let breakdown: Vec<String> = per_channel
                 .iter()
                 .map(|(c, n)| format!("{c} {n}"))
                 .collect();
             out.push_str(&format!(
-                "- `{}` {} ({}): {total} video(s){}\n",
+                "- `{}` {} ({}): {count}{}\n",
                 tag.id,
                 tag.label,
                 tag.group.as_deref().unwrap_or("no group"),
@@ -197,7 +201,8 @@ pub fn list_tags(sources: &Sources, handle: &SourceHandle) -> ToolResult {
                     format!(" — {}", breakdown.join(", "))
                 }
             ));
-            rows.push(json!({"site": site.id(), "id": tag.id, "label": tag.label, "group": tag.group, "videos": total, "per_channel": per_channel}));
+            let videos = summaries.as_ref().map(|_| total);
+            rows.push(json!({"site": site.id(), "id": tag.id, "label": tag.label, "group": tag.group, "videos": videos, "per_channel": per_channel}));
         }
         if summaries.is_none() {
             out.push_str("(this site publishes no summaries table, so the counts are unknown)\n");

@@ -95,7 +95,7 @@ pub fn scan(
     let stopped: Vec<usize> = plan.pages[emitted..].to_vec();
     if !stopped.is_empty() {
         response.notes.push(format!(
-            "result cap of {} videos reached: stopped after {emitted} of {} planned page(s)",
+            "result cap of {} videos reached: stopped after {emitted} of {} planned page(s), so the totals above count only what was read; enumerate_matches lists every match without this cap",
             c.max_videos.unwrap_or(0),
             plan.pages.len()
         ));
