@@ -13,10 +13,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use archilyzer_core::format::paths::{self, Layer};
-use archilyzer_core::format::{
-    page_file_name, ChannelEntry, CorpusFile, Manifest, PageEntry, Platform, SummaryRow,
-    VideoRecord,
-};
+use archilyzer_core::format::{page_file_name, CorpusFile, Manifest, PageEntry, Platform};
 use archilyzer_core::source::sha256_hex;
 pub use archilyzer_core::staging::Staging;
 use serde::Serialize;
@@ -138,28 +135,6 @@ impl<'a> Pager<'a> {
         )?;
         Ok(manifest)
     }
-}
-
-/// Writes a channel's transcript pages and manifest from its records;
-/// returns its `corpus.json` entry and adds its rows to `summaries`.
-pub fn write_channel(
-    root: &Path,
-    entry: ChannelEntry,
-    videos: &[VideoRecord],
-    page_target: usize,
-    summaries: &mut Vec<SummaryRow>,
-) -> Result<ChannelEntry> {
-    let mut pager = Pager::new(root, Layer::Transcripts, &entry.slug, page_target);
-    for v in videos {
-        let (page, _) = pager.push(&v.slug, v)?;
-        summaries.push(SummaryRow::of(&entry.slug, page, v));
-    }
-    let manifest = pager.finish(&entry.name, Some(entry.platform))?;
-    Ok(ChannelEntry {
-        video_count: videos.len() as u32,
-        page_count: manifest.pages.len() as u32,
-        ..entry
-    })
 }
 
 /// Writes `corpus.json` last, so a directory with one is complete.

@@ -236,7 +236,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let archive = source.open()?;
             let dir = index.dir(&archive)?;
             index::claim(&archive, &dir)?;
-            let progress = Progress::new("build");
+            let progress = Progress::new("build", "pages");
             let report = index::build(&archive, &dir, &|event| match event {
                 index::BuildEvent::Start { to_read, .. } => progress.set_total(to_read as u64),
                 index::BuildEvent::PageRead { .. } => progress.tick(),

@@ -9,25 +9,31 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// Counts units of work towards a total.
 pub struct Progress {
     label: String,
+    /// What is counted (`pages`, `videos`).
+    unit: &'static str,
     bar: Option<ProgressBar>,
     total: AtomicU64,
     done: AtomicU64,
 }
 
 impl Progress {
-    pub fn new(label: &str) -> Self {
+    /// Progress of `label`, counted in `unit`s.
+    pub fn new(label: &str, unit: &'static str) -> Self {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(0);
             bar.set_style(
-                ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} pages, {elapsed}")
-                    .expect("a valid template")
-                    .progress_chars("=> "),
+                ProgressStyle::with_template(&format!(
+                    "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit}, {{elapsed}}"
+                ))
+                .expect("a valid template")
+                .progress_chars("=> "),
             );
             bar.set_message(label.to_string());
             bar
         });
         Progress {
             label: label.to_string(),
+            unit,
             bar,
             total: AtomicU64::new(0),
             done: AtomicU64::new(0),
@@ -38,7 +44,7 @@ impl Progress {
         self.total.store(total, Ordering::SeqCst);
         match &self.bar {
             Some(bar) => bar.set_length(total),
-            None => eprintln!("{}: {total} page(s) to read", self.label),
+            None => eprintln!("{}: {total} {} to read", self.label, self.unit),
         }
     }
 
@@ -48,7 +54,7 @@ impl Progress {
         match &self.bar {
             Some(bar) => bar.inc(1),
             None if done * 10 / total != (done - 1) * 10 / total || done == total => {
-                eprintln!("{}: {done}/{total} pages", self.label)
+                eprintln!("{}: {done}/{total} {}", self.label, self.unit)
             }
             None => {}
         }

@@ -37,9 +37,8 @@ fn twiml_imports_all_537_files_and_285764_cues() {
         "TWIML AI Podcast",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("imported 537 videos, 285764 cues, 1 channel")
-    );
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("imported 537 videos, 285764 cues, 0 chat messages, 1 channel"));
     let o = run(&["stats", "--local", out.to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -149,13 +148,12 @@ fn a_ytdlp_folder_imports_with_metadata_and_the_original_language_track() {
         "a failed file makes the exit non-zero: {stderr}"
     );
     assert!(
-        stderr.contains("broken.vtt: cannot parse as vtt: line 3: unreadable end time"),
+        stderr.contains(
+            "broken.vtt: cannot parse as vtt: no readable cue (line 3: unreadable end time"
+        ),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("1 file(s) could not be imported"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("1 file could not be imported"), "{stderr}");
     assert!(
         stderr.contains("-dQw4w9WgXc: chose -dQw4w9WgXc.es-orig.vtt (automatic captions in the spoken language) over -dQw4w9WgXc.en.vtt"),
         "{stderr}"
@@ -438,4 +436,185 @@ fn a_date_filter_counts_the_undated_matches_it_leaves_out() {
         text.contains("2 matching video(s) had no upload date"),
         "{text}"
     );
+}
+
+/// One line of yt-dlp's live chat replay, in the shape yt-dlp writes it.
+fn chat_line(offset_ms: i64, author: &str, runs: &str) -> String {
+    format!(
+        r#"{{"replayChatItemAction": {{"actions": [{{"addChatItemAction": {{"item": {{"liveChatTextMessageRenderer": {{"message": {{"runs": {runs}}}, "authorName": {{"simpleText": "{author}"}}, "timestampUsec": "1700000000000000", "id": "x{offset_ms}"}}}}, "clientId": "c"}}}}], "videoOffsetTimeMsec": "{offset_ms}"}}, "isLive": true}}"#
+    )
+}
+
+fn info(id: &str, channel: &str, extra: &str) -> String {
+    format!(
+        r#"{{"id":"{id}","title":"Title {id}","upload_date":"20240101","channel":"{channel}","channel_id":"UC{channel}","uploader_id":"@{channel}","extractor_key":"Youtube","webpage_url":"https://www.youtube.com/watch?v={id}"{extra}}}"#
+    )
+}
+
+#[test]
+fn a_channel_download_imports_every_layout_with_its_chat_and_loses_only_bad_cues() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("downloads");
+    let alpha = from.join("Alpha");
+    let playlist = from.join("Beta/Playlists/Best of");
+    for d in [&alpha, &playlist] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    // Alpha: ids that prefix one another, an id starting with `-`, a
+    // video without captions, a live stream with its chat, and a caption
+    // file with one bad timing line among good ones.
+    write(&alpha, "abc.info.json", &info("abc", "alpha", ""));
+    write(
+        &alpha,
+        "abc.en.vtt",
+        "WEBVTT\n\n00:00.000 --> 00:01.000\nshort id\n",
+    );
+    write(&alpha, "abc.def.info.json", &info("abc.def", "alpha", ""));
+    write(
+        &alpha,
+        "abc.def.en.vtt",
+        "WEBVTT\n\n00:00.000 --> 00:01.000\nlong id\n",
+    );
+    write(
+        &alpha,
+        "-dash.info.json",
+        &info("-dash", "alpha", r#","availability":"private""#),
+    );
+    write(
+        &alpha,
+        "-dash.en.vtt",
+        "WEBVTT\n\n00:01.000 --> 00:02.000\nbefore the slip\n\n00:40:56.546 --> 00:40:60.000\nlost line\n\n00:03.000 --> 00:04.000\nafter the slip\n",
+    );
+    write(
+        &alpha,
+        "nocaps.info.json",
+        &info("nocaps", "alpha", r#","availability":"unlisted""#),
+    );
+    write(
+        &alpha,
+        "live1.info.json",
+        &info("live1", "alpha", r#","live_status":"was_live""#),
+    );
+    write(
+        &alpha,
+        "live1.en.vtt",
+        "WEBVTT\n\n00:00.000 --> 00:05.000\nwelcome to the stream\n",
+    );
+    let chat = [
+        chat_line(-4000, "Early Bird", r#"[{"text": "first!"}]"#),
+        chat_line(
+            12_500,
+            "Viewer One",
+            r#"[{"text": "hello "}, {"emoji": {"shortcuts": [":wave:"]}}]"#,
+        ),
+        "not json at all".to_string(),
+        chat_line(3_000, "Viewer Two", r#"[{"text": "torlyan question"}]"#),
+    ];
+    write(&alpha, "live1.live_chat.json", &chat.join("\n"));
+    write(
+        &alpha,
+        "ghost.live_chat.json",
+        &chat_line(1000, "Nobody", r#"[{"text": "hi"}]"#),
+    );
+    // Beta, in a nested playlist folder, and the same Alpha video again.
+    write(&playlist, "b1.info.json", &info("b1", "beta", ""));
+    write(
+        &playlist,
+        "b1.en.srt",
+        "1\r\n00:00:01,000 --> 00:00:02,000\r\nbeta speaks\r\n",
+    );
+    write(&playlist, "abc.info.json", &info("abc", "alpha", ""));
+    write(
+        &playlist,
+        "abc.en.vtt",
+        "WEBVTT\n\n00:00.000 --> 00:01.000\nshort id\n",
+    );
+
+    let out = tmp.path().join("archive");
+    let o = run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "only cues were skipped: exit 3\n{stderr}"
+    );
+    for expected in [
+        "imported 6 videos, 6 cues, 2 chat messages, 2 channels",
+        "-dash.en.vtt:6: unreadable end time in timing line \"00:40:56.546 --> 00:40:60.000\"; this cue was skipped",
+        "live1.live_chat.json:3: not a JSON line; this chat line was skipped",
+        "live1.live_chat.json: 1 message(s) sent before the stream started",
+        "ghost.live_chat.json: a live chat with no info JSON beside it",
+        "Playlists/Best of/abc.info.json: the same video (abc) as",
+        "1 video listed with metadata only",
+        "2 cues skipped for a timing that cannot be read",
+    ] {
+        assert!(stderr.contains(expected), "missing {expected:?} in\n{stderr}");
+    }
+
+    let archive = open_local(&out);
+    let site = &archive.sites()[0];
+    let videos = site.transcript_page("alpha", 1).unwrap().videos.clone();
+    let text_of = |slug: &str| -> Vec<String> {
+        videos
+            .iter()
+            .find(|v| v.slug == slug)
+            .unwrap_or_else(|| panic!("{slug} imported"))
+            .cues
+            .iter()
+            .map(|c| c.text.clone())
+            .collect()
+    };
+    assert_eq!(text_of("abc"), ["short id"]);
+    assert_eq!(
+        text_of("abc.def"),
+        ["long id"],
+        "the longest id owns its files"
+    );
+    assert_eq!(text_of("-dash"), ["before the slip", "after the slip"]);
+    assert!(text_of("nocaps").is_empty());
+    let nocaps = videos.iter().find(|v| v.slug == "nocaps").unwrap();
+    assert_eq!(
+        nocaps.state,
+        State::Unlisted,
+        "a video with no captions keeps its state"
+    );
+    let chat = site.chat_page("alpha", 1).unwrap();
+    let messages: Vec<(f64, &str, &str)> = chat.videos[0]
+        .messages
+        .iter()
+        .map(|m| (m.t, m.author.as_str(), m.text.as_str()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (3.0, "Viewer Two", "torlyan question"),
+            (12.5, "Viewer One", "hello :wave:")
+        ]
+    );
+    let found = search(
+        &archive,
+        None,
+        &Request {
+            query: "torlyan".into(),
+            scopes: vec!["chat".into()],
+            ..Request::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        found.total_videos, 1,
+        "scopes: [chat] reaches imported chat"
+    );
+    assert_eq!(
+        found.videos[0].hits[0].author.as_deref(),
+        Some("Viewer Two")
+    );
+    let beta = site.transcript_page("beta", 1).unwrap();
+    assert_eq!(beta.videos[0].cues[0].text, "beta speaks");
 }

@@ -1,11 +1,10 @@
 //! Finding the inputs of an import and reading caption files.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use archilyzer_core::captions::{self, CaptionFormat};
-use archilyzer_core::format::Cue;
+use archilyzer_core::captions::{self, CaptionFormat, Parsed};
 
 /// Media extensions a bare caption file's name may carry before its own
 /// (`episode.mp3.vtt`).
@@ -13,14 +12,29 @@ const MEDIA_EXTENSIONS: &[&str] = &[
     "mp3", "mp4", "m4a", "wav", "webm", "mkv", "opus", "ogg", "flac", "aac", "mov",
 ];
 
-/// The files of an import folder, sorted by path.
+/// The files of an import folder, sorted by path, with each caption file
+/// and live chat matched to the info JSON it belongs to.
+///
+/// Matching is linear: a caption file `<id>.<lang>.<ext>` belongs to the
+/// info JSON `<id>.info.json` in its own folder, found by looking up each
+/// prefix of its name that ends before a `.`, longest first (so `a.b`
+/// wins over `a` for `a.b.en.vtt`); failing that, to the one info JSON
+/// anywhere with that id. A file that belongs to none is a bare caption.
 pub struct Inputs {
-    /// yt-dlp id → its `.info.json`.
-    pub infos: BTreeMap<String, PathBuf>,
-    /// Every caption file.
-    pub captions: Vec<PathBuf>,
+    /// Every `.info.json`, with the id its name gives.
+    pub infos: Vec<(String, PathBuf)>,
     /// Results of the transcript tool.
     pub results: Vec<PathBuf>,
+    /// The caption files of each info JSON (by position in `infos`).
+    captions_of: Vec<Vec<PathBuf>>,
+    /// The live chat of each info JSON, if downloaded.
+    chat_of: Vec<Option<PathBuf>>,
+    /// Caption files that belong to no info JSON.
+    bare: Vec<PathBuf>,
+    /// Live chats that belong to no info JSON (named, not imported).
+    pub orphan_chats: Vec<PathBuf>,
+    /// Caption files counted, for the summary.
+    pub caption_files: usize,
 }
 
 impl Inputs {
@@ -33,54 +47,107 @@ impl Inputs {
         let mut all = Vec::new();
         walk(dir, &mut all)?;
         all.sort();
-        let mut infos = BTreeMap::new();
+        let mut inputs = Inputs {
+            infos: Vec::new(),
+            results: Vec::new(),
+            captions_of: Vec::new(),
+            chat_of: Vec::new(),
+            bare: Vec::new(),
+            orphan_chats: Vec::new(),
+            caption_files: 0,
+        };
         let mut captions = Vec::new();
-        let mut results = Vec::new();
+        let mut chats = Vec::new();
         for path in all {
             let name = file_name(&path);
             if let Some(id) = name.strip_suffix(".info.json") {
-                infos.insert(id.to_string(), path);
+                inputs.infos.push((id.to_string(), path));
             } else if name.ends_with(".live_chat.json") {
-                tracing::info!("{}: live chat is not imported", path.display());
+                chats.push(path);
             } else if name.ends_with(".json") && super::result::is_result(&path) {
-                results.push(path);
+                inputs.results.push(path);
             } else if CaptionFormat::of_path(&path).is_some() {
                 captions.push(path);
             }
         }
-        Ok(Inputs {
-            infos,
-            captions,
-            results,
-        })
+        inputs.caption_files = captions.len();
+        inputs.captions_of = vec![Vec::new(); inputs.infos.len()];
+        inputs.chat_of = vec![None; inputs.infos.len()];
+        let owners = Owners::of(&inputs.infos);
+        for path in captions {
+            match owners.owner(&path) {
+                Some(i) => inputs.captions_of[i].push(path),
+                None => inputs.bare.push(path),
+            }
+        }
+        for path in chats {
+            match owners.owner(&path) {
+                Some(i) if inputs.chat_of[i].is_none() => inputs.chat_of[i] = Some(path),
+                _ => inputs.orphan_chats.push(path),
+            }
+        }
+        Ok(inputs)
     }
 
-    /// The id of the info JSON a caption file belongs to (the longest id
-    /// its name starts with, followed by `.`), if any.
-    fn owner(&self, path: &Path) -> Option<&str> {
-        let name = file_name(path);
-        self.infos
-            .keys()
-            .filter(|id| {
-                name.len() > id.len()
-                    && name.starts_with(id.as_str())
-                    && name.as_bytes()[id.len()] == b'.'
-            })
-            .max_by_key(|id| id.len())
-            .map(String::as_str)
+    /// The caption files of the info JSON at position `i`.
+    pub fn captions_of(&self, i: usize) -> &[PathBuf] {
+        &self.captions_of[i]
     }
 
-    /// The caption files of the video `id`.
-    pub fn captions_of(&self, id: &str) -> Vec<&PathBuf> {
-        self.captions
-            .iter()
-            .filter(|p| self.owner(p) == Some(id))
-            .collect()
+    /// The live chat of the info JSON at position `i`.
+    pub fn chat_of(&self, i: usize) -> Option<&PathBuf> {
+        self.chat_of[i].as_ref()
     }
 
     /// Caption files that belong to no info JSON.
-    pub fn bare(&self) -> impl Iterator<Item = &PathBuf> {
-        self.captions.iter().filter(|p| self.owner(p).is_none())
+    pub fn bare(&self) -> &[PathBuf] {
+        &self.bare
+    }
+}
+
+/// Info JSONs by (folder, id), and by id alone where it is unique.
+struct Owners<'a> {
+    by_folder: HashMap<(&'a Path, &'a str), usize>,
+    by_id: HashMap<&'a str, Option<usize>>,
+}
+
+impl<'a> Owners<'a> {
+    fn of(infos: &'a [(String, PathBuf)]) -> Self {
+        let mut owners = Owners {
+            by_folder: HashMap::new(),
+            by_id: HashMap::new(),
+        };
+        for (i, (id, path)) in infos.iter().enumerate() {
+            let folder = path.parent().unwrap_or(Path::new(""));
+            owners.by_folder.entry((folder, id.as_str())).or_insert(i);
+            owners
+                .by_id
+                .entry(id.as_str())
+                .and_modify(|e| *e = None)
+                .or_insert(Some(i));
+        }
+        owners
+    }
+
+    /// The info JSON a file `<id>.<anything>` belongs to: the longest id
+    /// that prefixes its name before a `.`, in its folder first.
+    fn owner(&self, path: &Path) -> Option<usize> {
+        let name = file_name(path);
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let prefixes: Vec<&str> = name
+            .char_indices()
+            .filter(|&(at, c)| c == '.' && at > 0)
+            .map(|(at, _)| &name[..at])
+            .rev()
+            .collect();
+        prefixes
+            .iter()
+            .find_map(|id| self.by_folder.get(&(folder, *id)).copied())
+            .or_else(|| {
+                prefixes
+                    .iter()
+                    .find_map(|id| self.by_id.get(id).copied().flatten())
+            })
     }
 }
 
@@ -102,8 +169,9 @@ pub fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Reads and parses one caption file.
-pub fn read_captions(path: &Path) -> Result<(CaptionFormat, Vec<Cue>)> {
+/// Reads and parses one caption file: its cues, and the cues skipped for
+/// a timing that cannot be read (the rest of the file is kept).
+pub fn read_captions(path: &Path) -> Result<(CaptionFormat, Parsed)> {
     let format = CaptionFormat::of_path(path).context("not a caption file extension")?;
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let text = match String::from_utf8(bytes) {
@@ -118,9 +186,9 @@ pub fn read_captions(path: &Path) -> Result<(CaptionFormat, Vec<Cue>)> {
             lossy
         }
     };
-    let cues = captions::parse(format, &text)
+    let parsed = captions::read(format, &text)
         .map_err(|e| anyhow::anyhow!("cannot parse as {}: {e}", format.extension()))?;
-    Ok((format, cues))
+    Ok((format, parsed))
 }
 
 /// What a bare caption file's name says: `12_Some_Title.mp3.en.vtt` →

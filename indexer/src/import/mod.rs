@@ -7,32 +7,43 @@
 //! - bare caption files (VTT, SRT, Whisper TSV or JSON) with no info JSON:
 //!   the title and a sequence number come from the file name;
 //! - results of archilyzer-mcp's `transcript` tool saved as JSON files
-//!   (see [`result`]).
+//!   (see [`result`]);
+//! - yt-dlp's `<id>.live_chat.json` beside an info JSON: the chat layer
+//!   (see [`chat`]).
+//!
+//! It runs in two passes, so memory does not grow with the archive: the
+//! first reads metadata only (info JSONs, file names) and plans every
+//! channel; the second reads each video's captions in archive order and
+//! streams them into pages, holding one page and the per-video summaries.
 //!
 //! Promises: every cue of every parsed file is imported once (rolling
-//! auto-captions folded, see [`archilyzer_core::captions`]); when a video
-//! has several caption files the choice is deterministic and reported; a
-//! file that cannot be parsed is named with the reason, the import goes on,
-//! and the command exits non-zero with a count; the archive is written to
+//! auto-captions folded, see [`archilyzer_core::captions`]); a cue whose
+//! timing cannot be read is skipped and named with its file and line, and
+//! the rest of its file imported; when a video has several caption files
+//! the choice is deterministic and reported; a file that cannot be parsed
+//! at all is named with the reason and the import goes on; the exit code
+//! says whether anything was skipped ([`run`]); the archive is written to
 //! a staging directory and renamed into place, so an interrupted import
 //! leaves no half archive.
 
+mod chat;
 mod choose;
 mod files;
 mod result;
+mod write;
 mod ytdlp;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use archilyzer_core::format::*;
 use archilyzer_core::output::{Claim, OutputKind};
 
-use crate::compose::{self, Staging};
 use crate::plural::counted;
 use crate::size::parse_size;
+use archilyzer_core::captions::Skipped;
 use files::{BareName, Inputs};
 
 /// Flags of `archilyzer-index import`.
@@ -87,11 +98,31 @@ struct ChannelOf {
     platform: Platform,
 }
 
-/// One video ready to write.
+/// A video as a reader gives it: its channel and its record.
 struct Imported {
     channel: Option<ChannelOf>,
     seq: Option<u64>,
     record: VideoRecord,
+}
+
+/// A video planned in the first pass: its record without cues, and where
+/// its cues and chat are read from in the second.
+struct Planned {
+    channel: Option<ChannelOf>,
+    seq: Option<u64>,
+    record: VideoRecord,
+    cues: CueSource,
+    chat: Option<PathBuf>,
+}
+
+/// Where a planned video's cues come from.
+enum CueSource {
+    /// yt-dlp caption files, best first, each with why.
+    Ranked(Vec<(choose::Candidate, &'static str)>),
+    /// A caption file with no info JSON.
+    Bare(PathBuf),
+    /// A transcript tool result.
+    Result(PathBuf),
 }
 
 /// What an import did.
@@ -100,37 +131,101 @@ pub struct ImportReport {
     pub videos: u64,
     pub cues: u64,
     pub channels: u64,
+    pub chat_messages: u64,
     /// `path: reason` of each file that could not be imported.
     pub failures: Vec<String>,
+    /// `path: reason` of each file left out on purpose (a duplicate, a
+    /// live chat with no video).
+    pub skipped_files: Vec<String>,
+    /// `path:line: reason` of each cue (or chat line) that was skipped.
+    pub skipped_cues: Vec<String>,
+    /// Videos imported with metadata only (no caption file was readable).
+    pub metadata_only: Vec<String>,
     /// Which caption file was chosen where there were several, and why.
     pub choices: Vec<String>,
 }
 
-/// Runs an import and reports; non-zero exit when any file failed.
+impl ImportReport {
+    fn note_skipped_cues(&mut self, path: &std::path::Path, skipped: &[Skipped]) {
+        for s in skipped {
+            self.skipped_cues
+                .push(format!("{}:{}: {}", path.display(), s.line, s.reason));
+        }
+    }
+}
+
+/// Exit code of an import that wrote everything it read.
+pub const EXIT_OK: u8 = 0;
+/// Exit code when a whole file could not be imported (the rest was).
+pub const EXIT_FAILED_FILES: u8 = 1;
+/// Exit code when every file was imported but some cues were skipped.
+pub const EXIT_SKIPPED_CUES: u8 = 3;
+
+/// Runs an import and prints its summary. Exit code: [`EXIT_OK`] when
+/// everything read was written, [`EXIT_FAILED_FILES`] when a file could
+/// not be imported at all, [`EXIT_SKIPPED_CUES`] when only cues were
+/// skipped.
 pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
     let report = import(args, progress)?;
     for c in &report.choices {
         progress(c);
     }
+    for f in &report.skipped_files {
+        progress(&format!("skipped {f}"));
+    }
+    for c in &report.skipped_cues {
+        progress(&format!("skipped cue {c}"));
+    }
     for f in &report.failures {
         progress(&format!("FAILED {f}"));
     }
-    progress(&format!(
-        "imported {}, {}, {} into {}",
+    for line in summary(&report, args) {
+        progress(&line);
+    }
+    Ok(ExitCode::from(if !report.failures.is_empty() {
+        EXIT_FAILED_FILES
+    } else if !report.skipped_cues.is_empty() {
+        EXIT_SKIPPED_CUES
+    } else {
+        EXIT_OK
+    }))
+}
+
+/// The closing lines: what was written, and what was not, with counts.
+fn summary(report: &ImportReport, args: &ImportArgs) -> Vec<String> {
+    let mut out = vec![format!(
+        "imported {}, {}, {}, {} into {}",
         counted(report.videos, "video"),
         counted(report.cues, "cue"),
+        counted(report.chat_messages, "chat message"),
         counted(report.channels, "channel"),
         args.out.display()
-    ));
-    if report.failures.is_empty() {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        progress(&format!(
-            "{} file(s) could not be imported (named above); the rest was written",
-            report.failures.len()
+    )];
+    if !report.metadata_only.is_empty() {
+        out.push(format!(
+            "{} listed with metadata only: no caption file of theirs could be read",
+            counted(report.metadata_only.len() as u64, "video")
         ));
-        Ok(ExitCode::FAILURE)
     }
+    if !report.skipped_files.is_empty() {
+        out.push(format!(
+            "{} left out (named above, with why)",
+            counted(report.skipped_files.len() as u64, "file")
+        ));
+    }
+    if !report.skipped_cues.is_empty() {
+        out.push(format!(
+            "{} skipped for a timing that cannot be read (named above); the rest of their files was imported",
+            counted(report.skipped_cues.len() as u64, "cue")
+        ));
+    }
+    if !report.failures.is_empty() {
+        out.push(format!(
+            "{} could not be imported (named above); the rest was written",
+            counted(report.failures.len() as u64, "file")
+        ));
+    }
+    out
 }
 
 /// Imports `args.from` into `args.out`.
@@ -145,40 +240,14 @@ pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport
     progress(&format!(
         "found {} info JSON file(s), {} caption file(s) and {} transcript result(s) in {}",
         inputs.infos.len(),
-        inputs.captions.len(),
+        inputs.caption_files,
         inputs.results.len(),
         args.from.display()
     ));
     let mut report = ImportReport::default();
-    let mut videos = Vec::new();
-    for (id, info_path) in &inputs.infos {
-        match ytdlp::video(
-            id,
-            info_path,
-            inputs.captions_of(id),
-            &args.lang,
-            &mut report,
-        ) {
-            Ok(v) => videos.push(v),
-            Err(e) => report
-                .failures
-                .push(format!("{}: {e:#}", info_path.display())),
-        }
-    }
-    for path in &inputs.results {
-        match result::video(path) {
-            Ok(v) => videos.push(v),
-            Err(e) => report.failures.push(format!("{}: {e:#}", path.display())),
-        }
-    }
-    for path in inputs.bare() {
-        match bare_video(path, args) {
-            Ok(v) => videos.push(v),
-            Err(e) => report.failures.push(format!("{}: {e:#}", path.display())),
-        }
-    }
+    let planned = plan(&inputs, args, &mut report);
     anyhow::ensure!(
-        !videos.is_empty(),
+        !planned.is_empty(),
         "nothing to import from {}: no caption file or yt-dlp info JSON could be read{}",
         args.from.display(),
         report
@@ -187,30 +256,90 @@ pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport
             .map(|f| format!("\n  FAILED {f}"))
             .collect::<String>()
     );
-    for f in &report.failures {
-        tracing::warn!("{f}");
-    }
-    write_archive(args, claim, videos, &mut report)?;
+    write::archive(args, claim, planned, &mut report)?;
     Ok(report)
 }
 
-/// A video from a caption file with no info JSON.
-fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Result<Imported> {
+/// The first pass: every video to import, from metadata and file names
+/// only. A video whose yt-dlp id was already planned for its channel (the
+/// same download in two folders) is planned once, and the other named.
+fn plan(inputs: &Inputs, args: &ImportArgs, report: &mut ImportReport) -> Vec<Planned> {
+    let mut planned = Vec::new();
+    let mut seen: BTreeMap<(String, String), PathBuf> = BTreeMap::new();
+    for (i, (id, info_path)) in inputs.infos.iter().enumerate() {
+        match ytdlp::video(id, info_path, inputs.captions_of(i), &args.lang) {
+            Ok(mut v) => {
+                let key = (
+                    v.channel.as_ref().map_or(String::new(), |c| c.key.clone()),
+                    v.record.slug.clone(),
+                );
+                if let Some(first) = seen.get(&key) {
+                    report.skipped_files.push(format!(
+                        "{}: the same video ({}) as {}; imported once",
+                        info_path.display(),
+                        v.record.slug,
+                        first.display()
+                    ));
+                    continue;
+                }
+                seen.insert(key, info_path.clone());
+                v.chat = inputs.chat_of(i).cloned();
+                planned.push(v);
+            }
+            Err(e) => report
+                .failures
+                .push(format!("{}: {e:#}", info_path.display())),
+        }
+    }
+    for path in &inputs.orphan_chats {
+        report.skipped_files.push(format!(
+            "{}: a live chat with no info JSON beside it, so no video to attach it to",
+            path.display()
+        ));
+    }
+    for path in &inputs.results {
+        match result::video(path) {
+            Ok(v) => planned.push(Planned {
+                channel: v.channel,
+                seq: v.seq,
+                record: VideoRecord {
+                    cues: Vec::new(),
+                    ..v.record
+                },
+                cues: CueSource::Result(path.clone()),
+                chat: None,
+            }),
+            Err(e) => report.failures.push(format!("{}: {e:#}", path.display())),
+        }
+    }
+    planned.extend(inputs.bare().iter().map(|path| bare_video(path, args)));
+    planned
+}
+
+/// A video from a caption file with no info JSON, named from its file
+/// name (its cues are read in the second pass).
+fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Planned {
     let name = BareName::of(path);
-    let (format, cues) = files::read_captions(path)?;
-    let source = args.caption_source.unwrap_or(match format {
-        archilyzer_core::captions::CaptionFormat::WhisperJson
-        | archilyzer_core::captions::CaptionFormat::WhisperTsv => CaptionSource::Asr,
-        _ => CaptionSource::Manual,
+    let asr = matches!(
+        archilyzer_core::captions::CaptionFormat::of_path(path),
+        Some(
+            archilyzer_core::captions::CaptionFormat::WhisperJson
+                | archilyzer_core::captions::CaptionFormat::WhisperTsv
+        )
+    );
+    let source = args.caption_source.unwrap_or(if asr {
+        CaptionSource::Asr
+    } else {
+        CaptionSource::Manual
     });
-    Ok(Imported {
+    Planned {
         channel: None,
         seq: name.seq,
         record: VideoRecord {
             slug: String::new(), // assigned per channel
             title: name.title,
             upload_date: None,
-            duration: cues.last().map(|c| c.end),
+            duration: None,
             webpage_url: None,
             platform: None,
             media_type: MediaType::Video,
@@ -222,86 +351,15 @@ fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Result<Imported> {
             recorded_date: None,
             caption_source: source,
             lang: name.lang,
-            cues,
+            cues: Vec::new(),
         },
-    })
-}
-
-/// Groups videos into channels, names bare files, and writes the archive.
-fn write_archive(
-    args: &ImportArgs,
-    claim: Claim,
-    videos: Vec<Imported>,
-    report: &mut ImportReport,
-) -> Result<()> {
-    let channels = group_channels(args, videos);
-    for (slug, _) in channels.iter() {
-        archilyzer_core::archive::check_segment(slug, "channel")
-            .with_context(|| format!("--channel {slug:?} cannot name a directory"))?;
+        cues: CueSource::Bare(path.to_path_buf()),
+        chat: None,
     }
-    let staging = Staging::beside(claim)?;
-    let root = staging.path();
-    let mut entries = Vec::new();
-    let mut summaries = Vec::new();
-    for (slug, (name, platform, mut list)) in channels {
-        list.sort_by(|a, b| {
-            (
-                &a.record.upload_date,
-                a.seq,
-                &a.record.slug,
-                &a.record.title,
-            )
-                .cmp(&(
-                    &b.record.upload_date,
-                    b.seq,
-                    &b.record.slug,
-                    &b.record.title,
-                ))
-        });
-        let records = name_videos(&slug, list);
-        report.videos += records.len() as u64;
-        report.cues += records.iter().map(|r| r.cues.len() as u64).sum::<u64>();
-        let entry = ChannelEntry {
-            slug: slug.clone(),
-            name,
-            platform,
-            group: None,
-            video_count: 0,
-            page_count: 0,
-        };
-        let page_target = args.page_bytes.clamp(1, usize::MAX as u64) as usize;
-        entries.push(compose::write_channel(
-            root,
-            entry,
-            &records,
-            page_target,
-            &mut summaries,
-        )?);
-        compose::write_json(root, &paths::stats(&slug), &stats_of(&records))?;
-    }
-    report.channels = entries.len() as u64;
-    compose::write_json(root, paths::SUMMARIES, &Summaries { videos: summaries })?;
-    let (id, title) = site_name(args, &entries);
-    compose::write_corpus(
-        root,
-        &CorpusFile::Site(SiteCorpus {
-            spec: SPEC_VERSION,
-            site: SiteInfo {
-                id,
-                title,
-                url: args.site_url.clone(),
-                scope: SiteScope::Full,
-            },
-            channels: entries,
-            groups: vec![],
-            generated_at: None,
-        }),
-    )?;
-    Ok(staging.commit()?)
 }
 
 /// A channel to write: its name, platform and videos, by slug.
-type Channels = BTreeMap<String, (String, Platform, Vec<Imported>)>;
+type Channels = BTreeMap<String, (String, Platform, Vec<Planned>)>;
 
 /// Groups videos into channels: all into `--channel` when given; else by
 /// the channel their metadata names (its id). A channel's slug is
@@ -309,8 +367,8 @@ type Channels = BTreeMap<String, (String, Platform, Vec<Imported>)>;
 /// name, else its id, made a slug (the value most of its videos give;
 /// ties: the alphabetically first), and unique with `-2`, `-3`…; videos
 /// with no channel go to `imported`.
-fn group_channels(args: &ImportArgs, videos: Vec<Imported>) -> Channels {
-    let mut by_key: BTreeMap<String, Vec<Imported>> = BTreeMap::new();
+fn group_channels(args: &ImportArgs, videos: Vec<Planned>) -> Channels {
+    let mut by_key: BTreeMap<String, Vec<Planned>> = BTreeMap::new();
     for v in videos {
         let key = match (&args.channel, &v.channel) {
             (Some(slug), _) => slug.clone(),
@@ -383,11 +441,11 @@ fn site_name(args: &ImportArgs, channels: &[ChannelEntry]) -> (String, String) {
 
 /// Gives bare files their slugs (`<channel>-<seq>`, else a slug of the
 /// title) and makes every slug in the channel unique.
-fn name_videos(channel: &str, list: Vec<Imported>) -> Vec<VideoRecord> {
+fn name_videos(channel: &str, list: Vec<Planned>) -> Vec<Planned> {
     let mut seen = std::collections::HashSet::new();
     list.into_iter()
-        .map(|v| {
-            let mut record = v.record;
+        .map(|mut v| {
+            let record = &mut v.record;
             if record.slug.is_empty() {
                 record.slug = match v.seq {
                     Some(n) => format!("{channel}-{n}"),
@@ -400,30 +458,7 @@ fn name_videos(channel: &str, list: Vec<Imported>) -> Vec<VideoRecord> {
                 record.slug = format!("{base}-{k}");
                 k += 1;
             }
-            record
-        })
-        .collect()
-}
-
-fn stats_of(records: &[VideoRecord]) -> ChannelStats {
-    records
-        .iter()
-        .map(|r| {
-            let spoken: f64 = r.cues.iter().map(|c| (c.end - c.start).max(0.0)).sum();
-            let coverage = r
-                .duration
-                .filter(|d| *d > 0.0)
-                .map(|d| (spoken / d).min(1.0))
-                .unwrap_or(0.0);
-            (
-                r.slug.clone(),
-                VideoStats {
-                    views: None,
-                    likes: None,
-                    cues: r.cues.len() as u32,
-                    coverage: (coverage * 100.0).round() / 100.0,
-                },
-            )
+            v
         })
         .collect()
 }

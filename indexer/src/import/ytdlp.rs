@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::choose::{rank, Candidate};
 use super::files::{file_name, read_captions};
-use super::{ChannelOf, ImportReport, Imported};
+use super::{ChannelOf, CueSource, ImportReport, Imported, Planned};
 
 /// The fields of yt-dlp's info JSON the archive uses; the rest is ignored.
 #[derive(Debug, Deserialize, Default)]
@@ -35,22 +35,16 @@ struct Info {
     subtitles: Option<BTreeMap<String, serde_json::Value>>,
 }
 
-/// Reads the info JSON, picks and parses a caption file, and makes the
-/// record. Failed caption files are reported; the next best is tried.
+/// Reads the info JSON and ranks its caption files, without reading them
+/// yet (see [`load_cues`]): the video's record, with no cues.
 pub(super) fn video(
     id: &str,
     info_path: &Path,
-    captions: Vec<&PathBuf>,
+    captions: &[PathBuf],
     lang: &str,
-    report: &mut ImportReport,
-) -> Result<Imported> {
+) -> Result<Planned> {
     let bytes = std::fs::read(info_path).context("cannot read")?;
     let info: Info = serde_json::from_slice(&bytes).context("not a yt-dlp info JSON")?;
-    let slug = if info.id.is_empty() {
-        id.to_string()
-    } else {
-        info.id.clone()
-    };
     let manual: Vec<String> = info
         .subtitles
         .as_ref()
@@ -67,7 +61,7 @@ pub(super) fn video(
                 .strip_suffix(format.extension())?
                 .trim_end_matches('.');
             Some(Candidate {
-                path: (*p).clone(),
+                path: p.clone(),
                 lang: middle.to_string(),
                 format,
                 manual: manual.iter().any(|m| m == middle),
@@ -75,8 +69,25 @@ pub(super) fn video(
         })
         .collect();
     let ranked = rank(candidates, lang);
-    let mut cues = Vec::new();
-    let mut chosen = None;
+    let imported = record(id, &info);
+    Ok(Planned {
+        channel: imported.channel,
+        seq: None,
+        record: imported.record,
+        cues: CueSource::Ranked(ranked),
+        chat: None,
+    })
+}
+
+/// Reads the best caption file that parses into `record` (its cues, and
+/// the caption source and language that file gives); a file that fails is
+/// reported and the next best tried. With none, the video keeps its
+/// metadata only, and the summary says so.
+pub(super) fn load_cues(
+    record: &mut VideoRecord,
+    ranked: &[(Candidate, &'static str)],
+    report: &mut ImportReport,
+) {
     for (i, (c, why)) in ranked.iter().enumerate() {
         match read_captions(&c.path) {
             Ok((_, parsed)) => {
@@ -88,23 +99,36 @@ pub(super) fn video(
                         .map(|(_, (o, _))| file_name(&o.path))
                         .collect();
                     report.choices.push(format!(
-                        "{slug}: chose {} ({why}) over {}",
+                        "{}: chose {} ({why}) over {}",
+                        record.slug,
                         file_name(&c.path),
                         others.join(", ")
                     ));
                 }
-                cues = parsed;
-                chosen = Some(c.clone());
-                break;
+                report.note_skipped_cues(&c.path, &parsed.skipped);
+                record.duration = record.duration.or(parsed.cues.last().map(|c| c.end));
+                record.cues = parsed.cues;
+                record.caption_source = if c.manual {
+                    CaptionSource::Manual
+                } else {
+                    CaptionSource::Auto
+                };
+                record.lang = Some(c.lang.trim_end_matches("-orig").to_string());
+                return;
             }
             Err(e) => report.failures.push(format!("{}: {e:#}", c.path.display())),
         }
     }
-    if chosen.is_none() {
-        report.choices.push(format!(
-            "{slug}: no caption file could be read; imported with metadata only"
-        ));
-    }
+    report.metadata_only.push(record.slug.clone());
+}
+
+/// The record (without cues) and channel an info JSON describes.
+fn record(id: &str, info: &Info) -> Imported {
+    let slug = if info.id.is_empty() {
+        id.to_string()
+    } else {
+        info.id.clone()
+    };
     let platform = platform_of(info.extractor_key.as_deref());
     let channel_name = info
         .channel
@@ -117,7 +141,7 @@ pub(super) fn video(
         info.live_status.as_deref(),
         Some("was_live" | "is_live" | "post_live")
     ) || info.was_live == Some(true);
-    Ok(Imported {
+    Imported {
         channel: Some(ChannelOf {
             key: info
                 .channel_id
@@ -140,7 +164,7 @@ pub(super) fn video(
                 .upload_date
                 .clone()
                 .filter(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit())),
-            duration: info.duration.or(cues.last().map(|c: &Cue| c.end)),
+            duration: info.duration,
             webpage_url: info.webpage_url.clone(),
             platform: Some(platform),
             media_type: if live {
@@ -158,14 +182,11 @@ pub(super) fn video(
             tags: info.tags.clone().unwrap_or_default(),
             curated_tags: vec![],
             recorded_date: None,
-            caption_source: match &chosen {
-                Some(c) if c.manual => CaptionSource::Manual,
-                _ => CaptionSource::Auto,
-            },
-            lang: chosen.map(|c| c.lang.trim_end_matches("-orig").to_string()),
-            cues,
+            caption_source: CaptionSource::Auto,
+            lang: None,
+            cues: Vec::new(),
         },
-    })
+    }
 }
 
 fn platform_of(extractor: Option<&str>) -> Platform {

@@ -77,16 +77,59 @@ pub enum CaptionError {
     File(String),
 }
 
-/// Parses caption text of a known format.
-pub fn parse(format: CaptionFormat, text: &str) -> Result<Vec<Cue>, CaptionError> {
+/// A cue that was not read: the line it starts on and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skipped {
+    /// The line number, from 1.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// What a caption file gave: its cues, and what was skipped.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Parsed {
+    /// The cues, in file order.
+    pub cues: Vec<Cue>,
+    /// Cues (or blocks) that could not be read; the rest of the file was.
+    pub skipped: Vec<Skipped>,
+}
+
+impl From<Vec<Cue>> for Parsed {
+    fn from(cues: Vec<Cue>) -> Self {
+        Parsed {
+            cues,
+            skipped: Vec::new(),
+        }
+    }
+}
+
+/// Parses caption text of a known format, skipping (and naming) the cues
+/// of a WebVTT or SRT file whose timing cannot be read, as WebVTT's
+/// standard parser does; a file with no readable cue is an error.
+pub fn read(format: CaptionFormat, text: &str) -> Result<Parsed, CaptionError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
         CaptionFormat::Vtt => vtt::parse(text),
         CaptionFormat::Srt => srt::parse(text),
-        CaptionFormat::WhisperTsv => whisper::parse_tsv(text),
-        CaptionFormat::WhisperJson => whisper::parse_json(text),
-        CaptionFormat::Json3 => youtube::parse_json3(text),
-        CaptionFormat::Srv3 => youtube::parse_srv3(text),
+        CaptionFormat::WhisperTsv => whisper::parse_tsv(text).map(Parsed::from),
+        CaptionFormat::WhisperJson => whisper::parse_json(text).map(Parsed::from),
+        CaptionFormat::Json3 => youtube::parse_json3(text).map(Parsed::from),
+        CaptionFormat::Srv3 => youtube::parse_srv3(text).map(Parsed::from),
+    }
+}
+
+/// Parses caption text of a known format, strictly: a cue that cannot be
+/// read refuses the whole file, naming its line (what a tool that must
+/// never present a partial transcript as whole needs).
+pub fn parse(format: CaptionFormat, text: &str) -> Result<Vec<Cue>, CaptionError> {
+    let parsed = read(format, text)?;
+    match parsed.skipped.into_iter().next() {
+        Some(s) => Err(CaptionError::Line {
+            line: s.line,
+            reason: s.reason,
+        }),
+        None => Ok(parsed.cues),
     }
 }
 
