@@ -87,9 +87,10 @@ fn logs_carry_no_colour_codes_when_stderr_is_not_a_terminal() {
         "1\n00:00:01,000 --> 00:00:02,000\nfine\n",
     )
     .unwrap();
+    // A byte that is not UTF-8 is kept as U+FFFD with a logged warning.
     std::fs::write(
         from.join("2_Bad.vtt"),
-        "WEBVTT\n\n00:00.000 --> 00:xx.000\noops\n",
+        b"WEBVTT\n\n00:00.000 --> 00:01.000\nbad \xff byte\n",
     )
     .unwrap();
     let out = tmp.path().join("out");

@@ -639,3 +639,64 @@ fn a_result_cap_stops_the_scan_and_says_partial() {
     );
     assert!(!r.coverage.unreached.is_empty());
 }
+
+#[test]
+fn without_an_index_a_filter_prunes_pages_from_the_summaries_and_never_loses_a_hit() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let q = Request {
+        filters: FilterArgs {
+            date_from: Some("20260101".into()),
+            ..Default::default()
+        },
+        ..plain("the")
+    };
+    let (indexed, _) = hits(&archive, Some(&f.index), &q);
+    let (pruned, r) = hits(&archive, None, &q);
+    assert_eq!(
+        pruned, indexed,
+        "filter-first planning finds what the index finds"
+    );
+    assert!(!pruned.is_empty());
+    assert!(
+        r.pages_read < r.pages_total,
+        "the summaries let it skip pages: {} of {}",
+        r.pages_read,
+        r.pages_total
+    );
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.starts_with("filter-pruned: planned ")),
+        "{:?}",
+        r.notes
+    );
+
+    // A video the summaries do not know has its page read.
+    let summaries = f.site.join("summaries/index.json");
+    let mut table: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summaries).unwrap()).unwrap();
+    let rows = table["videos"].as_array_mut().unwrap();
+    let passing = rows
+        .iter()
+        .position(|v| v["uploadDate"].as_str().is_some_and(|d| d >= "20260101"))
+        .unwrap();
+    rows.remove(passing);
+    std::fs::write(&summaries, serde_json::to_vec(&table).unwrap()).unwrap();
+    let (without_row, _) = hits(&open_local(&f.site), None, &q);
+    assert_eq!(
+        without_row, indexed,
+        "a video the summaries lack is still found"
+    );
+
+    let plain_query = plain("the");
+    let (_, full) = hits(&archive, None, &plain_query);
+    assert!(
+        full.notes
+            .iter()
+            .any(|n| n
+                .starts_with("full scan: no page in scope was pruned; an index would read only")),
+        "{:?}",
+        full.notes
+    );
+}

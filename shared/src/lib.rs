@@ -59,9 +59,13 @@
 //! 2. **A page the index cannot vouch for is read.** A page that is new,
 //!    changed (manifest sha256, or a local file's size and mtime), unknown
 //!    to the index, or that the build failed to read is read whole, never
-//!    skipped. Enforced by `query::plan`. Pinned by
+//!    skipped for its words; only a filter can skip it, when the summaries
+//!    and its manifest's `slugToPage` show that no video on it passes (a
+//!    video the summaries do not know has its page read). Enforced by
+//!    `query::plan` and `query::filtered`. Pinned by
 //!    `a_page_the_index_cannot_vouch_for_is_read_when_edited_with_the_same_size`,
-//!    `a_page_added_after_the_build_is_read`, `a_channel_added_after_the_build_is_read`.
+//!    `a_page_added_after_the_build_is_read`, `a_channel_added_after_the_build_is_read`,
+//!    `without_an_index_a_filter_prunes_pages_from_the_summaries_and_never_loses_a_hit`.
 //! 3. **Builds are atomic.** An index is written beside its target and
 //!    renamed into place; a reader sees the old index or the new one, and an
 //!    interrupted build leaves the old one working. Enforced by [`staging`].

@@ -156,9 +156,9 @@ impl IndexStatus {
                 format!("index: partly stale, {unvouched} of {pages} page(s) changed or new since the build and read in full")
             }
             IndexStatus::Ignored(why) => {
-                format!("index: ignored ({why}); no page in scope was skipped for it")
+                format!("index: ignored ({why}); it skipped no page")
             }
-            IndexStatus::NotUsed => "index: not used (full scan)".into(),
+            IndexStatus::NotUsed => "index: not used".into(),
         }
     }
 }

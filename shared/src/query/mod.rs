@@ -15,6 +15,7 @@
 
 mod confirm;
 mod error;
+pub mod filtered;
 pub mod filters;
 pub mod matcher;
 pub mod plan;

@@ -1,9 +1,12 @@
 //! The planner: which pages a query reads.
 //!
 //! A page is planned when its layer is one the scopes search, its channel
-//! is in scope, and either the index cannot vouch for it (invariant 2:
-//! new, changed, failed at build, or no index at all) or the index shows
-//! it may hold both a video passing the filters and the query's words.
+//! is in scope, and either the index vouches for it and shows it may hold
+//! both a video passing the filters and the query's words, or the index
+//! cannot vouch for it (invariant 2: new, changed, failed at build, or no
+//! index at all) and the summaries do not show that none of its videos
+//! passes the filters ([`super::filtered`]). The plan's note says which
+//! path ran: `index-pruned`, `filter-pruned` or `full scan`.
 //! `max_pages` then cuts the plan in archive order, never at random, and
 //! the coverage names what was and was not reached.
 
@@ -116,18 +119,31 @@ pub fn plan(
         })
         .collect();
     let mut planned = in_scope.clone();
-    if let Some(index) = index {
-        let (allowed, note) = index_allows(archive, index, c);
-        notes.extend(note);
-        planned.retain(|&i| match index.vouched.ids[i] {
-            Some(id) => allowed.as_ref().is_none_or(|a| a.contains(&id)),
-            None => true,
-        });
-        notes.push(format!(
-            "index-pruned: planned {} of {} page(s)",
-            planned.len(),
-            in_scope.len()
-        ));
+    let by_filter = super::filtered::pages(archive, pages, &c.filters);
+    let filter_allows = |i: usize| by_filter.as_ref().is_none_or(|f| f[i]);
+    match index {
+        Some(index) => {
+            let (allowed, note) = index_allows(archive, index, c);
+            notes.extend(note);
+            planned.retain(|&i| match index.vouched.ids[i] {
+                Some(id) => allowed.as_ref().is_none_or(|a| a.contains(&id)),
+                None => filter_allows(i),
+            });
+            notes.push(format!(
+                "index-pruned: planned {} of {} page(s)",
+                planned.len(),
+                in_scope.len()
+            ));
+        }
+        None if by_filter.is_some() => {
+            planned.retain(|&i| filter_allows(i));
+            notes.push(format!(
+                "filter-pruned: planned {} of {} page(s) from the summaries and manifests (no index)",
+                planned.len(),
+                in_scope.len()
+            ));
+        }
+        None => notes.push(full_scan_note(c)),
     }
     let total = planned.len();
     let cut = match max_pages {
@@ -140,6 +156,21 @@ pub fn plan(
         in_scope: in_scope.len(),
         cut,
         notes,
+    }
+}
+
+/// The note of a plan that reads every page in scope: whether an index
+/// would have let the query skip pages (it needs a required word).
+fn full_scan_note(c: &Compiled) -> String {
+    let narrowable = c
+        .terms
+        .distinct()
+        .into_iter()
+        .all(|m| Cond::of(m) != Cond::All);
+    if narrowable {
+        "full scan: no page in scope was pruned; an index would read only the pages holding the query's words (run `archilyzer-index build`)".into()
+    } else {
+        "full scan: no page in scope was pruned (no required word, so an index could not narrow this query)".into()
     }
 }
 
@@ -164,7 +195,7 @@ fn index_allows(
         }
         known.then_some(union)
     };
-    let note = by_query.is_none().then(|| "the index could not narrow this query (no required words); no page in scope was skipped for it".to_string());
+    let note = by_query.is_none().then(|| "the index could not narrow this query (no required words), so it skipped no page for the words".to_string());
     if let Some(set) = by_query {
         allowed = Some(set.into_iter().collect());
     }
