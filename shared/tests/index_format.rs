@@ -84,25 +84,27 @@ fn a_two_page_index_has_exactly_these_bytes() {
         dictionary,
         [
             at("a", 0),
-            at("blue", 2),
-            at("cafe", 4),
-            at("cee", 6),
-            at("fox", 9),
-            at("red", 12),
-            at("the", 14)
+            at("blue", 3),
+            at("cafe", 6),
+            at("cee", 9),
+            at("fox", 14),
+            at("red", 19),
+            at("the", 22)
         ],
         "each word's value is the offset of its list in the decompressed postings"
     );
     // Page ids: 0 = page-0001 (the red fox), 1 = page-0002 (a blue café).
+    // Each page is followed by how many of its videos hold the word: the
+    // channel name holds for the page, not for a video.
     #[rustfmt::skip]
-    let expected: [u8; 16] = [
-        1, 1,    // a:    1 page, id 1
-        1, 1,    // blue: 1 page, id 1
-        1, 1,    // cafe: 1 page, id 1
-        2, 0, 1, // cee:  2 pages, ids 0, 0+1
-        2, 0, 1, // fox:  2 pages, ids 0, 0+1
-        1, 0,    // red:  1 page, id 0
-        1, 0,    // the:  1 page, id 0
+    let expected: [u8; 25] = [
+        1, 1, 1,       // a:    1 page: id 1, 1 video
+        1, 1, 1,       // blue: 1 page: id 1, 1 video
+        1, 1, 1,       // cafe: 1 page: id 1, 1 video
+        2, 0, 0, 1, 0, // cee:  2 pages: id 0, 0 videos; id 0+1, 0 videos
+        2, 0, 1, 1, 1, // fox:  2 pages: id 0, 1 video; id 0+1, 1 video
+        1, 0, 1,       // red:  1 page: id 0, 1 video
+        1, 0, 1,       // the:  1 page: id 0, 1 video
     ];
     assert_eq!(postings, expected);
     let mut written: Vec<String> = std::fs::read_dir(&dir)

@@ -17,7 +17,7 @@ use fst::Streamer;
 
 use super::read::RawIndex;
 use super::{
-    encode_postings, files, IndexError, LayerName, Meta, PageKey, PageMeta, VideoRow,
+    encode_postings, files, IndexError, LayerName, Meta, PageKey, PageMeta, Posting, VideoRow,
     FORMAT_VERSION,
 };
 use crate::archive::{Archive, PageRef};
@@ -79,7 +79,9 @@ pub struct BuildReport {
 /// The words and videos of one page.
 #[derive(Default)]
 struct PageWords {
-    words: HashSet<Box<str>>,
+    /// Each word, with how many of the page's videos (chat threads,
+    /// posts) hold it.
+    words: HashMap<Box<str>, u32>,
     videos: Vec<VideoRow>,
 }
 
@@ -233,17 +235,20 @@ fn sort_videos(meta: &Meta, videos: &mut [VideoRow]) {
     });
 }
 
-/// Postings of the freshly read pages: word → ascending page ids.
+/// Postings of the freshly read pages: word → ascending pages.
 #[derive(Default)]
 struct Postings {
-    map: std::collections::BTreeMap<Box<str>, Vec<u32>>,
+    map: std::collections::BTreeMap<Box<str>, Vec<Posting>>,
 }
 
 impl Postings {
     /// Pages must be added in ascending id order.
-    fn add_page(&mut self, id: u32, words: HashSet<Box<str>>) {
-        for w in words {
-            self.map.entry(w).or_default().push(id);
+    fn add_page(&mut self, id: u32, words: HashMap<Box<str>, u32>) {
+        for (w, videos) in words {
+            self.map
+                .entry(w)
+                .or_default()
+                .push(Posting { page: id, videos });
         }
     }
 }
@@ -288,49 +293,61 @@ fn page_words(archive: &Archive, p: &PageRef) -> Result<(PageWords, u64), ReadEr
     let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page)?;
     let name = site.describe(&format::paths::page(p.layer, &p.channel, p.page));
     let mut w = PageWords::default();
-    let mut add = |text: &str| {
-        for_each_token(text, |t, _| {
-            if !w.words.contains(t) {
-                w.words.insert(t.into());
-            }
-        })
-    };
-    let channel_name = site
-        .channel(&p.channel)
-        .map(|c| c.name.clone())
-        .unwrap_or_default();
-    add(&channel_name);
+    // Words of the page as a whole (the channel name) hold for no video.
+    for_each_token(&channel_name_of(site, &p.channel), |t, _| {
+        w.words.entry(t.into()).or_insert(0);
+    });
     let mut videos = Vec::new();
     match p.layer {
         Layer::Transcripts => {
             let page: TranscriptPage = format::parse(&bytes, &name)?;
             for v in &page.videos {
-                add(&v.title);
-                add(&v.description);
-                for t in &v.tags {
-                    add(t);
-                }
-                for c in &v.cues {
-                    add(&c.text);
-                }
+                let fields = [v.title.as_str(), v.description.as_str()];
+                let texts = fields
+                    .into_iter()
+                    .chain(v.tags.iter().map(String::as_str))
+                    .chain(v.cues.iter().map(|c| c.text.as_str()));
+                count_unit(&mut w.words, texts);
                 videos.push(VideoRow::of(site.id(), &p.channel, p.page, v));
             }
         }
         Layer::Chat => {
             let page: ChatPage = format::parse(&bytes, &name)?;
-            for m in page.videos.iter().flat_map(|v| &v.messages) {
-                add(&m.text);
+            for v in &page.videos {
+                count_unit(&mut w.words, v.messages.iter().map(|m| m.text.as_str()));
             }
         }
         Layer::Posts => {
             let page: PostPage = format::parse(&bytes, &name)?;
             for post in &page.posts {
-                add(&post.text);
+                count_unit(&mut w.words, std::iter::once(post.text.as_str()));
             }
         }
     }
     w.videos = videos;
     Ok((w, bytes.len() as u64))
+}
+
+fn channel_name_of(site: &crate::archive::Site, channel: &str) -> String {
+    site.channel(channel)
+        .map(|c| c.name.clone())
+        .unwrap_or_default()
+}
+
+/// Adds one unit (a video, a chat thread, a post) to `words`: each word
+/// of its `texts` counts once for it.
+fn count_unit<'a>(words: &mut HashMap<Box<str>, u32>, texts: impl Iterator<Item = &'a str>) {
+    let mut seen: HashSet<Box<str>> = HashSet::new();
+    for text in texts {
+        for_each_token(text, |t, _| {
+            if !seen.contains(t) {
+                seen.insert(t.into());
+            }
+        });
+    }
+    for t in seen {
+        *words.entry(t).or_insert(0) += 1;
+    }
 }
 
 /// Writes the index files to a staging dir and renames it over `dir`.
@@ -355,9 +372,9 @@ fn write(
     let mut blob = Vec::new();
     let mut text = String::new();
     let mut terms = 0;
-    let mut emit = |term: &[u8], ids: &mut Vec<u32>| -> Result<(), IndexError> {
+    let mut emit = |term: &[u8], ids: &mut Vec<Posting>| -> Result<(), IndexError> {
         ids.sort_unstable();
-        ids.dedup();
+        ids.dedup_by_key(|p| p.page);
         if ids.is_empty() {
             return Ok(());
         }
@@ -375,10 +392,13 @@ fn write(
             while let Some((w, mut ids)) = fresh.next_if(|(w, _)| w.as_bytes() < term) {
                 emit(w.as_bytes(), &mut ids)?;
             }
-            let mut ids: Vec<u32> = old
-                .postings(offset)?
+            let mut ids: Vec<Posting> = old
+                .postings_with_counts(offset)?
                 .into_iter()
-                .filter_map(|id| remap.get(id as usize).copied().flatten())
+                .filter_map(|p| {
+                    let page = remap.get(p.page as usize).copied().flatten()?;
+                    Some(Posting { page, ..p })
+                })
                 .collect();
             if let Some((_, more)) = fresh.next_if(|(w, _)| w.as_bytes() == term) {
                 ids.extend(more);

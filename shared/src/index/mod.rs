@@ -13,7 +13,9 @@
 //! terms.fst     fst map: normalised word → byte offset of that word's
 //!               postings list in the *decompressed* postings.zst
 //! postings.zst  zstd of the postings: per word, a varint count, then
-//!               varint deltas of ascending page ids
+//!               for each page holding it, ascending: a varint delta of
+//!               its page id and a varint count of the videos (chat
+//!               threads, posts) on that page that hold it
 //! terms.txt     every word, one per line, in order: the blob infix
 //!               lookups (regex literals inside words) scan with memchr
 //! videos.json   one row per video read: site, channel, slug, title,
@@ -25,10 +27,15 @@
 //!
 //! # Format versions ([`FORMAT_VERSION`])
 //!
-//! - 1 (2026-11): the files above. An index of another version is ignored
-//!   with a note and rebuilt in full by the next build. (The marker file
-//!   came later without a version change: an index without it reads the
-//!   same, but a build refuses to replace its folder.)
+//! - 1 (2026-11): the files above, postings without video counts. (The
+//!   marker file came later without a version change: an index without it
+//!   reads the same, but a build refuses to replace its folder.)
+//! - 2 (2026-11): each posting carries the number of videos on its page
+//!   that hold the word, so the vocabulary can say how many videos hold
+//!   each word ("also heard as", `similar_terms`).
+//!
+//! An index of another version is ignored with a note and rebuilt in full
+//! by the next build.
 //!
 //! The exact bytes of a two-page index are pinned by
 //! `shared/tests/index_format.rs`.
@@ -75,7 +82,7 @@ use crate::format::paths::Layer;
 use crate::format::{SummaryRow, VideoRecord};
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -215,34 +222,51 @@ pub(crate) fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
     None
 }
 
-/// A postings list: ascending page ids as count + deltas.
-pub(crate) fn encode_postings(out: &mut Vec<u8>, ids: &[u32]) {
-    put_varint(out, ids.len() as u64);
+/// One page of a word's postings: its id, and how many of its videos
+/// (chat threads, posts) hold the word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Posting {
+    /// The page's id in the index's page table.
+    pub page: u32,
+    /// Videos on that page holding the word (0 when only a page-wide
+    /// field such as the channel name does).
+    pub videos: u32,
+}
+
+/// A postings list: the count, then per page (ascending) its id delta
+/// and its video count.
+pub(crate) fn encode_postings(out: &mut Vec<u8>, postings: &[Posting]) {
+    put_varint(out, postings.len() as u64);
     let mut prev = 0;
-    for &id in ids {
-        put_varint(out, u64::from(id - prev));
-        prev = id;
+    for p in postings {
+        put_varint(out, u64::from(p.page - prev));
+        put_varint(out, u64::from(p.videos));
+        prev = p.page;
     }
 }
 
 /// The inverse of [`encode_postings`]; `None` if the bytes are damaged
 /// (truncated, or ids past `limit`).
-pub(crate) fn decode_postings(bytes: &[u8], offset: usize, limit: u32) -> Option<Vec<u32>> {
+pub(crate) fn decode_postings(bytes: &[u8], offset: usize, limit: u32) -> Option<Vec<Posting>> {
     let mut at = offset;
     let n = get_varint(bytes, &mut at)?;
     if n > u64::from(limit) {
         return None;
     }
-    let mut ids = Vec::with_capacity(n as usize);
+    let mut out = Vec::with_capacity(n as usize);
     let mut cur = 0u64;
     for _ in 0..n {
         cur += get_varint(bytes, &mut at)?;
+        let videos = u32::try_from(get_varint(bytes, &mut at)?).ok()?;
         if cur >= u64::from(limit) {
             return None;
         }
-        ids.push(cur as u32);
+        out.push(Posting {
+            page: cur as u32,
+            videos,
+        });
     }
-    Some(ids)
+    Some(out)
 }
 
 #[cfg(test)]
@@ -252,11 +276,12 @@ mod tests {
     #[test]
     fn postings_round_trip_and_damage_is_detected() {
         let mut buf = Vec::new();
-        encode_postings(&mut buf, &[0, 3, 4, 200, 70_000]);
-        assert_eq!(
-            decode_postings(&buf, 0, 70_001),
-            Some(vec![0, 3, 4, 200, 70_000])
-        );
+        let postings: Vec<Posting> = [(0, 1), (3, 0), (4, 12), (200, 3), (70_000, 300)]
+            .iter()
+            .map(|&(page, videos)| Posting { page, videos })
+            .collect();
+        encode_postings(&mut buf, &postings);
+        assert_eq!(decode_postings(&buf, 0, 70_001), Some(postings));
         assert_eq!(
             decode_postings(&buf, 0, 1000),
             None,

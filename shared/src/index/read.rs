@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use fst::{IntoStreamer, Streamer};
 
-use super::{decode_postings, files, IndexError, Meta, PageKey, VideoRow, FORMAT_VERSION};
+use super::{decode_postings, files, IndexError, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION};
 use crate::archive::{Archive, PageRef};
 use crate::text::NORMALIZER_VERSION;
 
@@ -78,6 +78,15 @@ impl RawIndex {
 
     /// The page ids of the postings at `offset`.
     pub fn postings(&self, offset: u64) -> Result<Vec<u32>, IndexError> {
+        Ok(self
+            .postings_with_counts(offset)?
+            .into_iter()
+            .map(|p| p.page)
+            .collect())
+    }
+
+    /// The postings at `offset`, with each page's video count.
+    pub fn postings_with_counts(&self, offset: u64) -> Result<Vec<Posting>, IndexError> {
         decode_postings(
             &self.postings,
             offset as usize,
@@ -86,6 +95,21 @@ impl RawIndex {
         .ok_or_else(|| {
             IndexError::damaged(files::POSTINGS, "damaged at this word; rebuild the index")
         })
+    }
+
+    /// How many videos (transcript records) hold the word whose postings
+    /// are at `offset`; `None` if the postings are damaged.
+    pub fn videos_holding(&self, offset: u64) -> Option<u64> {
+        let postings = self.postings_with_counts(offset).ok()?;
+        Some(
+            postings
+                .iter()
+                .filter(|p| {
+                    self.meta.pages[p.page as usize].key.layer == super::LayerName::Transcripts
+                })
+                .map(|p| u64::from(p.videos))
+                .sum(),
+        )
     }
 
     /// Pages holding the word `term` exactly; `None` if the index cannot say.
