@@ -39,6 +39,10 @@ pub enum RowKind {
     Search(Box<Request>),
     /// Read these videos' records (one read per distinct page).
     Batch(Vec<(String, String)>),
+    /// The "also heard as" lookup of these words in the index's
+    /// vocabulary, alone: what it adds to a query (the index is loaded
+    /// before the clock starts).
+    AlsoHeard(String),
 }
 
 /// What one run of a row measured (printed by `bench-one` as JSON).
@@ -200,6 +204,12 @@ pub fn rows(
             rg_term: None,
             rg_channels: vec![],
         },
+        Row {
+            name: format!("also-heard-as lookup, {common:?} (vocabulary only)"),
+            kind: RowKind::AlsoHeard(common.clone()),
+            rg_term: None,
+            rg_channels: vec![],
+        },
     ])
 }
 
@@ -240,6 +250,9 @@ fn median_year(raw: &RawIndex) -> Option<String> {
 /// Runs one row once in this process (what `bench-one` does): opens the
 /// archive cold, then runs the row; the wall time covers both.
 pub fn run_once(handle: &SourceHandle, index_dir: &Path, row: &Row) -> Result<RunFigures> {
+    if let RowKind::AlsoHeard(query) = &row.kind {
+        return also_heard_once(handle, index_dir, query);
+    }
     let started = Instant::now();
     let archive = &Archive::open(handle, &OpenOptions::default())?;
     let mut f = RunFigures::default();
@@ -257,6 +270,7 @@ pub fn run_once(handle: &SourceHandle, index_dir: &Path, row: &Row) -> Result<Ru
             f.bytes = r.bytes_read;
             f.hits = r.total_hits;
         }
+        RowKind::AlsoHeard(_) => unreachable!("timed by also_heard_once"),
         RowKind::Batch(ids) => {
             let site = &archive.sites()[0];
             let mut pages = std::collections::BTreeSet::new();
@@ -278,6 +292,26 @@ pub fn run_once(handle: &SourceHandle, index_dir: &Path, row: &Row) -> Result<Ru
     f.wall_ms = started.elapsed().as_secs_f64() * 1000.0;
     f.peak_rss_kb = peak_rss_kb();
     Ok(f)
+}
+
+/// Times the "also heard as" lookup of `query` alone, the index loaded.
+fn also_heard_once(handle: &SourceHandle, index_dir: &Path, query: &str) -> Result<RunFigures> {
+    let archive = Archive::open(handle, &OpenOptions::default())?;
+    let (pages, _) = archive.page_table();
+    let (index, _) = archilyzer_core::index::Index::open(index_dir, &archive, &pages);
+    let index = index.context("no usable index for the also-heard-as row")?;
+    let request = Request {
+        query: query.to_string(),
+        ..Default::default()
+    };
+    let started = Instant::now();
+    let (found, _) = archilyzer_core::query::suggest::also_heard(Some(&index), &request);
+    Ok(RunFigures {
+        wall_ms: started.elapsed().as_secs_f64() * 1000.0,
+        hits: found.iter().map(|a| a.variants.len()).sum(),
+        peak_rss_kb: peak_rss_kb(),
+        ..Default::default()
+    })
 }
 
 /// `rg -o -i -w TERM` over the rows' transcript files: (ms, matches), or

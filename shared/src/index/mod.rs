@@ -70,6 +70,7 @@
 mod build;
 mod error;
 mod read;
+pub mod similar;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
 pub use error::IndexError;

@@ -21,6 +21,7 @@ pub mod matcher;
 pub mod plan;
 pub mod prune;
 pub mod scan;
+pub mod suggest;
 pub mod terms;
 
 use std::path::Path;
@@ -260,6 +261,8 @@ pub struct Response {
     pub unreadable: Vec<String>,
     /// Which channels were read, partly read, never reached.
     pub coverage: Coverage,
+    /// Other spellings of the query's words in the index's vocabulary.
+    pub also_heard: Vec<suggest::AlsoHeard>,
 }
 
 fn as_text<S: serde::Serializer>(status: &IndexStatus, s: S) -> Result<S::Ok, S::Error> {
@@ -309,6 +312,7 @@ pub fn search_each(
         request.max_pages,
     );
     let scanned = scan::scan(archive, &pages, &planned, &compiled, sink, progress);
+    let (also_heard, suggest_note) = suggest::also_heard(index.as_ref(), request);
     Ok(Response {
         source: archive.handle().to_string(),
         videos: Vec::new(),
@@ -326,10 +330,16 @@ pub fn search_each(
             undated_note(scanned.undated),
             scanned.notes,
             planned.notes,
+            also_heard
+                .iter()
+                .map(suggest::AlsoHeard::describe)
+                .collect(),
+            suggest_note.into_iter().collect(),
         ]
         .concat(),
         unreadable: [problems, scanned.unreadable].concat(),
         coverage: scanned.coverage,
+        also_heard,
     })
 }
 
