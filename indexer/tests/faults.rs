@@ -214,7 +214,7 @@ fn queries_and_regexes_past_their_limits_are_refused_with_the_limit_named() {
 
 /// Peak RSS in MB of `archilyzer-index ARGS`, measured by its parent.
 fn peak_rss_mb(args: &[&str]) -> (u64, String) {
-    let script = "import resource, subprocess, sys\np = subprocess.run(sys.argv[1:], capture_output=True, text=True)\nprint(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\nprint(p.returncode)\nprint(p.stdout[-400:] + p.stderr[-400:])";
+    let script = "import resource, subprocess, sys\np = subprocess.run(sys.argv[1:], capture_output=True, text=True)\nprint(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\nprint(p.returncode)\nprint(p.stdout[-2000:] + p.stderr[-2000:])";
     let out = Command::new("python3")
         .args(["-c", script, env!("CARGO_BIN_EXE_archilyzer-index")])
         .args(args)
