@@ -117,6 +117,27 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// A word and its neighbours in the index's vocabulary (what speech
+    /// recognition may have written for it), each searched, with video and
+    /// hit counts and one example moment: material for an alias.
+    Terms {
+        #[command(flatten)]
+        source: SourceArgs,
+        #[command(flatten)]
+        index: IndexArgs,
+        /// The word.
+        word: String,
+        /// Edits a variant may be away (1 or 2; default: 1, or 2 for a
+        /// word of 8 letters or more).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=2))]
+        max_edits: Option<u32>,
+        /// Only this channel, by slug or name (repeatable).
+        #[arg(long = "channel")]
+        channels: Vec<String>,
+        /// Only channels of this group (repeatable).
+        #[arg(long = "group")]
+        groups: Vec<String>,
+    },
     /// One run of one bench row (used by `bench`).
     #[command(hide = true)]
     BenchOne {
@@ -357,6 +378,30 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 json,
             };
             bench::run(&archive, &dir, &options)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Terms {
+            source,
+            index,
+            word,
+            max_edits,
+            channels,
+            groups,
+        } => {
+            let archive = source.open()?;
+            let dir = index.dir(&archive)?;
+            let filters = archilyzer_core::query::FilterArgs {
+                channels,
+                groups,
+                ..Default::default()
+            };
+            let report = archilyzer_core::query::vocabulary::similar_terms(
+                &archive, &dir, &word, max_edits, &filters,
+            )?;
+            for t in &report {
+                println!("{}", archilyzer_index::search::term_line(t));
+            }
+            println!("(corpus: {})", archive.handle());
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchOne { handle, index, row } => {

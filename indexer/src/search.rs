@@ -274,3 +274,29 @@ pub fn run(
     }
     Ok(())
 }
+
+/// One line of `archilyzer-index terms`: the word, its counts, and an
+/// example moment.
+pub fn term_line(t: &archilyzer_core::query::vocabulary::TermReport) -> String {
+    let label = if t.asked { " (asked)" } else { "" };
+    let example = t.example.as_ref().and_then(|v| {
+        let h = v.hits.first()?;
+        let at = h
+            .start
+            .map_or(String::new(), |s| format!(" at {}", clock(s)));
+        Some(format!(
+            "; e.g. \"{}\" ({}/{}){at}: {}",
+            v.title,
+            v.channel,
+            v.slug,
+            h.labelled_text()
+        ))
+    });
+    format!(
+        "{}{label}: {}, {}{}",
+        t.word,
+        counted(t.videos as u64, "video"),
+        counted(t.hits as u64, "hit"),
+        example.unwrap_or_default()
+    )
+}

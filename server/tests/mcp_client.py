@@ -25,6 +25,7 @@ EXPECTED_TOOLS = [
     "get_report",
     "search_transcripts",
     "enumerate_matches",
+    "similar_terms",
     "get_transcript",
     "get_transcripts",
     "get_post",
@@ -334,6 +335,18 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         text = text_of(result)
         check(len(text) <= 4000 and text.count("not shown (size budget): get_transcript with video_id") == len(ids),
               f"{mode}: get_transcripts shares its budget across every video and says what each left out", text[-800:])
+        result = await client.call_tool("similar_terms", {"word": "cups"})
+        terms = {t["word"]: t for t in result.structured_content["terms"]}
+        cup = await client.call_tool("enumerate_matches", {"query": "cup", "use_aliases": False, "collapse_duplicates": False})
+        check(not result.is_error and terms["cups"]["asked"] and "cup" in terms
+              and (terms["cup"]["videos"], terms["cup"]["hits"]) == (cup.structured_content["total"], cup.structured_content["total_hits"])
+              and "- **cup**: " in text_of(result) and "](https://alphalyzer.example/?v=" in text_of(result),
+              f"{mode}: similar_terms lists the vocabulary's neighbours with confirmed counts and a linked example", text_of(result)[:1200])
+        result = await client.call_tool("search_transcripts", {"query": "really cups", "limit": 1})
+        check('near "cups"' not in text_of(result), f"{mode}: a word under 5 letters gets no suggestions", text_of(result)[-600:])
+        result = await client.call_tool("search_transcripts", {"query": "torlyans", "limit": 1})
+        check('also in the vocabulary near "torlyans": torlyan (' in text_of(result) and result.structured_content["also_heard"][0]["variants"][0]["word"] == "torlyan",
+              f"{mode}: a query word's neighbours in the vocabulary are named in the footer and the structured result", text_of(result)[-800:])
         result = await client.call_tool("resolve_source", {"source": cited})
         check("cited-only" in text_of(result), f"{mode}: resolve_source says a cited-only site is one", text_of(result))
 

@@ -13,6 +13,7 @@ pub mod schema;
 pub mod search;
 pub mod share;
 pub mod validate;
+pub mod vocabulary;
 pub mod worklist;
 
 use serde_json::{Map, Value};

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use serde_json::{json, Map, Value};
 
 use super::schema::{filter_properties, object, query_properties, shared, source_only, with};
-use super::{catalog, notes, read, reports, search, share};
+use super::{catalog, notes, read, reports, search, share, vocabulary};
 use crate::editor::{clip, coverage, ops};
 use crate::plans::{self, instructions::Kind};
 use crate::tool::{Context, Progress, ToolResult};
@@ -145,6 +145,18 @@ fn table() -> Vec<Tool> {
                 &["query"],
             ),
             OnSource(|c| search::enumerate_matches(&c.ctx.sources, c.handle, c.args, c.progress)),
+        ),
+        tool(
+            "similar_terms",
+            "A word and its neighbours in the index's vocabulary (within max_edits: what speech recognition may have written for a name), each searched on its own in the scope given, with video and hit counts and one linked example moment. Use it before concluding something was never said, and to build an alias.",
+            object(
+                with(shared(&["source", "channels", "groups", "channel"]), json!({
+                    "word": {"type": "string", "description": "The word (one word)."},
+                    "max_edits": {"type": "integer", "minimum": 1, "maximum": 2, "description": "Edits a variant may be away (default 1, or 2 for a word of 8 letters or more)."}
+                })),
+                &["word"],
+            ),
+            OnSource(|c| vocabulary::similar_terms(&c.ctx.sources, c.handle, c.args)),
         ),
         tool(
             "get_transcript",

@@ -93,7 +93,7 @@ fn footer(r: &Response) -> Vec<String> {
     lines
 }
 
-fn target<'a>(archive: &'a Archive, v: &'a VideoResult) -> LinkTarget<'a> {
+pub(crate) fn target<'a>(archive: &'a Archive, v: &'a VideoResult) -> LinkTarget<'a> {
     let viewer = archive
         .sites()
         .iter()

@@ -23,6 +23,7 @@ pub mod prune;
 pub mod scan;
 pub mod suggest;
 pub mod terms;
+pub mod vocabulary;
 
 use std::path::Path;
 

@@ -1,0 +1,75 @@
+//! `similar_terms`: a word and what speech recognition may have written
+//! for it, from the index's vocabulary, each searched in the scope asked
+//! for (see `archilyzer_core::query::vocabulary`).
+
+use serde_json::{json, Map, Value};
+
+use super::search::target;
+use crate::links::clock;
+use crate::sources::Sources;
+use crate::tool::{int_arg, list_arg, str_arg, ToolResult};
+use archilyzer_core::query::vocabulary::{similar_terms as report, TermReport};
+use archilyzer_core::query::FilterArgs;
+use archilyzer_core::source::SourceHandle;
+
+pub fn similar_terms(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &Map<String, Value>,
+) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let index = sources
+        .index_dir(handle)
+        .ok_or_else(|| "similar terms come from the index's vocabulary, and this source has no index directory: run `archilyzer-index build` for it".to_string())?;
+    let word = str_arg(args, "word").unwrap_or_default();
+    let max_edits = args
+        .get("max_edits")
+        .map(|_| int_arg(args, "max_edits", 1) as u32);
+    let mut channels = list_arg(args, "channels");
+    channels.extend(str_arg(args, "channel").map(str::to_string));
+    let filters = FilterArgs {
+        channels,
+        groups: list_arg(args, "groups"),
+        ..FilterArgs::default()
+    };
+    let terms = report(&archive, &index, word, max_edits, &filters).map_err(|e| e.to_string())?;
+    let mut out = format!(
+        "# {:?} and its neighbours in the vocabulary\nEach is searched on its own; counts are confirmed on the text. A variant is evidence only if the example shows the same name or word misheard: to search them together, add them to the query or build an alias.\n\n",
+        word
+    );
+    for t in &terms {
+        out.push_str(&line(&archive, t));
+    }
+    if terms.len() == 1 {
+        out.push_str("(no other spelling within the edits asked for is in the vocabulary)\n");
+    }
+    Ok((out, json!({"terms": terms})))
+}
+
+/// One word's line: counts, then the example moment, linked.
+fn line(archive: &archilyzer_core::archive::Archive, t: &TermReport) -> String {
+    let label = if t.asked { " (asked)" } else { "" };
+    let mut s = format!(
+        "- **{}**{label}: {} video(s), {} hit(s)",
+        t.word, t.videos, t.hits
+    );
+    if let Some(v) = &t.example {
+        if let Some(h) = v.hits.first() {
+            let stamp = match h.start {
+                Some(start) => match target(archive, v).moment(start) {
+                    Some(link) => format!(" [{}]({link})", clock(start)),
+                    None => format!(" [{}]", clock(start)),
+                },
+                None => format!(" [{}]", h.scope.as_str()),
+            };
+            s.push_str(&format!(
+                " — e.g. \"{}\" ({}){stamp}: {}",
+                v.title,
+                v.slug,
+                crate::budget::clip(&h.labelled_text(), crate::budget::MAX_HIT_CHARS)
+            ));
+        }
+    }
+    s.push('\n');
+    s
+}
