@@ -64,6 +64,11 @@ pub struct QueryArgs {
     /// Read at most this many pages; the result then says PARTIAL.
     #[arg(long)]
     pub max_pages: Option<usize>,
+    /// Also search the vocabulary's words within N edits (1 or 2) of each
+    /// query word of 5 letters or more, each named with its own hit count
+    /// (needs an index; not for --regex).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    pub fuzzy: u8,
 }
 
 /// A date flag: a malformed one is an error (exit 2), never ignored.
@@ -80,6 +85,7 @@ impl QueryArgs {
             case_sensitive: self.case_sensitive,
             use_aliases: !self.no_aliases,
             exclude: self.exclude.clone(),
+            fuzzy: self.fuzzy,
             scopes: self.scopes.clone(),
             filters: FilterArgs {
                 states: self.states.clone(),

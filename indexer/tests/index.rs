@@ -700,3 +700,72 @@ fn without_an_index_a_filter_prunes_pages_from_the_summaries_and_never_loses_a_h
         full.notes
     );
 }
+
+/// Every hit of a search: (channel, slug, field, unit).
+fn hit_set(r: &archilyzer_core::query::Response) -> BTreeSet<(String, String, String, usize)> {
+    r.videos
+        .iter()
+        .flat_map(|v| {
+            v.hits.iter().map(|h| {
+                (
+                    v.channel.clone(),
+                    v.slug.clone(),
+                    h.scope.as_str().to_string(),
+                    h.unit,
+                )
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn fuzzy_finds_exactly_the_union_of_the_query_and_its_named_expansions() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let raw = index::RawIndex::load(&f.index).unwrap();
+    // A word of the generated vocabulary with neighbours within one edit.
+    let word = {
+        use fst::Streamer;
+        let mut stream = raw.terms.stream();
+        let mut found = None;
+        while let Some((t, _)) = stream.next() {
+            let t = String::from_utf8_lossy(t).into_owned();
+            if t.len() >= 6
+                && t.chars().all(|c| c.is_ascii_lowercase())
+                && !raw.similar(&t, 1, 8).is_empty()
+            {
+                found = Some(t);
+                break;
+            }
+        }
+        found.expect("a word with a neighbour")
+    };
+    let q = Request {
+        fuzzy: 1,
+        ..plain(&word)
+    };
+    let fuzzy = search(&archive, Some(&f.index), &q).unwrap();
+    assert!(!fuzzy.fuzzy.is_empty(), "expansions are named");
+    let exact = search(&archive, Some(&f.index), &plain(&word)).unwrap();
+    let mut union = hit_set(&exact);
+    for e in &fuzzy.fuzzy {
+        let alone = search(&archive, Some(&f.index), &plain(&e.query)).unwrap();
+        assert_eq!(e.hits, alone.total_hits, "{} counts its own hits", e.query);
+        union.extend(hit_set(&alone));
+    }
+    assert_eq!(
+        hit_set(&fuzzy),
+        union,
+        "fuzzy is the union, and keeps every exact hit"
+    );
+    let no_index = search(&archive, None, &q).unwrap();
+    assert!(no_index.fuzzy.is_empty());
+    assert!(
+        no_index
+            .notes
+            .iter()
+            .any(|n| n.starts_with("fuzzy needs an index")),
+        "{:?}",
+        no_index.notes
+    );
+}

@@ -347,6 +347,14 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         result = await client.call_tool("search_transcripts", {"query": "torlyans", "limit": 1})
         check('also in the vocabulary near "torlyans": torlyan (' in text_of(result) and result.structured_content["also_heard"][0]["variants"][0]["word"] == "torlyan",
               f"{mode}: a query word's neighbours in the vocabulary are named in the footer and the structured result", text_of(result)[-800:])
+        result = await client.call_tool("search_transcripts", {"query": "torlyans", "fuzzy": 1, "limit": 2})
+        expansions = result.structured_content["fuzzy"]
+        check(not result.is_error and any(e["query"] == "torlyan" and e["hits"] > 0 for e in expansions)
+              and 'fuzzy: also searched "torlyan": ' in text_of(result),
+              f"{mode}: fuzzy names each expansion with its own hit count", text_of(result)[-800:])
+        first_fuzzy = result.structured_content["videos"][0]["slug"]
+        result = await client.call_tool("get_transcripts", {"video_ids": [first_fuzzy], "query": "torlyans", "fuzzy": 1, "before": 0, "after": 0})
+        check('; fuzzy "torlyan": ' in text_of(result), f"{mode}: get_transcripts counts fuzzy expansions as search does", text_of(result)[:600])
         result = await client.call_tool("resolve_source", {"source": cited})
         check("cited-only" in text_of(result), f"{mode}: resolve_source says a cited-only site is one", text_of(result))
 

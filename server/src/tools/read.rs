@@ -11,9 +11,11 @@ use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Context, ToolResult};
 use archilyzer_core::archive::{Archive, Found, Site};
 use archilyzer_core::format::VideoRecord;
+use archilyzer_core::index::Index;
 use archilyzer_core::query::matcher::TokenStream;
+use archilyzer_core::query::suggest::expansions;
 use archilyzer_core::query::terms::hits_of;
-use archilyzer_core::query::{TermSpec, Terms};
+use archilyzer_core::query::{Request, TermSpec, Terms};
 use archilyzer_core::source::SourceHandle;
 
 /// Most ids one `get_transcripts` call reads.
@@ -148,21 +150,27 @@ struct Asked {
 struct Counted {
     label: String,
     cues: Vec<usize>,
+    /// Cues only an alias or a fuzzy expansion found.
     through_aliases: usize,
+    /// Each fuzzy expansion that hit here, with its own hit count.
+    expansions: Vec<(String, usize)>,
 }
 
 impl Counted {
     fn describe(&self) -> String {
-        if self.through_aliases == 0 {
-            format!("{:?}: {}", self.label, self.cues.len())
-        } else {
-            format!(
-                "{:?}: {} ({} only through an alias)",
-                self.label,
-                self.cues.len(),
-                self.through_aliases
-            )
+        let mut s = format!("{:?}: {}", self.label, self.cues.len());
+        if self.through_aliases > 0 {
+            let via = if self.expansions.is_empty() {
+                "an alias"
+            } else {
+                "an alias or a fuzzy expansion"
+            };
+            s.push_str(&format!(" ({} only through {via})", self.through_aliases));
         }
+        for (phrase, n) in &self.expansions {
+            s.push_str(&format!("; fuzzy {phrase:?}: {n}"));
+        }
+        s
     }
 }
 
@@ -174,10 +182,18 @@ fn count_hits(found: &Found, asked: &[Asked], scratch: &mut TokenStream) -> Vec<
         .map(|a| {
             let all = a.terms.cue_hits(found.site_index, cues(), scratch);
             let own = hits_of(&a.terms.for_site(found.site_index)[..1], cues(), scratch);
+            let expansions = a
+                .terms
+                .expansions
+                .iter()
+                .map(|(phrase, m)| (phrase.clone(), m.hits(cues(), scratch).len()))
+                .filter(|(_, n)| *n > 0)
+                .collect();
             Counted {
                 label: a.label.clone(),
                 through_aliases: all.len() - own.len(),
                 cues: all,
+                expansions,
             }
         })
         .collect()
@@ -212,8 +228,13 @@ fn excluded_by(found: &Found, asked: &[Asked], exclude: &[String]) -> Option<Str
 }
 
 /// The queries of a call, compiled against `archive` as a search would
-/// compile them (aliases per site, `use_aliases`, `regex`, `exclude`).
-fn asked(archive: &Archive, args: &Map<String, Value>) -> Result<Vec<Asked>, String> {
+/// compile them (aliases per site, `use_aliases`, `regex`, `exclude`,
+/// `fuzzy` with the index in `index_dir`), and the notes fuzzy left.
+fn asked(
+    archive: &Archive,
+    index_dir: Option<&std::path::Path>,
+    args: &Map<String, Value>,
+) -> Result<(Vec<Asked>, Vec<String>), String> {
     let mut queries: Vec<String> = str_arg(args, "query")
         .map(str::to_string)
         .into_iter()
@@ -231,20 +252,39 @@ fn asked(archive: &Archive, args: &Map<String, Value>) -> Result<Vec<Asked>, Str
             "exclude applies to a query: pass query or queries with it, or drop exclude".into(),
         );
     }
-    queries
+    let fuzzy = int_arg(args, "fuzzy", 0).min(2) as u8;
+    let index = match (fuzzy, index_dir) {
+        (0, _) | (_, None) => None,
+        (_, Some(dir)) => Index::open(dir, archive, &archive.page_table().0).0,
+    };
+    let mut notes = Vec::new();
+    let asked = queries
         .into_iter()
         .map(|q| {
+            let regex = bool_arg(args, "regex", false);
             let spec = TermSpec {
                 query: &q,
-                regex: bool_arg(args, "regex", false),
+                regex,
                 case_sensitive: false,
                 use_aliases: bool_arg(args, "use_aliases", true),
                 exclude: &exclude,
             };
-            let terms = Terms::compile(archive, spec).map_err(|e| e.to_string())?;
+            let request = Request {
+                query: q.clone(),
+                regex,
+                fuzzy,
+                ..Request::default()
+            };
+            let (phrases, note) = expansions(index.as_ref(), &request);
+            notes.extend(note);
+            let terms = Terms::compile(archive, spec)
+                .and_then(|t| t.with_expansions(phrases))
+                .map_err(|e| e.to_string())?;
             Ok(Asked { label: q, terms })
         })
-        .collect()
+        .collect::<Result<_, String>>()?;
+    notes.dedup();
+    Ok((asked, notes))
 }
 
 pub fn get_transcripts(
@@ -263,7 +303,9 @@ pub fn get_transcripts(
         ));
         ids.truncate(MAX_IDS);
     }
-    let asked = asked(&archive, args)?;
+    let index_dir = sources.index_dir(handle);
+    let (asked, fuzzy_notes) = asked(&archive, index_dir.as_deref(), args)?;
+    notes.extend(fuzzy_notes);
     let exclude = list_arg(args, "exclude");
     let mut alias_notes: Vec<String> = Vec::new();
     for a in &asked {

@@ -175,7 +175,7 @@ fn table() -> Vec<Tool> {
             "get_transcripts",
             "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts. The size budget (max_chars) is shared fairly: every video gets the same number of lines, and a cut video says what it left out. Queries are compiled exactly as search_transcripts compiles them: alias-aware (use_aliases, default true; the aliases that fired are named), regex, exclude.",
             object(
-                with(shared(&["source", "use_aliases", "exclude"]), json!({
+                with(shared(&["source", "use_aliases", "exclude", "fuzzy"]), json!({
                     "video_ids": {"type": "array", "items": {"type": "string"}, "description": "Up to 20 ids; more are dropped and named."},
                     "query": {"type": "string", "description": "Window the transcripts around this phrase (or regex)."},
                     "queries": {"type": "array", "items": {"type": "string"}, "description": "Several queries at once (with query, at most 8); counts are reported per query."},

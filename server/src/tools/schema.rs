@@ -23,6 +23,7 @@ pub fn filter_properties() -> Map<String, Value> {
         "exclude": {"type": "array", "items": {"type": "string"}, "description": "Drop videos that also match any of these (never alias-expanded)."},
         "scopes": {"type": "array", "items": {"type": "string"}, "description": "Fields to search: transcripts, chat, description, tags, metadata, posts. Default: captions and titles."},
         "max_pages": {"type": "integer", "minimum": 1, "description": "Scan cap (default 400); past it the result says PARTIAL and names the channels not reached."},
+        "fuzzy": {"type": "integer", "minimum": 0, "maximum": 2, "description": "Also search the vocabulary's words within this many edits of each query word of 5+ letters (what speech recognition misheard), one word varied at a time; each expansion is named with its own hit count, and exact matches are always kept. Needs an index; not for regex (default 0)."},
         "use_aliases": {"type": "boolean", "description": "Expand a plain query through the curated aliases of the site each video belongs to (default true); the answer names the aliases that fired."},
         "collapse_duplicates": {"type": "boolean", "description": "Fold mirrors of one recording into one row, naming the copies (default true)."},
         "source": {"type": "string", "description": "Corpus handle (default: the startup source); see list_sources."}

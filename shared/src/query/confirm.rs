@@ -152,6 +152,7 @@ fn chat_results(
             );
             r.url = record.webpage_url.clone();
             r.platform = record.platform;
+            r.expansion_hits = expansion_counts(c, Scope::Chat, &texts, &start, scratch);
             match verdict {
                 Verdict::Passes => out.videos.push(r),
                 _ => out.undated += 1,
@@ -187,6 +188,21 @@ fn unit_hits(
             text: texts[i].to_string(),
             author: None,
         })
+        .collect()
+}
+
+/// The hits each fuzzy expansion finds in one field's `texts` on its own.
+fn expansion_counts(
+    c: &Compiled,
+    scope: Scope,
+    texts: &[&str],
+    start: &dyn Fn(usize) -> Option<f64>,
+    scratch: &mut TokenStream,
+) -> Vec<usize> {
+    c.terms
+        .expansions
+        .iter()
+        .map(|(_, m)| unit_hits(std::slice::from_ref(m), scope, texts, start, false, scratch).len())
         .collect()
 }
 
@@ -253,6 +269,12 @@ fn video_result(
     );
     r.url = v.webpage_url.as_deref().map(str::to_string);
     r.platform = v.platform;
+    r.expansion_hits = c
+        .terms
+        .expansions
+        .iter()
+        .map(|(_, m)| record_hits(std::slice::from_ref(m), c, site, &p.channel, v, scratch).len())
+        .collect();
     Some(r)
 }
 
@@ -297,6 +319,7 @@ fn post_result(
         hits,
     );
     r.url = post.url.clone();
+    r.expansion_hits = expansion_counts(c, Scope::Posts, &texts, &untimed, scratch);
     Some(r)
 }
 
@@ -320,5 +343,6 @@ fn result_of(
         kind,
         page: p.page,
         hits,
+        expansion_hits: Vec::new(),
     }
 }

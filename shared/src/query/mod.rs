@@ -51,6 +51,12 @@ pub struct Request {
     pub use_aliases: bool,
     /// Drop any video that also matches one of these (never alias-expanded).
     pub exclude: Vec<String>,
+    /// Also search the vocabulary's words within this many edits (0-2) of
+    /// each query word of 5 letters or more, one word varied at a time;
+    /// each expansion is named with its own hit count. Needs an index;
+    /// never applied to a regex.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub fuzzy: u8,
     /// Which fields to match: transcripts, chat, description, tags,
     /// metadata, posts. Empty means captions plus titles.
     pub scopes: Vec<String>,
@@ -62,6 +68,10 @@ pub struct Request {
     /// Stop reading pages once this many videos matched (`None`: no cap);
     /// the coverage then says PARTIAL.
     pub max_videos: Option<usize>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// A searchable field.
@@ -128,6 +138,17 @@ pub struct Hit {
     pub author: Option<String>,
 }
 
+/// A fuzzy expansion of the query, and what it found on its own.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expansion {
+    /// The phrase searched beside the query.
+    pub query: String,
+    /// Hits it found on its own (some may also be hits of the query).
+    pub hits: usize,
+    /// Videos where it found at least one hit.
+    pub videos: usize,
+}
+
 impl Hit {
     /// The label a printed hit carries before its text so that it is never
     /// taken for speech: `[chat] author:` for a live-chat message; `None`
@@ -174,6 +195,10 @@ pub struct VideoResult {
     pub page: u32,
     /// Every hit, in field then unit order.
     pub hits: Vec<Hit>,
+    /// With `fuzzy`: the hits each expansion finds here on its own, in
+    /// the order of [`Response::fuzzy`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub expansion_hits: Vec<usize>,
 }
 
 /// How much of the archive a result covers.
@@ -204,6 +229,7 @@ impl VideoResult {
             kind: self.kind,
             page: self.page,
             hits: Vec::new(),
+            expansion_hits: self.expansion_hits.clone(),
         }
     }
 }
@@ -264,6 +290,8 @@ pub struct Response {
     pub coverage: Coverage,
     /// Other spellings of the query's words in the index's vocabulary.
     pub also_heard: Vec<suggest::AlsoHeard>,
+    /// With `fuzzy`: each expansion searched, with its own counts.
+    pub fuzzy: Vec<Expansion>,
 }
 
 fn as_text<S: serde::Serializer>(status: &IndexStatus, s: S) -> Result<S::Ok, S::Error> {
@@ -299,12 +327,12 @@ pub fn search_each(
     sink: &mut dyn FnMut(VideoResult),
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Response, QueryError> {
-    let compiled = plan::Compiled::new(archive, request)?;
     let (pages, problems) = archive.page_table();
     let (index, status) = match index_dir {
         Some(dir) => crate::index::Index::open(dir, archive, &pages),
         None => (None, IndexStatus::NotUsed),
     };
+    let compiled = plan::Compiled::new(archive, request, index.as_ref())?;
     let planned = plan::plan(
         archive,
         &pages,
@@ -314,6 +342,7 @@ pub fn search_each(
     );
     let scanned = scan::scan(archive, &pages, &planned, &compiled, sink, progress);
     let (also_heard, suggest_note) = suggest::also_heard(index.as_ref(), request);
+    let expansion_notes = fuzzy_notes(&compiled, &scanned);
     Ok(Response {
         source: archive.handle().to_string(),
         videos: Vec::new(),
@@ -331,6 +360,7 @@ pub fn search_each(
             undated_note(scanned.undated),
             scanned.notes,
             planned.notes,
+            expansion_notes,
             also_heard
                 .iter()
                 .map(suggest::AlsoHeard::describe)
@@ -339,9 +369,34 @@ pub fn search_each(
         ]
         .concat(),
         unreadable: [problems, scanned.unreadable].concat(),
+        fuzzy: compiled
+            .terms
+            .expansions
+            .iter()
+            .zip(&scanned.expansion_hits)
+            .map(|((query, _), &(hits, videos))| Expansion {
+                query: query.clone(),
+                hits,
+                videos,
+            })
+            .collect(),
         coverage: scanned.coverage,
         also_heard,
     })
+}
+
+/// One note per fuzzy expansion: what it found on its own.
+fn fuzzy_notes(compiled: &plan::Compiled, scanned: &scan::Scanned) -> Vec<String> {
+    compiled
+        .terms
+        .expansions
+        .iter()
+        .enumerate()
+        .map(|(k, (query, _))| {
+            let (hits, videos) = scanned.expansion_hits.get(k).copied().unwrap_or((0, 0));
+            format!("fuzzy: also searched {query:?}: {hits} hit(s) in {videos} video(s) on its own")
+        })
+        .collect()
 }
 
 /// The note that a date filter left matching videos out for having no

@@ -37,7 +37,12 @@ pub struct Compiled {
 
 impl Compiled {
     /// Compiles `req` against `archive`; the error says what is wrong with the query.
-    pub fn new(archive: &Archive, req: &Request) -> Result<Compiled, QueryError> {
+    pub fn new(
+        archive: &Archive,
+        req: &Request,
+        index: Option<&Index>,
+    ) -> Result<Compiled, QueryError> {
+        let (phrases, fuzzy_note) = super::suggest::expansions(index, req);
         let terms = Terms::compile(
             archive,
             TermSpec {
@@ -47,10 +52,12 @@ impl Compiled {
                 use_aliases: req.use_aliases,
                 exclude: &req.exclude,
             },
-        )?;
+        )?
+        .with_expansions(phrases)?;
         let filters = Filters::resolve(&req.filters, archive);
         let mut notes = filters.notes.clone();
         notes.extend(terms.describe(archive.sites().len()));
+        notes.extend(fuzzy_note);
         let mut scopes = BTreeSet::new();
         for s in &req.scopes {
             match Scope::parse(s) {

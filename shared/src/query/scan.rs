@@ -28,6 +28,8 @@ pub struct Scanned {
     pub total_hits: usize,
     /// Matching videos a date filter left out for having no date.
     pub undated: usize,
+    /// Per fuzzy expansion: (hits, videos) it found on its own.
+    pub expansion_hits: Vec<(usize, usize)>,
     /// Pages read and confirmed.
     pub pages_read: usize,
     /// Bytes of those pages.
@@ -123,6 +125,7 @@ fn fold(
             r.bytes_read += page.bytes;
             r.notes.extend(notes);
             for v in videos {
+                add_expansions(&mut r.expansion_hits, &v.expansion_hits);
                 r.total_videos += 1;
                 r.total_hits += v.hits.len();
                 sink(v);
@@ -132,6 +135,17 @@ fn fold(
             r.unreadable.push(e);
             on_failure();
         }
+    }
+}
+
+/// Adds one video's per-expansion hits to the totals.
+fn add_expansions(totals: &mut Vec<(usize, usize)>, video: &[usize]) {
+    if totals.len() < video.len() {
+        totals.resize(video.len(), (0, 0));
+    }
+    for (t, &n) in totals.iter_mut().zip(video) {
+        t.0 += n;
+        t.1 += usize::from(n > 0);
     }
 }
 

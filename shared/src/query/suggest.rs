@@ -3,6 +3,12 @@
 //! more), so an agent sees the spellings speech recognition may have used
 //! and can decide to search them too. Nothing is searched for them here.
 //!
+//! With `fuzzy: N` ([`expansions`]) the variants within N edits are also
+//! searched: each query word of 5 letters or more is replaced, one word
+//! at a time, by each of its variants, and every such phrase is a named
+//! expansion with its own hit count. The query itself is always searched,
+//! so an exact match is never lost.
+//!
 //! Promise: suggestions come from the index's dictionary only, most
 //! videos first, at most [`MAX_VARIANTS`] per word; a query word under 5
 //! letters gets none; a regex gets none; without an index the answer says
@@ -112,4 +118,48 @@ pub fn also_heard(index: Option<&Index>, request: &Request) -> (Vec<AlsoHeard>, 
         .filter(|a| !a.variants.is_empty())
         .collect();
     (found, None)
+}
+
+/// The phrases a `fuzzy` search adds beside the query (one word varied
+/// at a time, at most [`MAX_VARIANTS`] variants per word), and the note
+/// that says why none were added when fuzzy was asked for but cannot
+/// apply.
+pub fn expansions(index: Option<&Index>, request: &Request) -> (Vec<String>, Option<String>) {
+    let edits = u32::from(request.fuzzy.min(2));
+    if edits == 0 {
+        return (Vec::new(), None);
+    }
+    if request.regex {
+        return (
+            Vec::new(),
+            Some("fuzzy does not apply to a regex: it was searched as written".into()),
+        );
+    }
+    let Some(index) = index else {
+        return (
+            Vec::new(),
+            Some("fuzzy needs an index (its vocabulary): the query was searched exactly; run `archilyzer-index build`".into()),
+        );
+    };
+    let prefix = request.query.trim_end().ends_with('*');
+    let words = crate::text::tokens(request.query.trim_end().trim_end_matches('*'));
+    let mut out = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        if word.chars().count() < 5 {
+            continue;
+        }
+        for variant in index.raw.similar(word, edits, MAX_VARIANTS) {
+            let mut phrase = words.clone();
+            phrase[i] = variant.word;
+            let mut text = phrase.join(" ");
+            if prefix {
+                text.push('*');
+            }
+            out.push(text);
+        }
+    }
+    let note = out.is_empty().then(|| {
+        format!("fuzzy {edits}: no word of the query has a variant within {edits} edit(s) in the vocabulary (only words of 5 letters or more are varied)")
+    });
+    (out, note)
 }

@@ -54,6 +54,9 @@ pub struct Terms {
     pub excludes: Vec<Matcher>,
     /// Alias files that could not be read (named, never skipped quietly).
     pub notes: Vec<String>,
+    /// Fuzzy expansions: each phrase and its matcher, also appended to
+    /// every site's matchers.
+    pub expansions: Vec<(String, Matcher)>,
 }
 
 impl Terms {
@@ -79,6 +82,7 @@ impl Terms {
             fired: Vec::new(),
             excludes,
             notes: Vec::new(),
+            expansions: Vec::new(),
         };
         let words = crate::text::tokens(spec.query);
         for site in archive.sites() {
@@ -92,6 +96,19 @@ impl Terms {
             terms.per_site.push(matchers);
         }
         Ok(terms)
+    }
+
+    /// The same query, also searching each of `phrases` (fuzzy
+    /// expansions) on every site.
+    pub fn with_expansions(mut self, phrases: Vec<String>) -> Result<Terms, QueryError> {
+        for phrase in phrases {
+            let m = Matcher::phrase(&phrase)?;
+            for site in &mut self.per_site {
+                site.push(m.clone());
+            }
+            self.expansions.push((phrase, m));
+        }
+        Ok(self)
     }
 
     /// The aliases of `site` whose trigger is the query's words.
@@ -143,7 +160,12 @@ impl Terms {
     /// once (what pruning needs, as some site reads each of them).
     pub fn distinct(&self) -> Vec<&Matcher> {
         let mut out = vec![&self.query];
-        for m in self.per_site.iter().flat_map(|m| m.iter().skip(1)) {
+        out.extend(self.expansions.iter().map(|(_, m)| m));
+        let aliases = self
+            .per_site
+            .iter()
+            .flat_map(|m| m[1..m.len() - self.expansions.len()].iter());
+        for m in aliases {
             let Matcher::Regex(r) = m else { continue };
             let seen = out
                 .iter()

@@ -31,6 +31,7 @@ fn request(t: &Term, filters: &FilterArgs, caps: Caps) -> Request {
         case_sensitive: t.case_sensitive,
         use_aliases: t.aliases,
         exclude: Vec::new(),
+        fuzzy: 0,
         scopes: t.scopes.clone(),
         filters: filters.clone(),
         max_pages: caps.max_pages,
@@ -71,6 +72,9 @@ pub fn as_request(tree: &Node, filters: &FilterArgs, caps: Caps) -> Option<Reque
 pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareLink, String> {
     if !req.filters.tags.is_empty() {
         return Err("a share link cannot carry a tag filter (the format has no field for it): drop --tag, or name the channels instead".into());
+    }
+    if req.fuzzy > 0 {
+        return Err("a share link cannot carry fuzzy (the format has no field for it): share the search without it, or with its expansions as an OR of terms".into());
     }
     if req.filters.include_undated {
         return Err("a share link cannot carry include_undated (the format has no field for it): drop it, or share the search without a date filter".into());
