@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::index;
+use archilyzer_core::query::order::Order;
 use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use archilyzer_index::plural::counted;
 use archilyzer_index::progress::Progress;
@@ -78,6 +79,11 @@ enum Command {
         /// The origin the share link names (default: the archive's own URL).
         #[arg(long, requires = "share_link")]
         origin: Option<String>,
+        /// archive (default: streamed as pages are read), relevance (BM25
+        /// over the confirmed hits), newest or oldest (these hold every
+        /// match in memory to sort it).
+        #[arg(long, default_value = "archive", value_parser = order_arg)]
+        order: Order,
     },
     /// Prove parity: run queries with the index and with a full scan and
     /// exit 1 on any difference in hits.
@@ -215,6 +221,13 @@ impl IndexArgs {
     }
 }
 
+/// An `--order` value.
+fn order_arg(text: &str) -> Result<Order, String> {
+    Order::parse(text).ok_or_else(|| {
+        format!("{text:?} is not an order: use archive, relevance, newest or oldest")
+    })
+}
+
 fn main() -> ExitCode {
     archilyzer_core::logging::init();
     match run(Cli::parse()) {
@@ -295,6 +308,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             share_link,
             origin,
+            order,
         } => {
             let archive = source.open()?;
             let request = query.request();
@@ -315,6 +329,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 limit,
                 json,
                 share.as_deref(),
+                order,
                 &mut out,
             )?;
             std::io::Write::flush(&mut out)?;

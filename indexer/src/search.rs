@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::plural::counted;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::format::clock;
+use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 use archilyzer_core::share::eval::link_for;
 use archilyzer_core::source::SourceHandle;
@@ -214,6 +215,10 @@ pub const LOCAL_LINK_NOTE: &str = "this link names a folder on this machine (the
 /// Runs a search and writes its result to `out` as it is confirmed: text,
 /// or one JSON object whose `videos` come first and totals last. `limit`
 /// caps the videos written; the totals stay whole.
+/// How `run` lists videos: `Archive` streams them as pages are read
+/// (memory does not grow with the result); any other order holds the
+/// matches and sorts them first (see `archilyzer_core::query::order`).
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     archive: &Archive,
     index_dir: Option<&Path>,
@@ -221,6 +226,7 @@ pub fn run(
     limit: Option<usize>,
     json: bool,
     share: Option<&str>,
+    order: Order,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let limit_n = limit.unwrap_or(usize::MAX);
@@ -231,8 +237,9 @@ pub fn run(
     }
     // Who matched (without hits), to say how many are mirrors.
     let mut matched: Vec<VideoResult> = Vec::new();
-    let mut sink = |v: VideoResult| {
-        matched.push(v.without_hits());
+    // With an order other than the archive's: every match, sorted below.
+    let mut held: Vec<VideoResult> = Vec::new();
+    let mut emit = |v: &VideoResult, out: &mut dyn Write| {
         if written >= limit_n || failure.is_some() {
             return;
         }
@@ -240,21 +247,40 @@ pub fn run(
             let sep = if written > 0 { "," } else { "" };
             format!(
                 "{sep}{}",
-                serde_json::to_string(&v).expect("a video serialises")
+                serde_json::to_string(v).expect("a video serialises")
             )
         } else {
-            render_video(&v)
+            render_video(v)
         };
         written += 1;
         if let Err(e) = out.write_all(text.as_bytes()) {
             failure = Some(e);
         }
     };
+    let mut sink = |v: VideoResult| {
+        matched.push(v.without_hits());
+        if order == Order::Archive {
+            emit(&v, out);
+        } else {
+            held.push(v);
+        }
+    };
     let result = search_each(archive, index_dir, request, &mut sink, &mut |_, _| {});
+    let archive_videos: usize = archive
+        .sites()
+        .iter()
+        .flat_map(|s| s.corpus().channels.iter())
+        .map(|c| c.video_count as usize)
+        .sum();
+    let refs: Vec<&VideoResult> = held.iter().collect();
+    for i in order.arrange(&refs, archive_videos) {
+        emit(&held[i], out);
+    }
     if let Some(e) = failure {
         return Err(e.into());
     }
     let mut response = result.map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
+    response.notes.push(order.describe().to_string());
     response.notes.extend(mirrors_note(archive, matched));
     if json {
         let mut rest = serde_json::to_value(&response)?;

@@ -105,6 +105,7 @@ fn made_by_the_command_line(archive_dir: &Path, index: &Path, into: &Path) -> st
         None,
         true,
         Some(&link),
+        archilyzer_core::query::order::Order::Archive,
         &mut out,
     )
     .unwrap();

@@ -44,7 +44,7 @@ fn a_link_opens_as_the_search_it_was_made_from() {
     let search = run(
         &c,
         "search_transcripts",
-        json!({"query": "really", "exclude": ["torlyan"], "states": ["available", "deleted"], "limit": 200}),
+        json!({"query": "really", "exclude": ["torlyan"], "states": ["available", "deleted"], "limit": 200, "order": "archive"}),
     );
     let opened = run(&c, "open_link", json!({"link": url, "limit": 200}));
     assert!(!opened.is_error, "{}", opened.text);
@@ -75,7 +75,7 @@ fn a_link_opens_as_the_search_it_was_made_from() {
     let all = run(
         &c,
         "search_transcripts",
-        json!({"query": "really", "exclude": ["torlyan"], "limit": 200}),
+        json!({"query": "really", "exclude": ["torlyan"], "limit": 200, "order": "archive"}),
     );
     assert_eq!(ids(&wider), ids(&all));
     assert!(
@@ -265,7 +265,7 @@ fn a_link_from_a_local_archive_without_a_url_opens_on_the_machine_that_made_it()
     let direct = run(
         &ctx(SourceHandle::local(&dir)),
         "search_transcripts",
-        json!({"query": "really", "limit": 200}),
+        json!({"query": "really", "limit": 200, "order": "archive"}),
     );
     assert_eq!(ids(&opened), ids(&direct));
 

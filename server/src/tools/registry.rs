@@ -119,12 +119,13 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "search_transcripts",
-            "Search captions and titles (other fields on request) for a phrase or regex, alias-aware; returns matching videos with timestamped, linked snippets. Naming scopes replaces the default (captions and titles): include transcripts to keep captions. The answer fits a size budget (max_chars): every listed video gets the same number of hit lines, a cut video says how many hits it left out, and counts stay complete. Page with offset; use enumerate_matches to count or cover everything.",
+            "Search captions and titles (other fields on request) for a phrase or regex, alias-aware; returns matching videos with timestamped, linked snippets, most relevant first (order). Naming scopes replaces the default (captions and titles): include transcripts to keep captions. The answer fits a size budget (max_chars): every listed video gets the same number of hit lines, a cut video says how many hits it left out, and counts stay complete. Page with offset; use enumerate_matches to count or cover everything.",
             object(
                 with(
                     with(filter_properties(), query.clone()),
                     json!({
                         "limit": {"type": "integer", "minimum": 1, "maximum": 200, "description": "Videos per page (default 20)."},
+                        "order": {"type": "string", "enum": ["relevance", "newest", "oldest", "archive"], "description": "relevance (default: BM25 over the confirmed hits, weighing how often the words are said against the video's length and how rare each is), newest, oldest, or archive order. The whole set is ordered before paging."},
                         "offset": {"type": "integer", "minimum": 0, "description": "Skip this many matching videos."},
                         "include_snippets": {"type": "boolean", "description": "false: a cheap worklist without cue text."},
                         "link_style": {"type": "string", "enum": ["inline", "base"], "description": "inline links per line, or one moment_base line per video with [mm:ss|seconds] stamps."}

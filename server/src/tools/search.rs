@@ -19,6 +19,7 @@ use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResu
 use archilyzer_core::archive::Archive;
 use archilyzer_core::collapse::{collapse, Row};
 use archilyzer_core::format::SiteScope;
+use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 use archilyzer_core::source::SourceHandle;
 
@@ -252,7 +253,7 @@ pub fn search_transcripts(
 ) -> ToolResult {
     let (archive, r) = run(sources, handle, args, progress)?;
     let label = format!("{:?}", str_arg(args, "query").unwrap_or(""));
-    Ok(render_page(&archive, r, args, &label))
+    Ok(render_page(&archive, r, args, &label, Order::Relevance))
 }
 
 /// One page of a result (`limit`, `offset`, `include_snippets`,
@@ -263,8 +264,13 @@ pub fn render_page(
     mut r: Response,
     args: &Map<String, Value>,
     label: &str,
+    default_order: Order,
 ) -> (String, Value) {
     let (rows, collapsed) = rows(archive, &mut r, args);
+    let order = str_arg(args, "order")
+        .and_then(Order::parse)
+        .unwrap_or(default_order);
+    let rows = arranged(archive, rows, order);
     let limit = int_arg(args, "limit", 20);
     let offset = int_arg(args, "offset", 0);
     let snippets = bool_arg(args, "include_snippets", true);
@@ -276,7 +282,7 @@ pub fn render_page(
         .enumerate()
         .map(|(i, row)| block(offset + i + 1, archive, row, snippets, base_style))
         .collect();
-    let mut tail = String::new();
+    let mut tail = format!("{}\n", order.describe());
     tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
     tail.push_str(&footer(&r).join("\n"));
     let fit = fit_blocks(
@@ -328,6 +334,7 @@ pub fn render_page(
         "offset": offset,
         "has_more": has_more,
         "hits_shown_per_video": snippets.then_some(fit.hits_each),
+        "order": order.describe(),
         "videos": shown.iter().map(|row| row_json(row, fit.hits_each)).collect::<Vec<_>>(),
         "collapsed": collapsed,
         "pages_read": r.pages_read,
@@ -338,6 +345,24 @@ pub fn render_page(
         "unreadable": r.unreadable,
     });
     (out, structured)
+}
+
+/// The rows in `order` (the whole set, before paging, so every page of
+/// `offset` paging agrees).
+fn arranged(archive: &Archive, rows: Vec<Row>, order: Order) -> Vec<Row> {
+    let archive_videos: usize = archive
+        .sites()
+        .iter()
+        .flat_map(|s| s.corpus().channels.iter())
+        .map(|c| c.video_count as usize)
+        .sum();
+    let refs: Vec<&VideoResult> = rows.iter().map(|r| &r.video).collect();
+    let positions = order.arrange(&refs, archive_videos);
+    let mut slots: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
+    positions
+        .into_iter()
+        .filter_map(|i| slots[i].take())
+        .collect()
 }
 
 /// How much of a page of blocks fits a budget.
@@ -356,7 +381,8 @@ fn fit_blocks(blocks: &[Block], budget: usize, fixed: usize) -> Fit {
     let mut room = budget.saturating_sub(budget::SLACK + fixed + 200);
     let mut videos = 0;
     for b in blocks {
-        let cost = b.head.len() + MORE_LINE;
+        let more = if b.hits.is_empty() { 0 } else { MORE_LINE };
+        let cost = b.head.len() + more;
         if cost > room {
             break;
         }

@@ -239,7 +239,13 @@ fn run(
         progress(Tick::pages(d, t))
     })
     .map_err(|e| format!("open_link: {e}"))?;
-    let (page, mut structured) = render_page(&archive, response, args, &link.tree.render());
+    let (page, mut structured) = render_page(
+        &archive,
+        response,
+        args,
+        &link.tree.render(),
+        archilyzer_core::query::order::Order::Archive,
+    );
     structured["plan"] = facts;
     Ok((format!("{plan}\n{page}"), structured))
 }

@@ -153,6 +153,7 @@ fn chat_results(
             r.url = record.webpage_url.clone();
             r.platform = record.platform;
             r.expansion_hits = expansion_counts(c, Scope::Chat, &texts, &start, scratch);
+            r.words = words_in(texts.iter().copied());
             match verdict {
                 Verdict::Passes => out.videos.push(r),
                 _ => out.undated += 1,
@@ -189,6 +190,13 @@ fn unit_hits(
             author: None,
         })
         .collect()
+}
+
+/// Words in `texts`, counted cheaply: spaces plus one per text.
+fn words_in<'a>(texts: impl Iterator<Item = &'a str>) -> u32 {
+    texts
+        .map(|t| memchr::memchr_iter(b' ', t.as_bytes()).count() as u32 + 1)
+        .sum()
 }
 
 /// The hits each fuzzy expansion finds in one field's `texts` on its own.
@@ -269,6 +277,7 @@ fn video_result(
     );
     r.url = v.webpage_url.as_deref().map(str::to_string);
     r.platform = v.platform;
+    r.words = words_in(v.cues.iter().map(|c| c.text.as_ref()));
     r.expansion_hits = c
         .terms
         .expansions
@@ -320,6 +329,7 @@ fn post_result(
     );
     r.url = post.url.clone();
     r.expansion_hits = expansion_counts(c, Scope::Posts, &texts, &untimed, scratch);
+    r.words = words_in(texts.iter().copied());
     Some(r)
 }
 
@@ -344,5 +354,6 @@ fn result_of(
         page: p.page,
         hits,
         expansion_hits: Vec::new(),
+        words: 0,
     }
 }

@@ -18,6 +18,7 @@ mod error;
 pub mod filtered;
 pub mod filters;
 pub mod matcher;
+pub mod order;
 pub mod plan;
 pub mod prune;
 pub mod scan;
@@ -199,6 +200,10 @@ pub struct VideoResult {
     /// the order of [`Response::fuzzy`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub expansion_hits: Vec<usize>,
+    /// The video's length in words (its captions; a chat's or post's
+    /// text), what relevance ordering weighs hits against.
+    #[serde(skip)]
+    pub words: u32,
 }
 
 /// How much of the archive a result covers.
@@ -230,6 +235,7 @@ impl VideoResult {
             page: self.page,
             hits: Vec::new(),
             expansion_hits: self.expansion_hits.clone(),
+            words: self.words,
         }
     }
 }
