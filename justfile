@@ -53,3 +53,12 @@ soak:
     target/release/archilyzer-index import --from ../shared/corpora/twiml/vtt --out /tmp/soak-twiml --channel twiml --channel-name "TWIML AI Podcast" --page-bytes 500KB
     target/release/archilyzer-index build --local /tmp/soak-twiml --index /tmp/soak-twiml-index
     .venv/bin/python server/tests/soak.py target/release/archilyzer-mcp /tmp/soak-twiml /tmp/soak-twiml-index 10000 4
+
+# A real-text archive of the reference shape: 23,220 videos in 5 channels
+# (1.27 GB of TWIML captions, recombined), written as a yt-dlp download,
+# imported through `import`, indexed, and benchmarked.
+real-ref:
+    python3 scripts/ytdlp_download.py ../shared/corpora/twiml/vtt /tmp/real-ref/dl 23220 5
+    cargo run --release -p archilyzer-index -- import --from /tmp/real-ref/dl --out /tmp/real-ref/archive
+    cargo run --release -p archilyzer-index -- build --local /tmp/real-ref/archive --index /tmp/real-ref/index
+    cargo run --release -p archilyzer-index -- bench --local /tmp/real-ref/archive --index /tmp/real-ref/index --repeat 5 --rare twimla --common transformers
