@@ -266,12 +266,7 @@ pub fn run(
         }
     };
     let result = search_each(archive, index_dir, request, &mut sink, &mut |_, _| {});
-    let archive_videos: usize = archive
-        .sites()
-        .iter()
-        .flat_map(|s| s.corpus().channels.iter())
-        .map(|c| c.video_count as usize)
-        .sum();
+    let archive_videos = archive.video_count();
     let refs: Vec<&VideoResult> = held.iter().collect();
     for i in order.arrange(&refs, archive_videos) {
         emit(&held[i], out);

@@ -201,29 +201,14 @@ fn summary(report: &ImportReport, args: &ImportArgs) -> Vec<String> {
         counted(report.channels, "channel"),
         args.out.display()
     )];
-    if !report.metadata_only.is_empty() {
-        out.push(format!(
-            "{} listed with metadata only: no caption file of theirs could be read",
-            counted(report.metadata_only.len() as u64, "video")
-        ));
-    }
-    if !report.skipped_files.is_empty() {
-        out.push(format!(
-            "{} left out (named above, with why)",
-            counted(report.skipped_files.len() as u64, "file")
-        ));
-    }
-    if !report.skipped_cues.is_empty() {
-        out.push(format!(
-            "{} skipped for a timing that cannot be read (named above); the rest of their files was imported",
-            counted(report.skipped_cues.len() as u64, "cue")
-        ));
-    }
-    if !report.failures.is_empty() {
-        out.push(format!(
-            "{} could not be imported (named above); the rest was written",
-            counted(report.failures.len() as u64, "file")
-        ));
+    let tallies = [
+        (report.metadata_only.len(), "video", "listed with metadata only: no caption file of theirs could be read"),
+        (report.skipped_files.len(), "file", "left out (named above, with why)"),
+        (report.skipped_cues.len(), "cue", "skipped for a timing that cannot be read (named above); the rest of their files was imported"),
+        (report.failures.len(), "file", "could not be imported (named above); the rest was written"),
+    ];
+    for (n, noun, what) in tallies.into_iter().filter(|t| t.0 > 0) {
+        out.push(format!("{} {what}", counted(n as u64, noun)));
     }
     out
 }

@@ -350,12 +350,7 @@ pub fn render_page(
 /// The rows in `order` (the whole set, before paging, so every page of
 /// `offset` paging agrees).
 fn arranged(archive: &Archive, rows: Vec<Row>, order: Order) -> Vec<Row> {
-    let archive_videos: usize = archive
-        .sites()
-        .iter()
-        .flat_map(|s| s.corpus().channels.iter())
-        .map(|c| c.video_count as usize)
-        .sum();
+    let archive_videos = archive.video_count();
     let refs: Vec<&VideoResult> = rows.iter().map(|r| &r.video).collect();
     let positions = order.arrange(&refs, archive_videos);
     let mut slots: Vec<Option<Row>> = rows.into_iter().map(Some).collect();

@@ -154,6 +154,16 @@ impl Archive {
         }
     }
 
+    /// How many videos the archive's channels hold, as corpus.json counts
+    /// them (N of relevance ordering).
+    pub fn video_count(&self) -> usize {
+        self.sites
+            .iter()
+            .flat_map(|s| s.corpus().channels.iter())
+            .map(|c| c.video_count as usize)
+            .sum()
+    }
+
     /// The handle this archive was opened from.
     pub fn handle(&self) -> &SourceHandle {
         &self.handle
