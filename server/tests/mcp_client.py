@@ -134,13 +134,13 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         check(not result.is_error and text.count("matches per query:") == 3 and '"k cups":' in text, f"{mode}: get_transcripts windows a batch with per-query counts", text[:800])
         check("- moment_base: https://alphalyzer.example/?v=" in text and "|" in text, f"{mode}: base link style gives a moment_base line and compact stamps", text[:800])
         found = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 20, "include_snippets": True})
-        by_search = {v["slug"]: sum(1 for h in v["hits"] if h["scope"] == "transcripts") for v in found.structured_content["videos"]}
+        by_search = {v["slug"]: v["hits_total"] for v in found.structured_content["videos"]}
         result = await client.call_tool("get_transcripts", {"video_ids": list(by_search), "query": "k cups", "before": 0, "after": 0})
         by_read = {v["id"]: v["matches"]["k cups"] for v in result.structured_content["videos"]}
         check(by_read == by_search and any(n > 0 for n in by_read.values()) and "expanded via alias K-Cups" in text_of(result) and "only through an alias" in text_of(result),
               f"{mode}: get_transcripts counts every query hit for hit as search does, aliases included, and names the alias", f"{by_search} vs {by_read}\n{text_of(result)[:600]}")
         plain = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 200, "use_aliases": False, "max_chars": 150000})
-        by_search = {v["slug"]: sum(1 for h in v["hits"] if h["scope"] == "transcripts") for v in plain.structured_content["videos"]}
+        by_search = {v["slug"]: v["hits_total"] for v in plain.structured_content["videos"]}
         result = await client.call_tool("get_transcripts", {"video_ids": list(by_read), "query": "k cups", "use_aliases": False})
         by_read = {v["id"]: v["matches"]["k cups"] for v in result.structured_content["videos"] if v["matches"]["k cups"] > 0}
         check(by_read == {k: n for k, n in by_search.items() if k in by_read} and "expanded via alias" not in text_of(result),

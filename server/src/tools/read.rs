@@ -150,6 +150,9 @@ struct Asked {
 struct Counted {
     label: String,
     cues: Vec<usize>,
+    /// The title matches too: a search's default scopes count it as a
+    /// hit, so this count does as well.
+    title: bool,
     /// Cues only an alias or a fuzzy expansion found.
     through_aliases: usize,
     /// Each fuzzy expansion that hit here, with its own hit count.
@@ -157,8 +160,16 @@ struct Counted {
 }
 
 impl Counted {
+    /// Hits as a search counts them: the cues, and the title.
+    fn total(&self) -> usize {
+        self.cues.len() + usize::from(self.title)
+    }
+
     fn describe(&self) -> String {
-        let mut s = format!("{:?}: {}", self.label, self.cues.len());
+        let mut s = format!("{:?}: {}", self.label, self.total());
+        if self.title {
+            s.push_str(" (1 in the title)");
+        }
         if self.through_aliases > 0 {
             let via = if self.expansions.is_empty() {
                 "an alias"
@@ -181,6 +192,11 @@ fn count_hits(found: &Found, asked: &[Asked], scratch: &mut TokenStream) -> Vec<
         .iter()
         .map(|a| {
             let all = a.terms.cue_hits(found.site_index, cues(), scratch);
+            let title = std::iter::once(found.video.title.as_str());
+            let title = !a
+                .terms
+                .cue_hits(found.site_index, title, scratch)
+                .is_empty();
             let own = hits_of(&a.terms.for_site(found.site_index)[..1], cues(), scratch);
             let expansions = a
                 .terms
@@ -193,6 +209,7 @@ fn count_hits(found: &Found, asked: &[Asked], scratch: &mut TokenStream) -> Vec<
                 label: a.label.clone(),
                 through_aliases: all.len() - own.len(),
                 cues: all,
+                title,
                 expansions,
             }
         })
@@ -522,7 +539,7 @@ fn render_batch_video(
     pieces.push(piece);
     let counts: BTreeMap<String, usize> = counted
         .into_iter()
-        .map(|c| (c.label, c.cues.len()))
+        .map(|c| (c.label.clone(), c.total()))
         .collect();
     json!({"id": v.slug, "kind": "video", "channel": found.channel.slug, "lines": lines.len().min(cap), "matches": counts})
 }
