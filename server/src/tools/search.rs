@@ -413,7 +413,7 @@ pub fn enumerate_matches(
         index.as_deref(),
         &request,
         &mut |v| {
-            hit_counts.insert(worklist::key(&v), v.hits.len());
+            hit_counts.insert(v.key(), v.hits.len());
             videos.push(v.without_hits());
         },
         &mut |done, total| progress(Tick::pages(done, total)),

@@ -17,15 +17,8 @@ use serde_json::{json, Map, Value};
 
 use crate::tool::str_arg;
 use archilyzer_core::collapse::Row;
-use archilyzer_core::query::VideoResult;
 
-/// A match's identity: site, channel, slug, kind.
-pub type Key = (String, String, String, &'static str);
-
-/// The identity of `v`.
-pub fn key(v: &VideoResult) -> Key {
-    (v.site.clone(), v.channel.clone(), v.slug.clone(), v.kind)
-}
+pub use archilyzer_core::query::VideoKey as Key;
 
 /// The complete worklist of a call.
 pub struct List<'a> {
@@ -53,7 +46,7 @@ impl<'a> List<'a> {
     }
 
     fn hits_of(&self, row: &Row) -> usize {
-        self.hits.get(&key(&row.video)).copied().unwrap_or(0)
+        self.hits.get(&row.video.key()).copied().unwrap_or(0)
     }
 
     /// A short hash of the list and of the arguments that shaped it.

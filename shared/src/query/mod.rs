@@ -219,7 +219,20 @@ pub struct Coverage {
     pub unreached: Vec<String>,
 }
 
+/// A match's identity: site, channel, slug, kind (`video` or `post`).
+pub type VideoKey = (String, String, String, &'static str);
+
 impl VideoResult {
+    /// The match's identity, what tells two results apart.
+    pub fn key(&self) -> VideoKey {
+        (
+            self.site.clone(),
+            self.channel.clone(),
+            self.slug.clone(),
+            self.kind,
+        )
+    }
+
     /// The same video with no hits: what a count of videos needs, without
     /// copying every hit's text.
     pub fn without_hits(&self) -> VideoResult {

@@ -117,17 +117,13 @@ pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareL
     })
 }
 
-type Key = (String, String, String, &'static str);
-
-fn key(v: &VideoResult) -> Key {
-    (v.site.clone(), v.channel.clone(), v.slug.clone(), v.kind)
-}
+type Key = crate::query::VideoKey;
 
 fn index_of(videos: &[VideoResult]) -> HashMap<Key, usize> {
     videos
         .iter()
         .enumerate()
-        .map(|(i, v)| (key(v), i))
+        .map(|(i, v)| (v.key(), i))
         .collect()
 }
 
@@ -139,7 +135,7 @@ struct Set {
 
 impl Set {
     fn keys(&self) -> HashSet<Key> {
-        self.videos.iter().map(key).collect()
+        self.videos.iter().map(VideoResult::key).collect()
     }
 
     /// Adds `other`'s bookkeeping (pages, notes, coverage) to this one's.
@@ -168,7 +164,7 @@ impl Set {
 
     /// Adds `v`'s hits to the same video here, or `v` itself.
     fn merge(&mut self, index: &mut HashMap<Key, usize>, v: VideoResult) {
-        match index.get(&key(&v)) {
+        match index.get(&v.key()) {
             Some(&i) => {
                 let hits = &mut self.videos[i].hits;
                 for h in v.hits {
@@ -178,7 +174,7 @@ impl Set {
                 }
             }
             None => {
-                index.insert(key(&v), self.videos.len());
+                index.insert(v.key(), self.videos.len());
                 self.videos.push(v);
             }
         }
@@ -232,11 +228,11 @@ impl Run<'_> {
                 for p in &pos[1..] {
                     let other = self.eval(p)?;
                     let keep = other.keys();
-                    set.videos.retain(|v| keep.contains(&key(v)));
+                    set.videos.retain(|v| keep.contains(&v.key()));
                     set.absorb(&other.response);
                     let mut index = index_of(&set.videos);
                     for v in other.videos {
-                        if index.contains_key(&key(&v)) {
+                        if index.contains_key(&v.key()) {
                             set.merge(&mut index, v);
                         }
                     }
@@ -267,7 +263,7 @@ impl Run<'_> {
         for n in negatives {
             let other = self.eval(n)?;
             let drop = other.keys();
-            set.videos.retain(|v| !drop.contains(&key(v)));
+            set.videos.retain(|v| !drop.contains(&v.key()));
             set.absorb(&other.response);
         }
         Ok(set)
