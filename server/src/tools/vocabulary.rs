@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use super::search::target;
 use crate::links::clock;
 use crate::sources::Sources;
-use crate::tool::{int_arg, list_arg, str_arg, ToolResult};
+use crate::tool::{int_arg, str_arg, ToolResult};
 use archilyzer_core::query::vocabulary::{similar_terms as report, TermReport};
 use archilyzer_core::query::FilterArgs;
 use archilyzer_core::source::SourceHandle;
@@ -25,11 +25,11 @@ pub fn similar_terms(
     let max_edits = args
         .get("max_edits")
         .map(|_| int_arg(args, "max_edits", 1) as u32);
-    let mut channels = list_arg(args, "channels");
-    channels.extend(str_arg(args, "channel").map(str::to_string));
+    // The same channel scope search takes, from the same arguments.
+    let scope = super::search::request(args).filters;
     let filters = FilterArgs {
-        channels,
-        groups: list_arg(args, "groups"),
+        channels: scope.channels,
+        groups: scope.groups,
         ..FilterArgs::default()
     };
     let terms = report(&archive, &index, word, max_edits, &filters).map_err(|e| e.to_string())?;

@@ -126,7 +126,14 @@ pub fn plan(
         })
         .collect();
     let mut planned = in_scope.clone();
-    let by_filter = super::filtered::pages(archive, pages, &c.filters);
+    // The summaries are read only for pages no index vouches for: with a
+    // fresh index, planning never touches them.
+    let unvouched = index.is_none_or(|ix| in_scope.iter().any(|&i| ix.vouched.ids[i].is_none()));
+    let by_filter = if unvouched {
+        super::filtered::pages(archive, pages, &c.filters)
+    } else {
+        None
+    };
     let filter_allows = |i: usize| by_filter.as_ref().is_none_or(|f| f[i]);
     match index {
         Some(index) => {
