@@ -10,25 +10,41 @@ use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::index::{self, files};
 use archilyzer_core::source::{sha256_hex, SourceHandle};
 
-fn page(n: u32, slug: &str, title: &str, cue: &str) -> String {
+fn video(slug: &str, title: &str, cue: &str) -> String {
     format!(
-        r#"{{"channel":"c","page":{n},"videos":[{{"slug":"{slug}","title":"{title}","mediaType":"video","age":"all_ages","state":"available","description":"","tags":[],"captionSource":"manual","cues":[[0.0,1.0,"{cue}"]]}}]}}"#
+        r#"{{"slug":"{slug}","title":"{title}","mediaType":"video","age":"all_ages","state":"available","description":"","tags":[],"captionSource":"manual","cues":[[0.0,1.0,"{cue}"]]}}"#
     )
 }
 
-/// A site with one channel (`Cee`) of two pages, one video each.
-fn two_page_archive(dir: &Path) {
+fn page(n: u32, videos: &[String]) -> String {
+    format!(
+        r#"{{"channel":"c","page":{n},"videos":[{}]}}"#,
+        videos.join(",")
+    )
+}
+
+/// A site with one channel (`Cee`) of two pages: one video, then four.
+fn two_page_archive(dir: &Path) -> [String; 2] {
     let pages = [
-        page(1, "v1", "Red fox", "The red fox"),
-        page(2, "v2", "Blue fox", "a blue CAFÉ"),
+        page(1, &[video("v1", "Red fox", "The red fox")]),
+        page(
+            2,
+            &[
+                video("v2", "Blue fox", "a blue CAFÉ"),
+                video("v3", "Grey owl", "the owl"),
+                video("v4", "Tan elk", "tan elk"),
+                video("v5", "Tan elk", "tan elk"),
+            ],
+        ),
     ];
     let entries: Vec<String> = pages
         .iter()
         .enumerate()
         .map(|(i, p)| {
             format!(
-                r#"{{"file":"page-{:04}.json","videos":1,"bytes":{},"sha256":"{}"}}"#,
+                r#"{{"file":"page-{:04}.json","videos":{},"bytes":{},"sha256":"{}"}}"#,
                 i + 1,
+                [1, 4][i],
                 p.len(),
                 sha256_hex(p.as_bytes())
             )
@@ -42,23 +58,24 @@ fn two_page_archive(dir: &Path) {
     std::fs::write(
         channel.join("manifest.json"),
         format!(
-            r#"{{"channel":"c","name":"Cee","platform":"youtube","pages":[{}],"slugToPage":{{"v1":1,"v2":2}}}}"#,
+            r#"{{"channel":"c","name":"Cee","platform":"youtube","pages":[{}],"slugToPage":{{"v1":1,"v2":2,"v3":2,"v4":2,"v5":2}}}}"#,
             entries.join(",")
         ),
     )
     .unwrap();
     std::fs::write(
         dir.join("corpus.json"),
-        r#"{"kind":"site","spec":1,"site":{"id":"s","title":"S","scope":"full"},"channels":[{"slug":"c","name":"Cee","platform":"youtube","videoCount":2,"pageCount":2}]}"#,
+        r#"{"kind":"site","spec":1,"site":{"id":"s","title":"S","scope":"full"},"channels":[{"slug":"c","name":"Cee","platform":"youtube","videoCount":5,"pageCount":2}]}"#,
     )
     .unwrap();
+    pages
 }
 
 #[test]
 fn a_two_page_index_has_exactly_these_bytes() {
     let tmp = tempfile::tempdir().unwrap();
     let site = tmp.path().join("site");
-    two_page_archive(&site);
+    let pages = two_page_archive(&site);
     let archive = Archive::open(&SourceHandle::local(&site), &OpenOptions::default()).unwrap();
     let dir = tmp.path().join("index");
     index::build(&archive, &dir, &|_| {}).unwrap();
@@ -78,35 +95,84 @@ fn a_two_page_index_has_exactly_these_bytes() {
         zstd::decode_all(std::fs::read(dir.join(files::POSTINGS)).unwrap().as_slice()).unwrap();
     // Normalised words: case folded, the accent of CAFÉ dropped; the
     // channel name is a field of every page.
-    assert_eq!(vocabulary, "a\nblue\ncafe\ncee\nfox\nred\nthe\n");
+    assert_eq!(
+        vocabulary,
+        "a\nblue\ncafe\ncee\nelk\nfox\ngrey\nowl\nred\ntan\nthe\n"
+    );
     let at = |w: &str, offset: u64| (w.to_string(), offset);
     assert_eq!(
         dictionary,
         [
             at("a", 0),
-            at("blue", 3),
-            at("cafe", 6),
-            at("cee", 9),
-            at("fox", 14),
-            at("red", 19),
-            at("the", 22)
+            at("blue", 5),
+            at("cafe", 10),
+            at("cee", 15),
+            at("elk", 22),
+            at("fox", 26),
+            at("grey", 34),
+            at("owl", 39),
+            at("red", 44),
+            at("tan", 48),
+            at("the", 52)
         ],
         "each word's value is the offset of its list in the decompressed postings"
     );
-    // Page ids: 0 = page-0001 (the red fox), 1 = page-0002 (a blue café).
-    // Each page is followed by how many of its videos hold the word: the
-    // channel name holds for the page, not for a video.
+    // Page ids: 0 = page-0001 (v1, the red fox), 1 = page-0002 (v2, a
+    // blue café; v3, the grey owl; v4 and v5, tan elk). Each page is
+    // followed by how many of its videos hold the word and a flag: 1 when
+    // the holders' positions follow (at most one video in four holds it),
+    // 0 when any video may (more hold it, or only the channel name, a
+    // page-wide field, does).
     #[rustfmt::skip]
-    let expected: [u8; 25] = [
-        1, 1, 1,       // a:    1 page: id 1, 1 video
-        1, 1, 1,       // blue: 1 page: id 1, 1 video
-        1, 1, 1,       // cafe: 1 page: id 1, 1 video
-        2, 0, 0, 1, 0, // cee:  2 pages: id 0, 0 videos; id 0+1, 0 videos
-        2, 0, 1, 1, 1, // fox:  2 pages: id 0, 1 video; id 0+1, 1 video
-        1, 0, 1,       // red:  1 page: id 0, 1 video
-        1, 0, 1,       // the:  1 page: id 0, 1 video
+    let expected: [u8; 60] = [
+        1, 1, 1, 1, 0,          // a:    page 1, 1 video: position 0 (v2)
+        1, 1, 1, 1, 0,          // blue: the same
+        1, 1, 1, 1, 0,          // cafe: the same
+        2, 0, 0, 0, 1, 0, 0,    // cee:  pages 0 and 0+1, no video, any
+        1, 1, 2, 0,             // elk:  page 1, 2 videos of 4: any
+        2, 0, 1, 0, 1, 1, 1, 0, // fox:  page 0, its one video; page 1, v2 only
+        1, 1, 1, 1, 1,          // grey: page 1, position 1 (v3)
+        1, 1, 1, 1, 1,          // owl:  the same
+        1, 0, 1, 0,             // red:  page 0, its one video
+        1, 1, 2, 0,             // tan:  as elk
+        2, 0, 1, 0, 1, 1, 1, 1, // the:  page 0; page 1, v3 only
     ];
     assert_eq!(postings, expected);
+    // Each video row carries its span: exactly its object in the page file.
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join(files::VIDEOS)).unwrap()).unwrap();
+    let spans: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| {
+            let page = &pages[r["page"].as_u64().unwrap() as usize - 1];
+            let span = &r["span"];
+            let (a, b) = (span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
+            let text = page[a as usize..b as usize].to_string();
+            assert_eq!(
+                span[2].as_str().unwrap(),
+                archilyzer_core::format::spans::digest(text.as_bytes())
+            );
+            (r["slug"].as_str().unwrap().to_string(), text)
+        })
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            ("v1".to_string(), video("v1", "Red fox", "The red fox")),
+            ("v2".to_string(), video("v2", "Blue fox", "a blue CAFÉ")),
+            ("v3".to_string(), video("v3", "Grey owl", "the owl")),
+            ("v4".to_string(), video("v4", "Tan elk", "tan elk")),
+            ("v5".to_string(), video("v5", "Tan elk", "tan elk")),
+        ]
+    );
+    // One block of postings, then the ends (decompressed and file sizes).
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(files::META)).unwrap()).unwrap();
+    let file_len = std::fs::metadata(dir.join(files::POSTINGS)).unwrap().len();
+    assert_eq!(
+        meta["postingsBlocks"],
+        serde_json::json!([[0, 0], [60, file_len]])
+    );
     let mut written: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -216,6 +216,42 @@ impl Site {
         channel: &str,
         n: u32,
     ) -> Result<(Vec<u8>, String), ReadError> {
+        let (path, sha256) = self.page_entry(layer, channel, n)?;
+        let bytes = self
+            .store
+            .read_page(&path, &sha256)?
+            .ok_or_else(|| self.missing_page(&path))?;
+        Ok((bytes, sha256))
+    }
+
+    /// Byte ranges of page `n` of a layer, one buffer per range. The
+    /// bytes are not checked against the manifest's sha256, which covers
+    /// the whole file: the caller checks each against what it expects.
+    pub fn page_ranges(
+        &self,
+        layer: Layer,
+        channel: &str,
+        n: u32,
+        ranges: &[std::ops::Range<u64>],
+    ) -> Result<Vec<Vec<u8>>, ReadError> {
+        let (path, sha256) = self.page_entry(layer, channel, n)?;
+        ranges
+            .iter()
+            .map(|r| {
+                self.store
+                    .read_page_range(&path, &sha256, r.clone())?
+                    .ok_or_else(|| self.missing_page(&path))
+            })
+            .collect()
+    }
+
+    /// The path and sha256 of page `n` of a layer, from its manifest.
+    fn page_entry(
+        &self,
+        layer: Layer,
+        channel: &str,
+        n: u32,
+    ) -> Result<(String, String), ReadError> {
         let manifest = self.manifest(layer, channel)?.ok_or_else(|| {
             ReadError::Other(format!(
                 "{} is not published",
@@ -234,13 +270,14 @@ impl Site {
             })?;
         check_segment(&entry.file, "page file")?;
         let path = format!("{}/{channel}/{}", layer.dir(), entry.file);
-        let bytes = self.store.read_page(&path, &entry.sha256)?.ok_or_else(|| {
-            ReadError::Other(format!(
-                "{} is listed in its manifest but missing; re-export the site",
-                self.describe(&path)
-            ))
-        })?;
-        Ok((bytes, entry.sha256.clone()))
+        Ok((path, entry.sha256.clone()))
+    }
+
+    fn missing_page(&self, path: &str) -> ReadError {
+        ReadError::Other(format!(
+            "{} is listed in its manifest but missing; re-export the site",
+            self.describe(path)
+        ))
     }
 
     /// The path of page `n` of a layer as its manifest names it.

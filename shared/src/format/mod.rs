@@ -34,6 +34,7 @@ macro_rules! array_record {
 
 mod corpus;
 mod extras;
+pub mod spans;
 mod transcripts;
 mod view;
 

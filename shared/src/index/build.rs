@@ -34,6 +34,12 @@ use crate::text::{for_each_token, NORMALIZER_VERSION};
 /// in milliseconds.
 const POSTINGS_ZSTD_LEVEL: i32 = 9;
 
+/// A posting names its holders only when at most one video in this many
+/// holds the word: past that, reading the videos one by one saves little
+/// (a read of more than half a page's bytes reads the page), and the lists
+/// of common words would make the index several times larger.
+const HOLDERS_AT_MOST: u32 = 4;
+
 /// What a build reports as it goes.
 #[derive(Debug)]
 pub enum BuildEvent<'a> {
@@ -79,10 +85,39 @@ pub struct BuildReport {
 /// The words and videos of one page.
 #[derive(Default)]
 struct PageWords {
-    /// Each word, with how many of the page's videos (chat threads,
-    /// posts) hold it.
-    words: HashMap<Box<str>, u32>,
+    /// Each word, with the positions on the page of the videos (chat
+    /// threads, posts) that hold it.
+    words: HashMap<Box<str>, Vec<u32>>,
+    /// Words of page-wide fields (the channel name): they hold for every
+    /// video of the page, so their postings never name holders.
+    page_wide: HashSet<Box<str>>,
+    /// Units on the page.
+    units: u32,
+    /// Whether holders may be named (transcript pages only: chat and posts
+    /// pages are always read whole).
+    spans: bool,
     videos: Vec<VideoRow>,
+}
+
+impl PageWords {
+    /// The page's postings, with holders named where they narrow the page.
+    fn postings(self, page: u32) -> impl Iterator<Item = (Box<str>, Posting)> {
+        let (units, spans, page_wide, mut words) =
+            (self.units, self.spans, self.page_wide, self.words);
+        for w in &page_wide {
+            words.entry(w.clone()).or_default();
+        }
+        words.into_iter().map(move |(w, holders)| {
+            let videos = holders.len() as u32;
+            let narrows = spans && videos <= units / HOLDERS_AT_MOST && !page_wide.contains(&w);
+            let posting = Posting {
+                page,
+                videos,
+                holders: narrows.then_some(holders),
+            };
+            (w, posting)
+        })
+    }
 }
 
 /// Claims `dir` for the index of `archive`: refused when it holds
@@ -139,9 +174,9 @@ pub fn build(
     let mut failures: HashMap<usize, String> = HashMap::new();
     for (i, result) in fresh {
         match result {
-            Ok((w, bytes)) => {
-                postings.add_page(i as u32, w.words);
-                videos.extend(w.videos);
+            Ok((mut w, bytes)) => {
+                videos.append(&mut w.videos);
+                postings.add_page(i as u32, w);
                 report.bytes_read += bytes;
             }
             Err(e) => {
@@ -160,6 +195,7 @@ pub fn build(
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0),
+        postings_blocks: Vec::new(),
         pages: keys
             .into_iter()
             .zip(&pages)
@@ -243,12 +279,9 @@ struct Postings {
 
 impl Postings {
     /// Pages must be added in ascending id order.
-    fn add_page(&mut self, id: u32, words: HashMap<Box<str>, u32>) {
-        for (w, videos) in words {
-            self.map
-                .entry(w)
-                .or_default()
-                .push(Posting { page: id, videos });
+    fn add_page(&mut self, id: u32, words: PageWords) {
+        for (w, posting) in words.postings(id) {
+            self.map.entry(w).or_default().push(posting);
         }
     }
 }
@@ -287,44 +320,45 @@ fn read_pages(
     out.into_inner().unwrap()
 }
 
-/// Every word of every searchable field of one page.
+/// Every word of every searchable field of one page, with the videos
+/// holding it and each video's span in the page file.
 fn page_words(archive: &Archive, p: &PageRef) -> Result<(PageWords, u64), ReadError> {
     let site = &archive.sites()[p.site];
     let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page)?;
     let name = site.describe(&format::paths::page(p.layer, &p.channel, p.page));
     let mut w = PageWords::default();
-    // Words of the page as a whole (the channel name) hold for no video.
     for_each_token(&channel_name_of(site, &p.channel), |t, _| {
-        w.words.entry(t.into()).or_insert(0);
+        w.page_wide.insert(t.into());
     });
-    let mut videos = Vec::new();
     match p.layer {
         Layer::Transcripts => {
             let page: TranscriptPage = format::parse(&bytes, &name)?;
-            for v in &page.videos {
+            let spans = format::spans::spans(&bytes, &name)?;
+            for (v, span) in page.videos.iter().zip(spans) {
                 let fields = [v.title.as_str(), v.description.as_str()];
                 let texts = fields
                     .into_iter()
                     .chain(v.tags.iter().map(String::as_str))
                     .chain(v.cues.iter().map(|c| c.text.as_str()));
-                count_unit(&mut w.words, texts);
-                videos.push(VideoRow::of(site.id(), &p.channel, p.page, v));
+                w.add_unit(texts);
+                w.videos
+                    .push(VideoRow::of(site.id(), &p.channel, p.page, v, span));
             }
+            w.spans = true;
         }
         Layer::Chat => {
             let page: ChatPage = format::parse(&bytes, &name)?;
             for v in &page.videos {
-                count_unit(&mut w.words, v.messages.iter().map(|m| m.text.as_str()));
+                w.add_unit(v.messages.iter().map(|m| m.text.as_str()));
             }
         }
         Layer::Posts => {
             let page: PostPage = format::parse(&bytes, &name)?;
             for post in &page.posts {
-                count_unit(&mut w.words, std::iter::once(post.text.as_str()));
+                w.add_unit(std::iter::once(post.text.as_str()));
             }
         }
     }
-    w.videos = videos;
     Ok((w, bytes.len() as u64))
 }
 
@@ -334,19 +368,21 @@ fn channel_name_of(site: &crate::archive::Site, channel: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Adds one unit (a video, a chat thread, a post) to `words`: each word
-/// of its `texts` counts once for it.
-fn count_unit<'a>(words: &mut HashMap<Box<str>, u32>, texts: impl Iterator<Item = &'a str>) {
-    let mut seen: HashSet<Box<str>> = HashSet::new();
-    for text in texts {
-        for_each_token(text, |t, _| {
-            if !seen.contains(t) {
-                seen.insert(t.into());
-            }
-        });
-    }
-    for t in seen {
-        *words.entry(t).or_insert(0) += 1;
+impl PageWords {
+    /// Adds the next unit (a video, a chat thread, a post) of the page:
+    /// each word of its `texts` names it once as a holder.
+    fn add_unit<'a>(&mut self, texts: impl Iterator<Item = &'a str>) {
+        let unit = self.units;
+        self.units += 1;
+        for text in texts {
+            for_each_token(text, |t, _| match self.words.get_mut(t) {
+                Some(holders) if holders.last() == Some(&unit) => {}
+                Some(holders) => holders.push(unit),
+                None => {
+                    self.words.insert(t.into(), vec![unit]);
+                }
+            });
+        }
     }
 }
 
@@ -370,14 +406,16 @@ fn write(
     let fst_err = |e: fst::Error| IndexError::Dictionary(e.to_string());
     let mut map = fst::MapBuilder::new(Vec::new()).map_err(fst_err)?;
     let mut blob = Vec::new();
+    let mut starts = Vec::new();
     let mut text = String::new();
     let mut terms = 0;
     let mut emit = |term: &[u8], ids: &mut Vec<Posting>| -> Result<(), IndexError> {
-        ids.sort_unstable();
+        ids.sort_unstable_by_key(|p| p.page);
         ids.dedup_by_key(|p| p.page);
         if ids.is_empty() {
             return Ok(());
         }
+        starts.push(blob.len() as u64);
         map.insert(term, blob.len() as u64).map_err(fst_err)?;
         encode_postings(&mut blob, ids);
         text.push_str(&String::from_utf8_lossy(term));
@@ -410,20 +448,22 @@ fn write(
         emit(w.as_bytes(), &mut ids)?;
     }
     let fst_bytes = map.into_inner().map_err(fst_err)?;
+    let (postings, table) = super::blocks::compress(&blob, &starts, POSTINGS_ZSTD_LEVEL)
+        .map_err(|e| io(files::POSTINGS, &e))?;
+    let meta = Meta {
+        postings_blocks: table,
+        ..meta.clone()
+    };
     let json = |file, r: serde_json::Result<Vec<u8>>| r.map_err(|e| io(file, &e));
     let contents: [(&str, Vec<u8>); 5] = [
         (files::TERMS, fst_bytes),
-        (
-            files::POSTINGS,
-            zstd::encode_all(blob.as_slice(), POSTINGS_ZSTD_LEVEL)
-                .map_err(|e| io(files::POSTINGS, &e))?,
-        ),
+        (files::POSTINGS, postings),
         (files::VOCABULARY, text.into_bytes()),
         (
             files::VIDEOS,
             json(files::VIDEOS, serde_json::to_vec(videos))?,
         ),
-        (files::META, json(files::META, serde_json::to_vec(meta))?),
+        (files::META, json(files::META, serde_json::to_vec(&meta))?),
     ];
     let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", &e))?;
     let mut total = 0;

@@ -12,14 +12,21 @@
 //!               A page's id is its position in this table.
 //! terms.fst     fst map: normalised word → byte offset of that word's
 //!               postings list in the *decompressed* postings.zst
-//! postings.zst  zstd of the postings: per word, a varint count, then
+//! postings.zst  the postings in independently compressed zstd blocks
+//!               of about 64 KB, cut between words (see [`blocks`]; the
+//!               table is `postingsBlocks` in meta.json): per word, a varint count, then
 //!               for each page holding it, ascending: a varint delta of
-//!               its page id and a varint count of the videos (chat
-//!               threads, posts) on that page that hold it
+//!               its page id, a varint count of the videos (chat
+//!               threads, posts) on that page that hold it, and a flag:
+//!               0 when any video of the page may hold it, 1 when the
+//!               positions of the holders on the page follow (transcript
+//!               pages where at most one video in four holds the word)
 //! terms.txt     every word, one per line, in order: the blob infix
 //!               lookups (regex literals inside words) scan with memchr
-//! videos.json   one row per video read: site, channel, slug, title,
-//!               date, media type, age, state, page, curated tags
+//! videos.json   one row per video read, in page order: site, channel,
+//!               slug, title, date, media type, age, state, page, curated
+//!               tags, and its span in the page file ([`VideoSpan`]: byte
+//!               range and a digest of those bytes)
 //! .archilyzer-output.json
 //!               the marker that says this folder is an index written by
 //!               this project (see [`crate::output`])
@@ -64,12 +71,22 @@
 //! 4. Whenever a lookup would be costly, the planner widens to "all
 //!    pages"; it never truncates a union of postings.
 //!
-//! So a fresh, stale, foreign or corrupt index changes only how many pages
+//! 5. Within a vouched transcript page, a video is skipped only when the
+//!    postings prove it lacks a required word (a word in a page-wide field,
+//!    the channel name, holds for every video). The other videos are read
+//!    by their spans, and a span's bytes are used only when they hash to
+//!    the digest recorded at build time and parse as the video the span
+//!    names ([`VideoSpan::check`]); otherwise the whole page is read. So a
+//!    span can save bytes but never stand in for text it does not hold.
+//!
+//! So a fresh, stale, foreign or corrupt index changes only how many bytes
 //! are read (invariant 1).
 
+pub mod blocks;
 mod build;
 mod error;
 mod read;
+pub mod select;
 pub mod similar;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
@@ -80,10 +97,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
+use crate::format::spans::VideoSpan;
 use crate::format::{SummaryRow, VideoRecord};
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -115,6 +133,9 @@ pub struct Meta {
     pub built_at: u64,
     /// Every page of the archive at build time; a page id is a position here.
     pub pages: Vec<PageMeta>,
+    /// Where each block of `postings.zst` starts (see [`blocks`]).
+    #[serde(default)]
+    pub postings_blocks: blocks::BlockTable,
 }
 
 /// One page as the build saw it.
@@ -188,14 +209,18 @@ pub struct VideoRow {
     /// The video's facts, as `summaries/index.json` would list them.
     #[serde(flatten)]
     pub row: SummaryRow,
+    /// Where the video sits in its page file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<VideoSpan>,
 }
 
 impl VideoRow {
-    /// The row of `v`, on `page` of `channel` of site `site`.
-    pub fn of(site: &str, channel: &str, page: u32, v: &VideoRecord) -> Self {
+    /// The row of `v`, on `page` of `channel` of site `site`, at `span`.
+    pub fn of(site: &str, channel: &str, page: u32, v: &VideoRecord, span: VideoSpan) -> Self {
         VideoRow {
             site: site.to_string(),
             row: SummaryRow::of(channel, page, v),
+            span: Some(span),
         }
     }
 }
@@ -223,31 +248,51 @@ pub(crate) fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
     None
 }
 
-/// One page of a word's postings: its id, and how many of its videos
-/// (chat threads, posts) hold the word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// One page of a word's postings: its id, how many of its videos (chat
+/// threads, posts) hold the word, and which, when the index can say.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Posting {
     /// The page's id in the index's page table.
     pub page: u32,
     /// Videos on that page holding the word (0 when only a page-wide
     /// field such as the channel name does).
     pub videos: u32,
+    /// The positions on the page of the videos holding the word, ascending,
+    /// on a transcript page where only some do and no page-wide field
+    /// holds it; `None` means any video of the page may hold it.
+    pub holders: Option<Vec<u32>>,
 }
 
-/// A postings list: the count, then per page (ascending) its id delta
-/// and its video count.
+/// A postings list: the count, then per page (ascending) its id delta, its
+/// video count, and a flag: 0 when any video of the page may hold the
+/// word, 1 when the holders follow (as many as the count, each a delta
+/// from the one before).
 pub(crate) fn encode_postings(out: &mut Vec<u8>, postings: &[Posting]) {
     put_varint(out, postings.len() as u64);
     let mut prev = 0;
     for p in postings {
         put_varint(out, u64::from(p.page - prev));
-        put_varint(out, u64::from(p.videos));
         prev = p.page;
+        match &p.holders {
+            Some(holders) => {
+                put_varint(out, holders.len() as u64);
+                out.push(1);
+                let mut last = 0;
+                for &h in holders {
+                    put_varint(out, u64::from(h - last));
+                    last = h;
+                }
+            }
+            None => {
+                put_varint(out, u64::from(p.videos));
+                out.push(0);
+            }
+        }
     }
 }
 
 /// The inverse of [`encode_postings`]; `None` if the bytes are damaged
-/// (truncated, or ids past `limit`).
+/// (truncated, ids past `limit`, holders out of order or a flag unknown).
 pub(crate) fn decode_postings(bytes: &[u8], offset: usize, limit: u32) -> Option<Vec<Posting>> {
     let mut at = offset;
     let n = get_varint(bytes, &mut at)?;
@@ -258,16 +303,39 @@ pub(crate) fn decode_postings(bytes: &[u8], offset: usize, limit: u32) -> Option
     let mut cur = 0u64;
     for _ in 0..n {
         cur += get_varint(bytes, &mut at)?;
-        let videos = u32::try_from(get_varint(bytes, &mut at)?).ok()?;
         if cur >= u64::from(limit) {
             return None;
         }
+        let videos = u32::try_from(get_varint(bytes, &mut at)?).ok()?;
+        let holders = match get_varint(bytes, &mut at)? {
+            0 => None,
+            1 => Some(decode_holders(bytes, &mut at, videos)?),
+            _ => return None,
+        };
         out.push(Posting {
             page: cur as u32,
             videos,
+            holders,
         });
     }
     Some(out)
+}
+
+/// `count` delta-coded positions, strictly ascending.
+fn decode_holders(bytes: &[u8], at: &mut usize, count: u32) -> Option<Vec<u32>> {
+    let mut holders = Vec::with_capacity(count.min(4096) as usize);
+    let mut last: Option<u64> = None;
+    for _ in 0..count {
+        let delta = get_varint(bytes, at)?;
+        let h = match last {
+            Some(_) if delta == 0 => return None,
+            Some(l) => l.checked_add(delta)?,
+            None => delta,
+        };
+        holders.push(u32::try_from(h).ok()?);
+        last = Some(h);
+    }
+    Some(holders)
 }
 
 #[cfg(test)]
@@ -277,10 +345,15 @@ mod tests {
     #[test]
     fn postings_round_trip_and_damage_is_detected() {
         let mut buf = Vec::new();
-        let postings: Vec<Posting> = [(0, 1), (3, 0), (4, 12), (200, 3), (70_000, 300)]
+        let mut postings: Vec<Posting> = [(0, 1), (3, 0), (4, 12), (200, 3), (70_000, 300)]
             .iter()
-            .map(|&(page, videos)| Posting { page, videos })
+            .map(|&(page, videos)| Posting {
+                page,
+                videos,
+                holders: None,
+            })
             .collect();
+        postings[3].holders = Some(vec![0, 7, 300]);
         encode_postings(&mut buf, &postings);
         assert_eq!(decode_postings(&buf, 0, 70_001), Some(postings));
         assert_eq!(

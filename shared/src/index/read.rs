@@ -8,12 +8,17 @@
 //! current manifest sha256 and file stamp equal the recorded ones and it
 //! was read successfully at build time.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use fst::{IntoStreamer, Streamer};
 
-use super::{decode_postings, files, IndexError, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION};
+use super::blocks::Blocks;
+use super::select::Selection;
+use super::{
+    decode_postings, files, IndexError, LayerName, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION,
+};
 use crate::archive::{Archive, PageRef};
 use crate::text::NORMALIZER_VERSION;
 
@@ -23,11 +28,13 @@ pub struct RawIndex {
     pub meta: Meta,
     /// `terms.fst`: word → postings offset.
     pub terms: fst::Map<Vec<u8>>,
-    postings: Vec<u8>,
+    postings: Blocks,
     vocabulary: Vec<u8>,
     /// `videos.json`.
     pub videos: Vec<VideoRow>,
     ids: HashMap<PageKey, u32>,
+    /// Transcript page id → its rows in `videos` (in page order).
+    rows: HashMap<u32, Range<usize>>,
 }
 
 impl RawIndex {
@@ -40,23 +47,33 @@ impl RawIndex {
             .map_err(|e| IndexError::damaged(files::META, e))?;
         let terms =
             fst::Map::new(read(files::TERMS)?).map_err(|e| IndexError::damaged(files::TERMS, e))?;
-        let videos = serde_json::from_slice(&read(files::VIDEOS)?)
+        let videos: Vec<VideoRow> = serde_json::from_slice(&read(files::VIDEOS)?)
             .map_err(|e| IndexError::damaged(files::VIDEOS, e))?;
-        let ids = meta
+        let ids: HashMap<PageKey, u32> = meta
             .pages
             .iter()
             .enumerate()
             .map(|(i, p)| (p.key.clone(), i as u32))
             .collect();
+        let rows = rows_by_page(&videos, &ids);
         Ok(RawIndex {
-            postings: zstd::decode_all(read(files::POSTINGS)?.as_slice())
+            postings: Blocks::new(read(files::POSTINGS)?, meta.postings_blocks.clone())
                 .map_err(|e| IndexError::damaged(files::POSTINGS, e))?,
             vocabulary: read(files::VOCABULARY)?,
             meta,
             terms,
             videos,
             ids,
+            rows,
         })
+    }
+
+    /// The rows of transcript page `id`, in page order (a video's
+    /// position on its page is its position here).
+    pub fn page_rows(&self, id: u32) -> &[VideoRow] {
+        self.rows
+            .get(&id)
+            .map_or(&[][..], |r| &self.videos[r.clone()])
     }
 
     /// Built by this format and normaliser version.
@@ -87,14 +104,12 @@ impl RawIndex {
 
     /// The postings at `offset`, with each page's video count.
     pub fn postings_with_counts(&self, offset: u64) -> Result<Vec<Posting>, IndexError> {
-        decode_postings(
-            &self.postings,
-            offset as usize,
-            self.meta.pages.len() as u32,
-        )
-        .ok_or_else(|| {
-            IndexError::damaged(files::POSTINGS, "damaged at this word; rebuild the index")
-        })
+        self.postings
+            .at(offset)
+            .and_then(|(block, at)| decode_postings(&block, at, self.meta.pages.len() as u32))
+            .ok_or_else(|| {
+                IndexError::damaged(files::POSTINGS, "damaged at this word; rebuild the index")
+            })
     }
 
     /// How many videos (transcript records) hold the word whose postings
@@ -104,38 +119,37 @@ impl RawIndex {
         Some(
             postings
                 .iter()
-                .filter(|p| {
-                    self.meta.pages[p.page as usize].key.layer == super::LayerName::Transcripts
-                })
+                .filter(|p| self.meta.pages[p.page as usize].key.layer == LayerName::Transcripts)
                 .map(|p| u64::from(p.videos))
                 .sum(),
         )
     }
 
-    /// Pages holding the word `term` exactly; `None` if the index cannot say.
-    pub fn exact(&self, term: &str) -> Option<BTreeSet<u32>> {
+    /// The pages and videos holding `term` exactly; `None` if the index
+    /// cannot say.
+    pub fn exact(&self, term: &str) -> Option<Selection> {
         match self.terms.get(term) {
-            Some(offset) => self.postings(offset).ok().map(|v| v.into_iter().collect()),
-            None => Some(BTreeSet::new()),
+            Some(offset) => self.selection(offset),
+            None => Some(Selection::default()),
         }
     }
 
-    /// Pages holding a word that starts with `prefix`.
-    pub fn prefix(&self, prefix: &str) -> Option<BTreeSet<u32>> {
-        let mut out = BTreeSet::new();
+    /// The pages and videos holding a word that starts with `prefix`.
+    pub fn prefix(&self, prefix: &str) -> Option<Selection> {
+        let mut out = Selection::default();
         let mut stream = self.terms.range().ge(prefix).into_stream();
         while let Some((term, offset)) = stream.next() {
             if !term.starts_with(prefix.as_bytes()) {
                 break;
             }
-            out.extend(self.postings(offset).ok()?);
+            out.union(self.selection(offset)?);
         }
         Some(out)
     }
 
-    /// Pages holding a word that contains `piece` anywhere.
-    pub fn infix(&self, piece: &str) -> Option<BTreeSet<u32>> {
-        let mut out = BTreeSet::new();
+    /// The pages and videos holding a word that contains `piece` anywhere.
+    pub fn infix(&self, piece: &str) -> Option<Selection> {
+        let mut out = Selection::default();
         let mut last_line = usize::MAX;
         for at in memchr::memmem::find_iter(&self.vocabulary, piece.as_bytes()) {
             let start = memchr::memrchr(b'\n', &self.vocabulary[..at]).map_or(0, |i| i + 1);
@@ -146,10 +160,37 @@ impl RawIndex {
             let end = memchr::memchr(b'\n', &self.vocabulary[at..])
                 .map_or(self.vocabulary.len(), |i| at + i);
             let term = &self.vocabulary[start..end];
-            out.extend(self.postings(self.terms.get(term)?).ok()?);
+            out.union(self.selection(self.terms.get(term)?)?);
         }
         Some(out)
     }
+
+    fn selection(&self, offset: u64) -> Option<Selection> {
+        self.postings_with_counts(offset)
+            .ok()
+            .map(Selection::of_postings)
+    }
+}
+
+/// Each transcript page's rows in `videos`, which a build writes grouped
+/// by page in page-table order.
+fn rows_by_page(videos: &[VideoRow], ids: &HashMap<PageKey, u32>) -> HashMap<u32, Range<usize>> {
+    let mut rows: HashMap<u32, Range<usize>> = HashMap::new();
+    for (i, v) in videos.iter().enumerate() {
+        let key = PageKey {
+            site: v.site.clone(),
+            layer: LayerName::Transcripts,
+            channel: v.row.channel.clone(),
+            page: v.row.page,
+        };
+        if let Some(&id) = ids.get(&key) {
+            let r = rows.entry(id).or_insert(i..i);
+            if r.end == i {
+                r.end = i + 1;
+            }
+        }
+    }
+    rows
 }
 
 /// What an index can do for a query, said in results.

@@ -8,7 +8,7 @@
 
 use super::filters::{Verdict, VideoFacts};
 use super::matcher::{Matcher, TokenStream};
-use super::plan::Compiled;
+use super::plan::{Compiled, Target};
 use super::terms::hits_of;
 use super::{Hit, Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
@@ -23,6 +23,8 @@ pub(super) struct Confirmed {
     pub notes: Vec<String>,
     /// Matching videos left out only for having no upload date.
     pub undated: usize,
+    /// Bytes read to confirm the page.
+    pub bytes: u64,
 }
 
 impl Confirmed {
@@ -35,38 +37,50 @@ impl Confirmed {
 }
 
 /// Confirms page `p`: every video (chat, post) of it that passes the
-/// filters and that the matchers hit.
+/// filters and that the matchers hit. With `targets`, only those videos of
+/// a transcript page are read, each by its span, when their bytes are the
+/// ones indexed (see [`read_targets`]); otherwise the whole page is read.
 pub(super) fn confirm_page(
     archive: &Archive,
     p: &PageRef,
     c: &Compiled,
+    targets: Option<&[Target]>,
     scratch: &mut TokenStream,
 ) -> Result<Confirmed, String> {
     let site = &archive.sites()[p.site];
     let err = |e: crate::source::ReadError| e.to_string();
     match p.layer {
         Layer::Transcripts => {
+            if let Some(chunks) = targets.and_then(|t| read_targets(site, p, t)) {
+                let views = targets
+                    .into_iter()
+                    .flatten()
+                    .zip(&chunks)
+                    .map(|(t, bytes)| t.span.check(bytes, &t.slug))
+                    .collect::<Option<Vec<VideoView>>>();
+                if let Some(views) = views {
+                    let bytes = chunks.iter().map(|b| b.len() as u64).sum();
+                    return Ok(confirm_videos(site, p, c, &views, bytes, scratch));
+                }
+                tracing::info!(
+                    "{}/{} page {}: a video's bytes are not the ones indexed; reading the whole page",
+                    site.id(),
+                    p.channel,
+                    p.page
+                );
+            }
             let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page).map_err(err)?;
             let name = site.describe(&crate::format::paths::page(p.layer, &p.channel, p.page));
             let page: PageView = crate::format::parse_page(&bytes, &name, &p.channel, p.page)
                 .map_err(|e| e.to_string())?;
-            let mut out = Confirmed::default();
-            for v in &page.videos {
-                let verdict = c
-                    .filters
-                    .verdict(&VideoFacts::of_view(p.site, &p.channel, v));
-                if verdict == Verdict::Fails {
-                    continue;
-                }
-                let Some(result) = video_result(site, p, v, c, scratch) else {
-                    continue;
-                };
-                match verdict {
-                    Verdict::Passes => out.videos.push(result),
-                    _ => out.undated += 1,
-                }
-            }
-            Ok(out)
+            Ok(confirm_videos(
+                site,
+                p,
+                c,
+                &page.videos,
+                bytes.len() as u64,
+                scratch,
+            ))
         }
         Layer::Chat => chat_results(site, p, c, scratch).map_err(err),
         Layer::Posts => {
@@ -77,9 +91,85 @@ pub(super) fn confirm_page(
                 .filter(|post| c.filters.passes_post(p.site, &p.channel, &post.date))
                 .filter_map(|post| post_result(site, p, post, c, scratch))
                 .collect();
-            Ok(Confirmed::videos(posts))
+            Ok(Confirmed {
+                bytes: p.bytes,
+                ..Confirmed::videos(posts)
+            })
         }
     }
+}
+
+/// The bytes of each target's span, when reading them beats reading the
+/// page: spans covering at most half of the page, fetched in runs (spans
+/// less than [`MERGE_GAP`] apart are read as one). `None` (a read failed,
+/// or the spans are most of the page) sends the caller to the whole page,
+/// which then reports any failure itself.
+fn read_targets(site: &Site, p: &PageRef, targets: &[Target]) -> Option<Vec<Vec<u8>>> {
+    let wanted: u64 = targets.iter().map(|t| t.span.len()).sum();
+    if wanted.saturating_mul(2) > p.bytes {
+        return None;
+    }
+    let mut runs: Vec<std::ops::Range<u64>> = Vec::new();
+    for t in targets {
+        match runs.last_mut() {
+            Some(r) if t.span.start >= r.end && t.span.start - r.end <= MERGE_GAP => {
+                r.end = r.end.max(t.span.end)
+            }
+            _ => runs.push(t.span.start..t.span.end),
+        }
+    }
+    let fetched = site.page_ranges(Layer::Transcripts, &p.channel, p.page, &runs);
+    let fetched = fetched
+        .map_err(|e| tracing::info!("{e}; reading the whole page"))
+        .ok()?;
+    targets
+        .iter()
+        .map(|t| {
+            let (run, bytes) = runs
+                .iter()
+                .zip(&fetched)
+                .find(|(r, _)| r.contains(&t.span.start))?;
+            let from = (t.span.start - run.start) as usize;
+            bytes
+                .get(from..from + t.span.len() as usize)
+                .map(<[u8]>::to_vec)
+        })
+        .collect()
+}
+
+/// Spans closer than this are fetched in one read: a request costs more
+/// than a few kilobytes more of body.
+const MERGE_GAP: u64 = 16 * 1024;
+
+/// The videos of a transcript page that pass the filters and hold a hit.
+fn confirm_videos(
+    site: &Site,
+    p: &PageRef,
+    c: &Compiled,
+    videos: &[VideoView],
+    bytes: u64,
+    scratch: &mut TokenStream,
+) -> Confirmed {
+    let mut out = Confirmed {
+        bytes,
+        ..Confirmed::default()
+    };
+    for v in videos {
+        let verdict = c
+            .filters
+            .verdict(&VideoFacts::of_view(p.site, &p.channel, v));
+        if verdict == Verdict::Fails {
+            continue;
+        }
+        let Some(result) = video_result(site, p, v, c, scratch) else {
+            continue;
+        };
+        match verdict {
+            Verdict::Passes => out.videos.push(result),
+            _ => out.undated += 1,
+        }
+    }
+    out
 }
 
 /// Chat messages are matched each on its own; the video's record (found
@@ -93,7 +183,10 @@ fn chat_results(
     scratch: &mut TokenStream,
 ) -> Result<Confirmed, crate::source::ReadError> {
     let page = site.chat_page(&p.channel, p.page)?;
-    let mut out = Confirmed::default();
+    let mut out = Confirmed {
+        bytes: p.bytes,
+        ..Confirmed::default()
+    };
     for chat in &page.videos {
         let record = match site.find_video(&p.channel, &chat.slug) {
             Ok(Some(record)) => record,

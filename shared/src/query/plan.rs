@@ -10,7 +10,7 @@
 //! `max_pages` then cuts the plan in archive order, never at random, and
 //! the coverage names what was and was not reached.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use super::filters::{Filters, Verdict, VideoFacts};
 use super::prune::Cond;
@@ -19,7 +19,9 @@ use super::QueryError;
 use super::{Request, Scope};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
-use crate::index::{Index, LayerName, PageKey};
+use crate::format::spans::VideoSpan;
+use crate::index::select::{Holders, Selection};
+use crate::index::{Index, LayerName};
 
 /// A request compiled against an archive.
 pub struct Compiled {
@@ -108,6 +110,18 @@ pub struct Plan {
     pub cut: Vec<usize>,
     /// What the plan says in the footer (how the index helped).
     pub notes: Vec<String>,
+    /// Pages read video by video (by position in the page table): the
+    /// videos the index shows may match, each by its span in the file.
+    pub targets: HashMap<usize, Vec<Target>>,
+}
+
+/// A video the plan reads by its span instead of its whole page.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The video's slug, which the span's bytes must parse as.
+    pub slug: String,
+    /// Where it sits in its page file.
+    pub span: VideoSpan,
 }
 
 /// Chooses the pages to read: scope ∩ filters ∩ query where the index vouches for a page, every other page in scope.
@@ -135,14 +149,21 @@ pub fn plan(
         None
     };
     let filter_allows = |i: usize| by_filter.as_ref().is_none_or(|f| f[i]);
+    let mut video_targets = HashMap::new();
     match index {
         Some(index) => {
             let (allowed, note) = index_allows(archive, index, c);
             notes.extend(note);
             planned.retain(|&i| match index.vouched.ids[i] {
-                Some(id) => allowed.as_ref().is_none_or(|a| a.contains(&id)),
+                Some(id) => allowed.as_ref().is_none_or(|a| a.contains(id)),
                 None => filter_allows(i),
             });
+            for &i in &planned {
+                let id = index.vouched.ids[i];
+                if let Some(t) = id.and_then(|id| targets(index, allowed.as_ref(), id)) {
+                    video_targets.insert(i, t);
+                }
+            }
             notes.push(format!(
                 "index-pruned: planned {} of {} page(s)",
                 planned.len(),
@@ -170,6 +191,7 @@ pub fn plan(
         in_scope: in_scope.len(),
         cut,
         notes,
+        targets: video_targets,
     }
 }
 
@@ -188,66 +210,86 @@ fn full_scan_note(c: &Compiled) -> String {
     }
 }
 
-/// Index page ids that may hold a hit passing the filters; `None` = all.
+/// The pages (index ids) and videos that may hold a hit passing the
+/// filters; `None` = every video of every page.
 fn index_allows(
     archive: &Archive,
     index: &Index,
     c: &Compiled,
-) -> (Option<HashSet<u32>>, Option<String>) {
-    let mut allowed: Option<HashSet<u32>> = None;
+) -> (Option<Selection>, Option<String>) {
     let conds: Vec<Cond> = c.terms.distinct().into_iter().map(Cond::of).collect();
     let by_query = if conds.contains(&Cond::All) {
         None
     } else {
-        let mut union = BTreeSet::new();
-        let mut known = true;
+        let mut union = Some(Selection::default());
         for cond in &conds {
-            match cond.pages(&index.raw) {
-                Some(set) => union.extend(set),
-                None => known = false,
+            match (cond.select(&index.raw), union.as_mut()) {
+                (Some(set), Some(u)) => u.union(set),
+                _ => union = None,
             }
         }
-        known.then_some(union)
+        union
     };
     let note = by_query.is_none().then(|| "the index could not narrow this query (no required words), so it skipped no page for the words".to_string());
-    if let Some(set) = by_query {
-        allowed = Some(set.into_iter().collect());
-    }
-    if c.filters.narrows_videos() {
-        let site_index = |id: &str| archive.sites().iter().position(|s| s.id() == id);
-        let by_filter: HashSet<u32> = index
-            .raw
-            .videos
-            .iter()
-            .filter(|v| {
-                site_index(&v.site).is_some_and(|site| {
-                    c.filters.verdict(&VideoFacts::of_row(site, &v.row)) != Verdict::Fails
-                })
-            })
-            .filter_map(|v| {
-                index.raw.page_id(&PageKey {
-                    site: v.site.clone(),
-                    layer: LayerName::Transcripts,
-                    channel: v.row.channel.clone(),
-                    page: v.row.page,
-                })
-            })
-            .collect();
-        // Chat and post pages are not described by video rows: keep them.
-        let other_layers: HashSet<u32> = index
-            .raw
-            .meta
-            .pages
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.key.layer != LayerName::Transcripts)
-            .map(|(i, _)| i as u32)
-            .collect();
-        let by_filter: HashSet<u32> = by_filter.union(&other_layers).copied().collect();
-        allowed = Some(match allowed {
-            Some(a) => a.intersection(&by_filter).copied().collect(),
-            None => by_filter,
-        });
-    }
+    let by_filter = c
+        .filters
+        .narrows_videos()
+        .then(|| filter_selection(archive, index, &c.filters));
+    let allowed = match (by_query, by_filter) {
+        (Some(q), Some(f)) => Some(q.intersect(&f)),
+        (q, f) => q.or(f),
+    };
     (allowed, note)
+}
+
+/// The videos of the index that pass the filters (or that only a date
+/// filter leaves out, so they are counted), by page; chat and posts pages
+/// are not described by video rows and are kept whole.
+fn filter_selection(archive: &Archive, index: &Index, filters: &Filters) -> Selection {
+    let mut sel = Selection::default();
+    for (id, page) in index.raw.meta.pages.iter().enumerate() {
+        let id = id as u32;
+        if page.key.layer != LayerName::Transcripts {
+            sel.add(id, Holders::Any);
+            continue;
+        }
+        let Some(site) = archive.sites().iter().position(|s| s.id() == page.key.site) else {
+            continue;
+        };
+        let rows = index.raw.page_rows(id);
+        let passing: Vec<u32> = (0..rows.len() as u32)
+            .filter(|&i| {
+                filters.verdict(&VideoFacts::of_row(site, &rows[i as usize].row)) != Verdict::Fails
+            })
+            .collect();
+        if passing.len() == rows.len() && !rows.is_empty() {
+            sel.add(id, Holders::Any);
+        } else if !passing.is_empty() {
+            sel.add(id, Holders::Only(passing));
+        }
+    }
+    sel
+}
+
+/// The videos of page `id` to read by their spans, when the selection
+/// names only some of them and the index knows where each sits; `None`
+/// reads the whole page.
+fn targets(index: &Index, allowed: Option<&Selection>, id: u32) -> Option<Vec<Target>> {
+    let Holders::Only(holders) = allowed?.get(id)? else {
+        return None;
+    };
+    let rows = index.raw.page_rows(id);
+    if holders.len() >= rows.len() {
+        return None;
+    }
+    holders
+        .iter()
+        .map(|&h| {
+            let row = rows.get(h as usize)?;
+            Some(Target {
+                slug: row.row.slug.clone(),
+                span: row.span.clone()?,
+            })
+        })
+        .collect()
 }

@@ -12,11 +12,10 @@
 //! Literals holding non-ASCII characters are not used: regex case folding
 //! and the normaliser need not agree on them, and widening is always safe.
 
-use std::collections::BTreeSet;
-
 use regex_syntax::hir::{Hir, HirKind};
 
 use super::matcher::Matcher;
+use crate::index::select::Selection;
 use crate::index::RawIndex;
 
 /// Shortest piece used for an infix lookup; shorter ones widen.
@@ -82,19 +81,20 @@ impl Cond {
         Cond::Or(parts)
     }
 
-    /// The pages that may match; `None` means every page.
-    pub fn pages(&self, index: &RawIndex) -> Option<BTreeSet<u32>> {
+    /// The pages, and the videos on them, that may match; `None` means
+    /// every video of every page.
+    pub fn select(&self, index: &RawIndex) -> Option<Selection> {
         match self {
             Cond::All => None,
             Cond::Word(w) => index.exact(w),
             Cond::Prefix(p) => index.prefix(p),
             Cond::Infix(p) => index.infix(p),
             Cond::And(parts) => {
-                let mut acc: Option<BTreeSet<u32>> = None;
+                let mut acc: Option<Selection> = None;
                 for part in parts {
-                    if let Some(set) = part.pages(index) {
+                    if let Some(set) = part.select(index) {
                         acc = Some(match acc {
-                            Some(a) => a.intersection(&set).copied().collect(),
+                            Some(a) => a.intersect(&set),
                             None => set,
                         });
                     }
@@ -102,9 +102,9 @@ impl Cond {
                 acc
             }
             Cond::Or(parts) => {
-                let mut acc = BTreeSet::new();
+                let mut acc = Selection::default();
                 for part in parts {
-                    acc.extend(part.pages(index)?);
+                    acc.union(part.select(index)?);
                 }
                 Some(acc)
             }

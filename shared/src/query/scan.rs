@@ -32,7 +32,8 @@ pub struct Scanned {
     pub expansion_hits: Vec<(usize, usize)>,
     /// Pages read and confirmed.
     pub pages_read: usize,
-    /// Bytes of those pages.
+    /// Bytes read to confirm them (whole pages, or only the spans of the
+    /// videos the index selected).
     pub bytes_read: u64,
     /// What the pages could not check, and the result cap if reached.
     pub notes: Vec<String>,
@@ -70,7 +71,8 @@ pub fn scan(
             s.spawn(move || {
                 let mut scratch = TokenStream::default();
                 while let Some(&i) = plan.pages.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    let outcome = confirm_page(archive, &pages[i], c, &mut scratch);
+                    let targets = plan.targets.get(&i).map(Vec::as_slice);
+                    let outcome = confirm_page(archive, &pages[i], c, targets, &mut scratch);
                     if tx.send((i, outcome)).is_err() {
                         break;
                     }
@@ -84,7 +86,7 @@ pub fn scan(
             pending.insert(i, outcome);
             while let Some(outcome) = plan.pages.get(emitted).and_then(|i| pending.remove(i)) {
                 let i = plan.pages[emitted];
-                fold(&mut response, &pages[i], outcome, sink, || failed.push(i));
+                fold(&mut response, outcome, sink, || failed.push(i));
                 emitted += 1;
                 progress(emitted, plan.pages.len());
                 if response.total_videos >= cap && emitted < plan.pages.len() {
@@ -109,7 +111,6 @@ pub fn scan(
 /// Adds one page's outcome to the counts and hands its videos on.
 fn fold(
     r: &mut Scanned,
-    page: &PageRef,
     outcome: PageOutcome,
     sink: &mut dyn FnMut(VideoResult),
     on_failure: impl FnOnce(),
@@ -119,10 +120,11 @@ fn fold(
             videos,
             notes,
             undated,
+            bytes,
         }) => {
             r.undated += undated;
             r.pages_read += 1;
-            r.bytes_read += page.bytes;
+            r.bytes_read += bytes;
             r.notes.extend(notes);
             for v in videos {
                 add_expansions(&mut r.expansion_hits, &v.expansion_hits);

@@ -9,12 +9,19 @@
 //!   every file it has cached on disk, so an unchanged file costs a 304;
 //! - pages, whose sha256 the manifest gives, are cached on disk by that
 //!   hash and served from there with no request at all; a page whose bytes
-//!   do not hash to the manifest's value is retried, then refused.
+//!   do not hash to the manifest's value is retried, then refused;
+//! - a byte range of a page is asked with `Range`; a server that ignores it
+//!   and sends the whole file has that file checked as a page, kept, and
+//!   the range cut from it; a 206 is accepted only for exactly the range
+//!   asked. Ranges are cached on disk too, keyed by the page's sha256.
 
 use std::time::Duration;
 
+use std::ops::Range;
+
 use reqwest::header::{
-    HeaderMap, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, RETRY_AFTER,
+    HeaderMap, CONTENT_RANGE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, RANGE,
+    RETRY_AFTER,
 };
 use reqwest::StatusCode;
 use reqwest::{Client, Response};
@@ -23,7 +30,7 @@ use crate::net::{block_on, describe};
 use url::Url;
 
 use super::disk_cache::{DiskCache, Validators};
-use super::{check_relative_path, sha256_hex, ReadError, Store};
+use super::{check_relative_path, cut_range, sha256_hex, ReadError, Store};
 
 /// How often and how patiently to retry.
 #[derive(Debug, Clone)]
@@ -290,7 +297,68 @@ fn validators(headers: &HeaderMap) -> Validators {
     }
 }
 
-/// A reqwest error in a few words, with its cause.
+impl HttpStore {
+    /// A page from the disk cache, if held and still hashing to `sha256`.
+    fn cached_page(&self, sha256: &str) -> Option<Vec<u8>> {
+        let (body, _) = self.cache.as_ref()?.get(&format!("sha256:{sha256}"))?;
+        (sha256_hex(&body) == sha256).then_some(body)
+    }
+
+    /// Keeps a page (already checked against `sha256`) on disk.
+    fn keep_page(&self, sha256: &str, body: &[u8]) {
+        if let Some(c) = &self.cache {
+            c.put(&format!("sha256:{sha256}"), body, &Validators::default());
+        }
+    }
+}
+
+/// A whole page's body, accepted only when it hashes to `sha256`.
+fn checked_page(body: Result<Vec<u8>, Retryable>, sha256: &str) -> Attempt {
+    match body {
+        Ok(body) => match sha256_hex(&body) {
+            found if found == sha256 => Attempt::Done(Ok(Some(body))),
+            found => Attempt::Retry {
+                reason: Retryable::Integrity {
+                    expected: sha256.to_string(),
+                    found,
+                },
+                wait: None,
+            },
+        },
+        Err(reason) => Attempt::Retry { reason, wait: None },
+    }
+}
+
+/// The body of a 206, accepted only when `Content-Range` names exactly the
+/// range asked and the body has its length.
+fn ranged_body(resp: Response, range: &Range<u64>) -> Attempt {
+    let asked = format!("bytes {}-{}/", range.start, range.end.saturating_sub(1));
+    let answered = resp
+        .headers()
+        .get(CONTENT_RANGE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    if !answered.starts_with(&asked) {
+        return Attempt::Done(Err(ReadError::Other(format!(
+            "{}: asked for {asked}… and was sent {answered:?}",
+            resp.url()
+        ))));
+    }
+    match read_body(resp) {
+        Ok(body) if body.len() as u64 == range.end - range.start => Attempt::Done(Ok(Some(body))),
+        Ok(body) => Attempt::Retry {
+            reason: Retryable::Network(format!(
+                "range body of {} bytes where {} were asked",
+                body.len(),
+                range.end - range.start
+            )),
+            wait: None,
+        },
+        Err(reason) => Attempt::Retry { reason, wait: None },
+    }
+}
+
 impl Store for HttpStore {
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ReadError> {
         let url = self.url(path)?;
@@ -299,11 +367,8 @@ impl Store for HttpStore {
 
     fn read_page(&self, path: &str, sha256: &str) -> Result<Option<Vec<u8>>, ReadError> {
         let url = self.url(path)?;
-        let key = format!("sha256:{sha256}");
-        if let Some((body, _)) = self.cache.as_ref().and_then(|c| c.get(&key)) {
-            if sha256_hex(&body) == sha256 {
-                return Ok(Some(body));
-            }
+        if let Some(body) = self.cached_page(sha256) {
+            return Ok(Some(body));
         }
         let body = self.with_retries(&url, || {
             let resp = match self.get_once(&url, None) {
@@ -313,22 +378,64 @@ impl Store for HttpStore {
             if let Some(outcome) = classify(&resp) {
                 return outcome;
             }
-            match read_body(resp) {
-                Ok(body) => match sha256_hex(&body) {
-                    found if found == sha256 => Attempt::Done(Ok(Some(body))),
-                    found => Attempt::Retry {
-                        reason: Retryable::Integrity {
-                            expected: sha256.to_string(),
-                            found,
-                        },
-                        wait: None,
-                    },
-                },
-                Err(reason) => Attempt::Retry { reason, wait: None },
+            checked_page(read_body(resp), sha256)
+        })?;
+        if let Some(b) = &body {
+            self.keep_page(sha256, b);
+        }
+        Ok(body)
+    }
+
+    fn read_page_range(
+        &self,
+        path: &str,
+        sha256: &str,
+        range: Range<u64>,
+    ) -> Result<Option<Vec<u8>>, ReadError> {
+        let url = self.url(path)?;
+        if let Some(page) = self.cached_page(sha256) {
+            return cut_range(&page, range, url.as_str()).map(Some);
+        }
+        let key = format!("range:{sha256}:{}-{}", range.start, range.end);
+        if let Some((body, _)) = self.cache.as_ref().and_then(|c| c.get(&key)) {
+            if body.len() as u64 == range.end - range.start {
+                return Ok(Some(body));
+            }
+        }
+        let mut whole = None;
+        let body = self.with_retries(&url, || {
+            let req = self.client.get(url.clone()).header(
+                RANGE,
+                format!("bytes={}-{}", range.start, range.end.saturating_sub(1)),
+            );
+            let resp = match block_on(async move { req.send().await }) {
+                Ok(r) => r,
+                Err(e) => {
+                    let reason = Retryable::Network(describe(&e));
+                    return Attempt::Retry { reason, wait: None };
+                }
+            };
+            if let Some(outcome) = classify(&resp) {
+                return outcome;
+            }
+            if resp.status() == StatusCode::PARTIAL_CONTENT {
+                return ranged_body(resp, &range);
+            }
+            // The server ignored `Range` and sent the whole file: check it
+            // as a page, keep it, and cut the range out of it.
+            match checked_page(read_body(resp), sha256) {
+                Attempt::Done(Ok(Some(page))) => {
+                    let cut = cut_range(&page, range.clone(), url.as_str());
+                    whole = Some(page);
+                    Attempt::Done(cut.map(Some))
+                }
+                other => other,
             }
         })?;
-        if let (Some(c), Some(b)) = (&self.cache, &body) {
-            c.put(&key, b, &Validators::default());
+        match (&whole, &body, &self.cache) {
+            (Some(page), _, _) => self.keep_page(sha256, page),
+            (None, Some(b), Some(c)) => c.put(&key, b, &Validators::default()),
+            _ => {}
         }
         Ok(body)
     }

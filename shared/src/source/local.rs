@@ -62,6 +62,31 @@ impl Store for LocalStore {
         self.read(path)
     }
 
+    fn read_page_range(
+        &self,
+        path: &str,
+        _sha256: &str,
+        range: std::ops::Range<u64>,
+    ) -> Result<Option<Vec<u8>>, ReadError> {
+        use std::os::unix::fs::FileExt;
+        let Some(file) = self.resolve(path)? else {
+            return Ok(None);
+        };
+        let io = |e: std::io::Error| ReadError::io(file.display(), &e);
+        let f = match std::fs::File::open(&file) {
+            Ok(f) => f,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(e)),
+        };
+        let len = f.metadata().map_err(io)?.len();
+        if range.end > len || range.start > range.end {
+            return Err(super::past_end(file.display(), &range, len));
+        }
+        let mut buf = vec![0; (range.end - range.start) as usize];
+        f.read_exact_at(&mut buf, range.start).map_err(io)?;
+        Ok(Some(buf))
+    }
+
     fn local_root(&self) -> Option<&Path> {
         Some(&self.root)
     }

@@ -31,6 +31,23 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// disk is the truth the search confirms against.
     fn read_page(&self, path: &str, sha256: &str) -> Result<Option<Vec<u8>>, ReadError>;
 
+    /// Reads the bytes `range` of a page whose manifest gives its sha256.
+    /// Those bytes cannot be checked against the sha256, which covers the
+    /// whole file; the caller checks them (see `format::spans`). A range
+    /// past the end of the file is an error. The default reads the page
+    /// and cuts the range out; stores that can read less do.
+    fn read_page_range(
+        &self,
+        path: &str,
+        sha256: &str,
+        range: std::ops::Range<u64>,
+    ) -> Result<Option<Vec<u8>>, ReadError> {
+        match self.read_page(path, sha256)? {
+            Some(page) => cut_range(&page, range, path).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// A cheap stamp of a file's current state without reading it (size
     /// and modification time for a local file), or `None` where the store
     /// has none (remote pages are checked by their sha256 instead).
@@ -119,6 +136,29 @@ impl ReadError {
             reason: e.to_string(),
         }
     }
+}
+
+/// The bytes `range` of a whole file `bytes`, or an error naming the file
+/// when the range runs past its end.
+pub fn cut_range(
+    bytes: &[u8],
+    range: std::ops::Range<u64>,
+    path: &str,
+) -> Result<Vec<u8>, ReadError> {
+    usize::try_from(range.start)
+        .ok()
+        .zip(usize::try_from(range.end).ok())
+        .and_then(|(a, b)| bytes.get(a..b))
+        .map(<[u8]>::to_vec)
+        .ok_or_else(|| past_end(path, &range, bytes.len() as u64))
+}
+
+/// A range asked of a file that does not reach it.
+fn past_end(path: impl std::fmt::Display, range: &std::ops::Range<u64>, len: u64) -> ReadError {
+    ReadError::Other(format!(
+        "{path}: bytes {}..{} asked, but the file has {len}; the index that named them is out of date (rebuild it)",
+        range.start, range.end
+    ))
 }
 
 /// Lower-case hex sha256 of `bytes`.

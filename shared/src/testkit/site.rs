@@ -3,7 +3,9 @@
 //! `Last-Modified` validators, answers `If-None-Match` with 304, records
 //! every request, and injects faults on chosen paths.
 //! Faults are exact: a body cut short of its `Content-Length`, a stall
-//! before the headers, a status once then success.
+//! before the headers, a status once then success. It answers a single
+//! `Range: bytes=a-b` with 206 as static hosts do, unless told to ignore
+//! ranges ([`TestServer::ignore_ranges`]), as some servers do.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::TcpStream;
@@ -38,8 +40,12 @@ pub struct Logged {
     pub path: String,
     /// The `If-None-Match` sent, if any.
     pub if_none_match: Option<String>,
+    /// The `Range` sent, if any.
+    pub range: Option<String>,
     /// The status answered.
     pub status: u16,
+    /// Body bytes sent.
+    pub bytes: usize,
 }
 
 #[derive(Default)]
@@ -49,6 +55,8 @@ struct State {
     log: Vec<Logged>,
     /// Page requests still answered before the site "dies".
     pages_left: Option<usize>,
+    /// Answer every `Range` request with the whole file (200).
+    ignore_ranges: bool,
 }
 
 /// A running server; stops when dropped.
@@ -106,6 +114,12 @@ impl TestServer {
         self.state.lock().unwrap().pages_left = Some(n);
     }
 
+    /// Answers `Range` requests with the whole file and a 200, as a
+    /// server without range support does.
+    pub fn ignore_ranges(&self) {
+        self.state.lock().unwrap().ignore_ranges = true;
+    }
+
     /// Every request so far.
     pub fn log(&self) -> Vec<Logged> {
         self.state.lock().unwrap().log.clone()
@@ -153,19 +167,42 @@ fn handle(
     let etag = body
         .as_ref()
         .map(|b| format!("\"{}\"", &crate::source::sha256_hex(b)[..16]));
+    let range = req.header("range").map(str::to_string);
+    let ignore_ranges = state.lock().unwrap().ignore_ranges;
+    let part = match (&body, &range) {
+        (Some(b), Some(r)) if !ignore_ranges => byte_range(r, b.len()),
+        _ => None,
+    };
     let status = match (&fault, &body) {
         (Some(Fault::Status(s)), _) => *s,
         (Some(Fault::TooManyRequests { .. }), _) => 429,
         (_, None) => 404,
         (_, Some(_)) if if_none_match.is_some() && if_none_match == etag => 304,
+        _ if part.is_some() => 206,
         _ => 200,
+    };
+    let (body, content_range) = match (part, body) {
+        (Some((a, b)), Some(full)) if status == 206 => (
+            Some(full[a..=b].to_vec()),
+            Some(format!("bytes {a}-{b}/{}", full.len())),
+        ),
+        (_, body) => (body, None),
     };
     state.lock().unwrap().log.push(Logged {
         path: path.clone(),
         if_none_match,
+        range,
         status,
+        bytes: body.as_ref().map_or(0, Vec::len),
     });
-    answer(conn, status, fault, body, etag)
+    answer(conn, status, fault, body, etag, content_range)
+}
+
+/// The inclusive byte range `bytes=a-b` names inside a body of `len` bytes.
+fn byte_range(header: &str, len: usize) -> Option<(usize, usize)> {
+    let (a, b) = header.strip_prefix("bytes=")?.split_once('-')?;
+    let (a, b): (usize, usize) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+    (a <= b && b < len).then_some((a, b))
 }
 
 fn answer(
@@ -174,11 +211,12 @@ fn answer(
     fault: Option<Fault>,
     body: Option<Vec<u8>>,
     etag: Option<String>,
+    content_range: Option<String>,
 ) -> std::io::Result<()> {
     if let Some(Fault::Delay(d)) = fault {
         std::thread::sleep(d);
     }
-    let mut body = if status == 200 {
+    let mut body = if status == 200 || status == 206 {
         body.unwrap_or_default()
     } else {
         Vec::new()
@@ -189,6 +227,9 @@ fn answer(
     let mut headers = vec![("Last-Modified", "Mon, 30 Nov 2026 00:00:00 GMT".to_string())];
     if let Some(e) = etag {
         headers.push(("ETag", e));
+    }
+    if let Some(r) = content_range {
+        headers.push(("Content-Range", r));
     }
     if let Some(Fault::TooManyRequests { retry_after }) = fault {
         headers.push(("Retry-After", retry_after.to_string()));

@@ -1,0 +1,291 @@
+//! Video-level reads: with a fresh index, a query reads only the videos
+//! its postings select, by their byte spans, on disk and over HTTP (with
+//! `Range`, or the whole page from a server that ignores it); a span whose
+//! bytes are not the ones indexed sends the read back to the whole page,
+//! so every stale case still answers exactly as a full scan does.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use archilyzer_core::archive::Archive;
+use archilyzer_core::format::spans;
+use archilyzer_core::index::{self, LayerName, RawIndex};
+use archilyzer_core::query::{search, Request, Response};
+use archilyzer_core::testkit::TestServer;
+use common::{copy_dir, generated, open, open_local};
+use fst::Streamer;
+
+/// A word only one video of a page of several holds, and that page's file
+/// (relative to the site).
+struct Rare {
+    word: String,
+    page: String,
+    channel: String,
+    number: u32,
+    /// The holder's position on the page, and its span's length.
+    holder: usize,
+    span_len: u64,
+}
+
+/// The first such word of the index in `dir`, in vocabulary order.
+fn rare_word(dir: &Path) -> Rare {
+    let raw = RawIndex::load(dir).unwrap();
+    let mut stream = raw.terms.stream();
+    while let Some((term, offset)) = stream.next() {
+        let word = String::from_utf8(term.to_vec()).unwrap();
+        if word.len() < 6 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
+            continue;
+        }
+        let postings = raw.postings_with_counts(offset).unwrap();
+        let [p] = postings.as_slice() else { continue };
+        let key = &raw.meta.pages[p.page as usize].key;
+        let rows = raw.page_rows(p.page);
+        if let (LayerName::Transcripts, Some([h])) = (key.layer, p.holders.as_deref()) {
+            if rows.len() >= 3 {
+                return Rare {
+                    word,
+                    page: format!("transcripts/{}/page-{:04}.json", key.channel, key.page),
+                    channel: key.channel.clone(),
+                    number: key.page,
+                    holder: *h as usize,
+                    span_len: rows[*h as usize].span.as_ref().unwrap().len(),
+                };
+            }
+        }
+    }
+    panic!("the generated archive has a word held by one video of a page");
+}
+
+fn query(word: &str) -> Request {
+    Request {
+        query: word.into(),
+        use_aliases: true,
+        ..Default::default()
+    }
+}
+
+type Hits = BTreeSet<(String, String, usize, String)>;
+
+fn hits(r: &Response) -> Hits {
+    r.videos
+        .iter()
+        .flat_map(|v| {
+            v.hits
+                .iter()
+                .map(move |h| (v.channel.clone(), v.slug.clone(), h.unit, h.text.clone()))
+        })
+        .collect()
+}
+
+/// Searches `word` with the index and without; asserts the same hits and
+/// returns the indexed response.
+fn assert_parity(archive: &Archive, index: &Path, word: &str) -> Response {
+    let with = search(archive, Some(index), &query(word)).unwrap();
+    let without = search(archive, None, &query(word)).unwrap();
+    assert_eq!(hits(&with), hits(&without), "{word}: indexed vs full scan");
+    assert!(with.unreadable.is_empty(), "{:?}", with.unreadable);
+    with
+}
+
+/// A private copy of the generated alpha site, indexed.
+fn indexed_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("alpha");
+    copy_dir(&generated().join("alpha"), &site);
+    let index = tmp.path().join("index");
+    index::build(&open_local(&site), &index, &|_| {}).unwrap();
+    (tmp, site, index)
+}
+
+/// Swaps the holder of `rare` with a neighbour in its page file: the same
+/// bytes in all, the same size, and the holder's span now holds another
+/// video.
+fn move_the_holder(site: &Path, rare: &Rare) {
+    let path = site.join(&rare.page);
+    let text = std::fs::read(&path).unwrap();
+    let s = spans::spans(&text, "page").unwrap();
+    let (i, j) = if rare.holder == 0 {
+        (0, 1)
+    } else {
+        (rare.holder - 1, rare.holder)
+    };
+    let (a, b) = (&s[i], &s[j]);
+    let mut out = text[..a.start as usize].to_vec();
+    out.extend_from_slice(&text[b.start as usize..b.end as usize]);
+    out.extend_from_slice(&text[a.end as usize..b.start as usize]);
+    out.extend_from_slice(&text[a.start as usize..a.end as usize]);
+    out.extend_from_slice(&text[b.end as usize..]);
+    assert_eq!(out.len(), text.len());
+    assert_ne!(out, text);
+    std::fs::write(path, out).unwrap();
+}
+
+#[test]
+fn a_rare_word_reads_only_the_video_that_holds_it() {
+    let (_tmp, site, index) = indexed_copy();
+    let rare = rare_word(&index);
+    let archive = open_local(&site);
+    let r = assert_parity(&archive, &index, &rare.word);
+    let page_bytes = std::fs::metadata(site.join(&rare.page)).unwrap().len();
+    assert_eq!(r.total_videos, 1);
+    assert_eq!(r.pages_read, 1);
+    assert_eq!(
+        r.bytes_read, rare.span_len,
+        "only the holder's bytes are read, of a {page_bytes}-byte page"
+    );
+}
+
+#[test]
+fn a_video_moved_within_its_page_is_found_by_reading_the_whole_page() {
+    let (_tmp, site, index) = indexed_copy();
+    let rare = rare_word(&index);
+    let path = site.join(&rare.page);
+    // Keep the file's size and time, so the index still vouches for it:
+    // only the spans' digests can tell that its videos moved.
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    move_the_holder(&site, &rare);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let archive = open_local(&site);
+    let r = assert_parity(&archive, &index, &rare.word);
+    assert_eq!(
+        r.index,
+        index::IndexStatus::Fresh,
+        "the page is vouched for"
+    );
+    assert_eq!(r.total_videos, 1);
+    assert_eq!(
+        r.bytes_read,
+        std::fs::metadata(&path).unwrap().len(),
+        "the spans failed their digests, so the whole page was read"
+    );
+}
+
+#[test]
+fn a_page_rewritten_with_the_same_size_is_read_whole() {
+    let (_tmp, site, index) = indexed_copy();
+    let rare = rare_word(&index);
+    move_the_holder(&site, &rare);
+    let archive = open_local(&site);
+    let r = assert_parity(&archive, &index, &rare.word);
+    assert!(
+        matches!(
+            r.index,
+            index::IndexStatus::PartlyStale { unvouched: 1, .. }
+        ),
+        "{:?}",
+        r.index
+    );
+    assert_eq!(r.total_videos, 1);
+}
+
+/// The alpha site served on loopback, its index built over HTTP.
+struct Remote {
+    server: TestServer,
+    handle: String,
+    index: tempfile::TempDir,
+}
+
+fn remote(root: &Path) -> Remote {
+    let server = TestServer::serve(root);
+    let handle = format!("remote:{}", server.url("alpha"));
+    let index = tempfile::tempdir().unwrap();
+    index::build(&open(&handle, None), index.path(), &|_| {}).unwrap();
+    Remote {
+        server,
+        handle,
+        index,
+    }
+}
+
+#[test]
+fn a_remote_site_is_read_by_range_and_a_server_that_ignores_ranges_still_answers() {
+    let r = remote(generated());
+    let rare = rare_word(r.index.path());
+    let path = format!("alpha/{}", rare.page);
+    let local = search(
+        &open_local(&generated().join("alpha")),
+        None,
+        &query(&rare.word),
+    )
+    .unwrap();
+
+    let cache = tempfile::tempdir().unwrap();
+    let ranged = search(
+        &open(&r.handle, Some(cache.path())),
+        Some(r.index.path()),
+        &query(&rare.word),
+    )
+    .unwrap();
+    assert_eq!(hits(&ranged), hits(&local));
+    let asked = r.server.requests_for(&path);
+    let page_bytes = std::fs::metadata(generated().join(&path)).unwrap().len() as usize;
+    assert!(!asked.is_empty());
+    for l in &asked[asked.len() - 1..] {
+        assert_eq!(l.status, 206, "{l:?}");
+        assert!(l.range.as_deref().is_some_and(|r| r.starts_with("bytes=")));
+        assert_eq!(l.bytes as u64, rare.span_len, "of {page_bytes}");
+    }
+    // The disk cache keeps the range: asking again costs no request.
+    let before = r.server.requests_for(&path).len();
+    let again = search(
+        &open(&r.handle, Some(cache.path())),
+        Some(r.index.path()),
+        &query(&rare.word),
+    )
+    .unwrap();
+    assert_eq!(hits(&again), hits(&local));
+    assert_eq!(r.server.requests_for(&path).len(), before);
+
+    // A server without range support sends the whole page: it is checked
+    // against the manifest, used, and kept.
+    r.server.ignore_ranges();
+    let cache = tempfile::tempdir().unwrap();
+    let whole = search(
+        &open(&r.handle, Some(cache.path())),
+        Some(r.index.path()),
+        &query(&rare.word),
+    )
+    .unwrap();
+    assert_eq!(hits(&whole), hits(&local));
+    let last = r.server.requests_for(&path).pop().unwrap();
+    assert_eq!((last.status, last.bytes), (200, page_bytes));
+    let before = r.server.requests_for(&path).len();
+    let site = open(&r.handle, Some(cache.path()));
+    site.sites()[0]
+        .transcript_page(&rare.channel, rare.number)
+        .unwrap();
+    assert_eq!(
+        r.server.requests_for(&path).len(),
+        before,
+        "the whole page it sent was kept in the disk cache"
+    );
+}
+
+#[test]
+fn a_remote_page_changed_behind_an_unchanged_manifest_is_refused_never_misread() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&generated().join("alpha"), &tmp.path().join("alpha"));
+    let r = remote(tmp.path());
+    let rare = rare_word(r.index.path());
+    move_the_holder(&tmp.path().join("alpha"), &rare);
+    let answer = search(
+        &open(&r.handle, None),
+        Some(r.index.path()),
+        &query(&rare.word),
+    )
+    .unwrap();
+    assert!(answer.videos.is_empty(), "{:?}", hits(&answer));
+    let unreadable = answer.unreadable.join("\n");
+    assert!(
+        unreadable.contains(&rare.page) && unreadable.contains("does not match the manifest's"),
+        "{unreadable}"
+    );
+    assert!(answer.coverage.partial);
+}

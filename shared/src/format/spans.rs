@@ -1,0 +1,121 @@
+//! Where each video sits inside a transcript page file.
+//!
+//! A transcript page is a JSON object whose `videos` array holds one object
+//! per video. [`spans`] finds the exact bytes of each of those objects, so
+//! a reader that knows a video's span can read and parse only those bytes
+//! (a positioned read on disk, a `Range` request over HTTP) instead of the
+//! whole page.
+//!
+//! Promise: [`VideoSpan::check`] accepts bytes only when they hash to the
+//! span's digest *and* parse as the one video the span names. Bytes that
+//! fail either test prove nothing about the page, and the reader must go
+//! back to the whole page (the index never decides a hit; see
+//! `crate::index`).
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use sha2::Digest;
+
+use super::view::VideoView;
+use super::FormatError;
+
+array_record! {
+    /// A video's bytes in its page file: `[start, end, "digest"]`, with
+    /// `end` exclusive and the digest from [`digest`].
+    VideoSpan {
+        /// Offset of the video's first byte (`{`).
+        start: u64,
+        /// Offset just past its last byte (`}`).
+        end: u64,
+        /// [`digest`] of the bytes in between.
+        digest: String,
+    }
+}
+
+/// The first 16 hex digits (64 bits) of the sha256 of `bytes`: enough to
+/// tell a changed span from the one indexed, short enough to keep per video.
+pub fn digest(bytes: &[u8]) -> String {
+    hex::encode(&sha2::Sha256::digest(bytes)[..8])
+}
+
+/// The page's videos, as raw JSON borrowed from its bytes.
+#[derive(Deserialize)]
+struct Skim<'a> {
+    #[serde(borrow)]
+    videos: Vec<&'a RawValue>,
+}
+
+/// The span of every video of a transcript page, in page order.
+pub fn spans(bytes: &[u8], name: &str) -> Result<Vec<VideoSpan>, FormatError> {
+    let skim: Skim = serde_json::from_slice(bytes).map_err(|e| FormatError::json(name, e))?;
+    let base = bytes.as_ptr() as usize;
+    Ok(skim
+        .videos
+        .iter()
+        .map(|raw| {
+            let text = raw.get().as_bytes();
+            let start = (text.as_ptr() as usize - base) as u64;
+            VideoSpan {
+                start,
+                end: start + text.len() as u64,
+                digest: digest(text),
+            }
+        })
+        .collect())
+}
+
+impl VideoSpan {
+    /// The span's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.end.saturating_sub(self.start)
+    }
+
+    /// Whether the span is empty (never, for a span [`spans`] found).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `bytes` parsed as the video `slug`, if they are exactly the bytes
+    /// this span was taken from; `None` sends the reader to the whole page.
+    pub fn check<'a>(&self, bytes: &'a [u8], slug: &str) -> Option<VideoView<'a>> {
+        if bytes.len() as u64 != self.len() || digest(bytes) != self.digest {
+            return None;
+        }
+        let video: VideoView = serde_json::from_slice(bytes).ok()?;
+        (video.slug == slug).then_some(video)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = r#"{"channel":"c","page":1,"videos":[ {"slug":"a","title":"A","cues":[[0,1,"x"]]},
+        {"slug":"b","title":"B \"q\"","cues":[]} ]}"#;
+
+    #[test]
+    fn each_span_holds_exactly_its_video() {
+        let spans = spans(PAGE.as_bytes(), "p").unwrap();
+        assert_eq!(spans.len(), 2);
+        for (span, slug) in spans.iter().zip(["a", "b"]) {
+            let bytes = &PAGE.as_bytes()[span.start as usize..span.end as usize];
+            assert!(bytes.starts_with(b"{") && bytes.ends_with(b"}"));
+            let video = span.check(bytes, slug).expect("the span's own bytes pass");
+            assert_eq!(video.slug, slug);
+        }
+        assert_eq!(spans[1].check(b"{}", "b").map(|v| v.slug.len()), None);
+    }
+
+    #[test]
+    fn bytes_that_are_not_the_indexed_video_are_refused() {
+        let spans = spans(PAGE.as_bytes(), "p").unwrap();
+        let a = &PAGE.as_bytes()[spans[0].start as usize..spans[0].end as usize];
+        // The right bytes under the wrong name, and same-sized other bytes.
+        assert!(spans[0].check(a, "b").is_none());
+        let mut edited = a.to_vec();
+        let x = edited.iter().rposition(|&b| b == b'x').unwrap();
+        edited[x] = b'y';
+        assert!(spans[0].check(&edited, "a").is_none());
+        assert!(spans[0].check(&a[1..], "a").is_none());
+    }
+}

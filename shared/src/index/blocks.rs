@@ -1,0 +1,140 @@
+//! `postings.zst` in blocks: the postings lists, in word order, cut at word
+//! boundaries into blocks of about [`BLOCK_BYTES`] and each compressed as
+//! its own zstd frame, so a lookup decompresses only the blocks its words
+//! sit in instead of the whole file at every open.
+//!
+//! The frames are simply concatenated, so the file still decompresses in
+//! one go (`zstd -d`) to the postings a word's fst value points into. The
+//! block table (`postingsBlocks` in `meta.json`) gives, for each block, its
+//! offset in the decompressed postings and in the file, then one last
+//! entry holding both totals.
+//!
+//! Promises: a table that does not describe the file (offsets out of
+//! order, or not ending at the file's end) is refused when the index is
+//! opened; a frame that does not decompress to its block's size makes
+//! every lookup in that block answer `None`, which the planner reads as
+//! "cannot say" (every page).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The decompressed size a block reaches before it is closed at the next
+/// word boundary.
+pub const BLOCK_BYTES: u64 = 64 * 1024;
+
+/// `[decompressed offset, file offset]` of each block, then of the ends.
+pub type BlockTable = Vec<[u64; 2]>;
+
+/// Compresses `raw` in blocks closed at the first word start (`starts`,
+/// ascending) at or past [`BLOCK_BYTES`] into the block.
+pub fn compress(raw: &[u8], starts: &[u64], level: i32) -> std::io::Result<(Vec<u8>, BlockTable)> {
+    let mut file = Vec::new();
+    let mut table = Vec::new();
+    let mut begin = 0u64;
+    let ends = starts.iter().copied().chain([raw.len() as u64]);
+    for end in ends {
+        if end > begin && (end - begin >= BLOCK_BYTES || end == raw.len() as u64) {
+            table.push([begin, file.len() as u64]);
+            let frame = zstd::bulk::compress(&raw[begin as usize..end as usize], level)?;
+            file.extend_from_slice(&frame);
+            begin = end;
+        }
+    }
+    table.push([raw.len() as u64, file.len() as u64]);
+    Ok((file, table))
+}
+
+/// The compressed postings and their table, decompressing blocks on
+/// demand and keeping each one decompressed (at most the whole postings).
+pub struct Blocks {
+    file: Vec<u8>,
+    table: BlockTable,
+    open: Mutex<HashMap<usize, Option<Arc<Vec<u8>>>>>,
+}
+
+impl Blocks {
+    /// The blocks of `file`, as `table` describes them; refused when the
+    /// table's offsets are out of order or do not end at the file's end
+    /// (a truncated or foreign file).
+    pub fn new(file: Vec<u8>, table: BlockTable) -> Result<Blocks, String> {
+        let ordered = table
+            .windows(2)
+            .all(|w| w[0][0] <= w[1][0] && w[0][1] <= w[1][1]);
+        let ends = table.last().map(|e| e[1]);
+        if !ordered || ends != Some(file.len() as u64) {
+            return Err(format!(
+                "the file has {} bytes, but its block table in meta.json describes {}",
+                file.len(),
+                ends.map_or("none".to_string(), |e| format!("{e} bytes")),
+            ));
+        }
+        Ok(Blocks {
+            file,
+            table,
+            open: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The decompressed block holding the postings at `offset`, and where
+    /// in it they start; `None` when the table or the block is damaged.
+    pub fn at(&self, offset: u64) -> Option<(Arc<Vec<u8>>, usize)> {
+        let i = self
+            .table
+            .partition_point(|entry| entry[0] <= offset)
+            .checked_sub(1)?;
+        if i + 1 >= self.table.len() {
+            return None;
+        }
+        let block = {
+            let mut open = self.open.lock().unwrap();
+            open.entry(i)
+                .or_insert_with(|| self.decompress(i))
+                .clone()?
+        };
+        Some((block, (offset - self.table[i][0]) as usize))
+    }
+
+    fn decompress(&self, i: usize) -> Option<Arc<Vec<u8>>> {
+        let ([raw, from], [raw_end, to]) = (self.table[i], self.table[i + 1]);
+        let frame = self.file.get(from as usize..to as usize)?;
+        let size = usize::try_from(raw_end.checked_sub(raw)?).ok()?;
+        let block = zstd::bulk::decompress(frame, size).ok()?;
+        (block.len() == size).then(|| Arc::new(block))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_close_at_word_starts_and_every_offset_reads_back() {
+        // 40 "words" of 5,000 bytes each: blocks of 14 words (70,000 bytes).
+        let raw: Vec<u8> = (0..200_000u32).map(|i| (i / 5_000) as u8).collect();
+        let starts: Vec<u64> = (0..40).map(|w| w * 5_000).collect();
+        let (file, table) = compress(&raw, &starts, 3).unwrap();
+        assert_eq!(table.len(), 4, "three blocks and the end: {table:?}");
+        assert_eq!(
+            zstd::decode_all(file.as_slice()).unwrap(),
+            raw,
+            "one stream"
+        );
+        let blocks = Blocks::new(file.clone(), table.clone()).unwrap();
+        for &s in &starts {
+            let (block, at) = blocks.at(s).unwrap();
+            assert_eq!(block[at], (s / 5_000) as u8);
+        }
+        assert!(blocks.at(raw.len() as u64).is_none(), "past the end");
+        let mut bad = table.clone();
+        bad[1][1] += 7;
+        assert!(
+            Blocks::new(file.clone(), bad).unwrap().at(0).is_none(),
+            "a frame cut wrong"
+        );
+        let err = Blocks::new(file[..100].to_vec(), table).err().unwrap();
+        assert!(
+            err.starts_with("the file has 100 bytes, but its block table"),
+            "{err}"
+        );
+    }
+}
