@@ -371,6 +371,109 @@ pub fn render(rows: &[RowFigures], unreliable: bool) -> String {
     s
 }
 
+/// Runs `row` once in a fresh `bench-one` process; with `cache`, its HTTP
+/// disk cache is that folder (a fresh one makes the run cold).
+fn run_row(
+    exe: &Path,
+    handle: &SourceHandle,
+    index: &Path,
+    row: &Row,
+    cache: Option<&Path>,
+) -> Result<RunFigures> {
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["bench-one", "--handle", &handle.to_string(), "--index"])
+        .arg(index)
+        .args(["--row", &serde_json::to_string(row)?]);
+    if let Some(cache) = cache {
+        cmd.env("ARCHILYZER_CACHE_DIR", cache);
+    }
+    let out = cmd.output()?;
+    anyhow::ensure!(
+        out.status.success(),
+        "bench row {:?} failed: {}",
+        row.name,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(serde_json::from_slice::<RunFigures>(&out.stdout)?)
+}
+
+/// A row's figures: medians of its runs and of `rg`'s.
+fn row_figures(name: &str, runs: &[RunFigures], rg: &[(f64, u64)]) -> RowFigures {
+    let last = runs.last().cloned().unwrap_or_default();
+    RowFigures {
+        name: name.to_string(),
+        wall_ms_median: median(runs.iter().map(|r| r.wall_ms).collect()),
+        pages_read: last.pages_read,
+        mb_parsed: last.bytes as f64 / 1e6,
+        peak_rss_mb: runs.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0,
+        hits: last.hits,
+        rg_ms_median: (!rg.is_empty()).then(|| median(rg.iter().map(|r| r.0).collect())),
+        rg_matches: rg.first().map(|r| r.1),
+    }
+}
+
+/// The rare-word, one-channel and one-year rows against the archive at
+/// `local` served on loopback at `pace` (`serve`), indexed over HTTP
+/// first: every run cold (an empty HTTP disk cache), and the rare word
+/// warm too (the cache a first, unmeasured run filled).
+fn remote_rows(
+    exe: &Path,
+    local: &Path,
+    pace: &crate::serve::Pace,
+    rows: &[Row],
+    repeat: usize,
+) -> Result<Vec<RowFigures>> {
+    let server = crate::serve::Server::start(local, "127.0.0.1:0".parse()?, pace.clone())?;
+    let handle = SourceHandle::parse(&format!("remote:{}", server.url()))?;
+    let label = format!(
+        "remote ({} ms a request, {} MB/s)",
+        pace.latency.as_millis(),
+        pace.bytes_per_sec / 1_000_000
+    );
+    let index = tempfile::tempdir()?;
+    let options = OpenOptions {
+        http_cache_dir: None,
+        ..OpenOptions::default()
+    };
+    let report =
+        archilyzer_core::index::build(&Archive::open(&handle, &options)?, index.path(), &|_| {})?;
+    eprintln!(
+        "bench: {label}: index built over HTTP in {:.1} s",
+        report.seconds
+    );
+    let mut out = Vec::new();
+    let cold = |row: &Row| -> Result<Vec<RunFigures>> {
+        (0..repeat.max(1))
+            .map(|_| {
+                let cache = tempfile::tempdir()?;
+                run_row(exe, &handle, index.path(), row, Some(cache.path()))
+            })
+            .collect()
+    };
+    // Rows 1, 3 and 4 of the query set: the rare word, one channel, one year.
+    for row in [1, 3, 4].iter().filter_map(|&i| rows.get(i)) {
+        out.push(row_figures(
+            &format!("{label}: {}, cold", row.name),
+            &cold(row)?,
+            &[],
+        ));
+        eprintln!("bench: {label}: {} done", row.name);
+    }
+    if let Some(rare) = rows.get(1) {
+        let cache = tempfile::tempdir()?;
+        run_row(exe, &handle, index.path(), rare, Some(cache.path()))?;
+        let warm = (0..repeat.max(1))
+            .map(|_| run_row(exe, &handle, index.path(), rare, Some(cache.path())))
+            .collect::<Result<Vec<_>>>()?;
+        out.push(row_figures(
+            &format!("{label}: {}, warm", rare.name),
+            &warm,
+            &[],
+        ));
+    }
+    Ok(out)
+}
+
 /// What `archilyzer-index bench` was asked, and the load it measured.
 pub struct BenchOptions {
     /// Runs per row; the median is reported.
@@ -383,6 +486,8 @@ pub struct BenchOptions {
     pub common: Option<String>,
     /// Also write the figures as JSON here.
     pub json: Option<PathBuf>,
+    /// Also time the remote rows against the archive served this way.
+    pub remote: Option<crate::serve::Pace>,
 }
 
 /// The whole bench: each row run `repeat` times in a fresh process, `rg`
@@ -415,41 +520,17 @@ pub fn run(archive: &Archive, dir: &Path, options: &BenchOptions) -> Result<()> 
     };
     let mut figures = Vec::new();
     for row in &rows {
-        let mut runs = Vec::new();
-        for _ in 0..repeat.max(1) {
-            let out = std::process::Command::new(&exe)
-                .args([
-                    "bench-one",
-                    "--handle",
-                    &archive.handle().to_string(),
-                    "--index",
-                ])
-                .arg(dir)
-                .args(["--row", &serde_json::to_string(row)?])
-                .output()?;
-            anyhow::ensure!(
-                out.status.success(),
-                "bench row {:?} failed: {}",
-                row.name,
-                String::from_utf8_lossy(&out.stderr)
-            );
-            runs.push(serde_json::from_slice::<RunFigures>(&out.stdout)?);
-        }
+        let runs = (0..repeat.max(1))
+            .map(|_| run_row(&exe, archive.handle(), dir, row, None))
+            .collect::<Result<Vec<_>>>()?;
         let rg: Vec<(f64, u64)> = (0..repeat.max(1))
             .filter_map(|_| local_dir.as_deref().and_then(|d| rg_baseline(d, row)))
             .collect();
-        let last = runs.last().cloned().unwrap_or_default();
-        figures.push(RowFigures {
-            name: row.name.clone(),
-            wall_ms_median: median(runs.iter().map(|r| r.wall_ms).collect()),
-            pages_read: last.pages_read,
-            mb_parsed: last.bytes as f64 / 1e6,
-            peak_rss_mb: runs.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0,
-            hits: last.hits,
-            rg_ms_median: (!rg.is_empty()).then(|| median(rg.iter().map(|r| r.0).collect())),
-            rg_matches: rg.first().map(|r| r.1),
-        });
+        figures.push(row_figures(&row.name, &runs, &rg));
         eprintln!("bench: {} done", row.name);
+    }
+    if let (Some(pace), Some(local)) = (&options.remote, &local_dir) {
+        figures.extend(remote_rows(&exe, local, pace, &rows, repeat)?);
     }
     print!("{}", render(&figures, unreliable));
     if let Some(path) = &options.json {

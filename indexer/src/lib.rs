@@ -11,6 +11,8 @@
 //! - [`import`]: composing an archive from caption files people have.
 //! - [`stats`]: figures about an archive.
 //! - [`size`]: human byte sizes on the command line (`50MB`, `1.3GiB`).
+//! - [`serve`]: a composed dir over HTTP on loopback, slowed on purpose,
+//!   for the remote benchmark rows.
 
 pub mod bench;
 pub mod check;
@@ -20,5 +22,6 @@ pub mod import;
 pub mod plural;
 pub mod progress;
 pub mod search;
+pub mod serve;
 pub mod size;
 pub mod stats;

@@ -12,7 +12,7 @@ use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use archilyzer_index::plural::counted;
 use archilyzer_index::progress::Progress;
 use archilyzer_index::search::QueryArgs;
-use archilyzer_index::{bench, check, generate, import, search, size, stats};
+use archilyzer_index::{bench, check, generate, import, search, serve, size, stats};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
@@ -122,6 +122,32 @@ enum Command {
         /// Also write the figures as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Also time the rows against this archive served over loopback
+        /// HTTP (`serve`), with this latency per request in ms...
+        #[arg(long, requires = "remote_mbps")]
+        remote_latency_ms: Option<u64>,
+        /// ...and this bandwidth in MB/s, shared by all requests.
+        #[arg(long, requires = "remote_latency_ms")]
+        remote_mbps: Option<u64>,
+    },
+    /// Serve a composed dir over HTTP on loopback, slowed on purpose (a
+    /// latency per request, a bandwidth cap), with Range and ETag support
+    /// as static hosts have: for measuring remote reads.
+    Serve {
+        /// The folder to serve (its files appear at the root URL).
+        dir: PathBuf,
+        /// The loopback address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8780")]
+        addr: std::net::SocketAddr,
+        /// Wait this long before each response, in ms.
+        #[arg(long, default_value_t = 0)]
+        latency_ms: u64,
+        /// Send all bodies together at most this fast, in MB/s (0: no cap).
+        #[arg(long, default_value_t = 0)]
+        mbps: u64,
+        /// Answer Range requests with the whole file, as some hosts do.
+        #[arg(long)]
+        no_ranges: bool,
     },
     /// A word and its neighbours in the index's vocabulary (what speech
     /// recognition may have written for it), each searched, with video and
@@ -374,6 +400,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             rare,
             common,
             json,
+            remote_latency_ms,
+            remote_mbps,
         } => {
             let load = bench::load_per_core().unwrap_or(0.0);
             if load > max_load && !force {
@@ -391,9 +419,43 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 rare,
                 common,
                 json,
+                remote: remote_latency_ms
+                    .zip(remote_mbps)
+                    .map(|(ms, mbps)| serve::Pace {
+                        latency: std::time::Duration::from_millis(ms),
+                        bytes_per_sec: mbps * 1_000_000,
+                        ignore_ranges: false,
+                    }),
             };
             bench::run(&archive, &dir, &options)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve {
+            dir,
+            addr,
+            latency_ms,
+            mbps,
+            no_ranges,
+        } => {
+            let pace = serve::Pace {
+                latency: std::time::Duration::from_millis(latency_ms),
+                bytes_per_sec: mbps * 1_000_000,
+                ignore_ranges: no_ranges,
+            };
+            let server = serve::Server::start(&dir, addr, pace)?;
+            eprintln!(
+                "serving {} at {} ({latency_ms} ms a request, {}); Ctrl-C stops",
+                dir.display(),
+                server.url(),
+                if mbps == 0 {
+                    "no bandwidth cap".to_string()
+                } else {
+                    format!("{mbps} MB/s")
+                }
+            );
+            loop {
+                std::thread::park();
+            }
         }
         Command::Terms {
             source,

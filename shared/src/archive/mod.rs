@@ -235,6 +235,7 @@ impl Archive {
     /// manifests say of each. A manifest that cannot be read is returned
     /// as a problem naming it, never skipped quietly.
     pub fn page_table(&self) -> (Vec<PageRef>, Vec<String>) {
+        self.prefetch_manifests();
         let mut pages = Vec::new();
         let mut problems = Vec::new();
         for (site_index, site) in self.sites.iter().enumerate() {
@@ -274,6 +275,41 @@ impl Archive {
         (pages, problems)
     }
 
+    /// Reads the manifests of remote sites, and the small files every
+    /// query reads (aliases, tags, duplicates), many at a time (each site
+    /// keeps what it read), so opening a remote archive costs a few round
+    /// trips rather than one per file. Failures are left for the readers
+    /// to meet again and report.
+    fn prefetch_manifests(&self) {
+        type Job<'a> = Box<dyn Fn() + Send + Sync + 'a>;
+        let mut jobs: Vec<Job> = Vec::new();
+        for site in self
+            .sites
+            .iter()
+            .filter(|s| s.store().local_root().is_none())
+        {
+            jobs.push(Box::new(move || drop(site.aliases())));
+            jobs.push(Box::new(move || drop(site.tags())));
+            jobs.push(Box::new(move || drop(site.duplicates())));
+            for ch in &site.corpus().channels {
+                for layer in [Layer::Transcripts, Layer::Chat, Layer::Posts] {
+                    jobs.push(Box::new(move || drop(site.manifest(layer, &ch.slug))));
+                }
+            }
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..jobs.len().min(MANIFESTS_AT_ONCE) {
+                s.spawn(|| {
+                    let taken = || next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    while let Some(job) = jobs.get(taken()) {
+                        job();
+                    }
+                });
+            }
+        });
+    }
+
     /// Forgets every cached file and page.
     pub fn refresh(&self) {
         for site in &self.sites {
@@ -281,6 +317,9 @@ impl Archive {
         }
     }
 }
+
+/// Remote files read at once when an archive's page table is built.
+const MANIFESTS_AT_ONCE: usize = 16;
 
 fn open_disk_cache(options: &OpenOptions) -> Option<Arc<DiskCache>> {
     let dir = options.http_cache_dir.as_ref()?;

@@ -235,14 +235,25 @@ impl Site {
         ranges: &[std::ops::Range<u64>],
     ) -> Result<Vec<Vec<u8>>, ReadError> {
         let (path, sha256) = self.page_entry(layer, channel, n)?;
-        ranges
-            .iter()
-            .map(|r| {
-                self.store
-                    .read_page_range(&path, &sha256, r.clone())?
-                    .ok_or_else(|| self.missing_page(&path))
-            })
-            .collect()
+        let read = |r: &std::ops::Range<u64>| {
+            self.store
+                .read_page_range(&path, &sha256, r.clone())?
+                .ok_or_else(|| self.missing_page(&path))
+        };
+        if self.store.local_root().is_some() || ranges.len() < 2 {
+            return ranges.iter().map(read).collect();
+        }
+        // Remote: every range at once, since each is mostly waiting.
+        std::thread::scope(|s| {
+            let reads: Vec<_> = ranges.iter().map(|r| s.spawn(move || read(r))).collect();
+            reads
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(ReadError::Other("a range read panicked".into())))
+                })
+                .collect()
+        })
     }
 
     /// The path and sha256 of page `n` of a layer, from its manifest.

@@ -1,5 +1,5 @@
 //! The scanner: schedules the planned pages over workers (4 at a time from
-//! disk, 8 over HTTP), has each confirmed ([`super::confirm`]), and folds
+//! disk, 16 over HTTP, where most of a read is waiting), has each confirmed ([`super::confirm`]), and folds
 //! the results back in page order, so the order of a result never depends
 //! on timing; it then says what it covered.
 //!
@@ -56,7 +56,7 @@ pub fn scan(
 ) -> Scanned {
     let workers = match archive.handle() {
         SourceHandle::Local(_) => 4,
-        _ => 8,
+        _ => 16,
     }
     .min(plan.pages.len().max(1));
     let next = AtomicUsize::new(0);
