@@ -89,7 +89,18 @@ impl FormatError {
 
 /// Parses one archive file, naming it in the error.
 pub fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8], file: &str) -> Result<T, FormatError> {
-    serde_json::from_slice(bytes).map_err(|e| FormatError::json(file, e))
+    from_json(bytes).map_err(|e| FormatError::json(file, e))
+}
+
+/// JSON `bytes` as `T`. The bytes are checked to be UTF-8 once, up front
+/// (a fast pass over mostly-ASCII text), so the parser need not check
+/// each string again; bytes that are not UTF-8 are parsed as bytes, for
+/// serde_json's precise message.
+pub fn from_json<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> serde_json::Result<T> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(bytes),
+    }
 }
 
 /// Parses a page and checks it is the page the manifest promised (its
@@ -100,7 +111,7 @@ pub fn parse_page<'a, T: serde::Deserialize<'a> + Paged>(
     channel: &str,
     n: u32,
 ) -> Result<T, FormatError> {
-    let page: T = serde_json::from_slice(bytes).map_err(|e| FormatError::json(name, e))?;
+    let page: T = from_json(bytes).map_err(|e| FormatError::json(name, e))?;
     let (found_channel, found_page) = page.header();
     if (found_channel, found_page) != (channel, n) {
         return Err(FormatError::Invalid {

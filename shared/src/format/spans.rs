@@ -47,7 +47,7 @@ struct Skim<'a> {
 
 /// The span of every video of a transcript page, in page order.
 pub fn spans(bytes: &[u8], name: &str) -> Result<Vec<VideoSpan>, FormatError> {
-    let skim: Skim = serde_json::from_slice(bytes).map_err(|e| FormatError::json(name, e))?;
+    let skim: Skim = super::from_json(bytes).map_err(|e| FormatError::json(name, e))?;
     let base = bytes.as_ptr() as usize;
     Ok(skim
         .videos
@@ -81,7 +81,7 @@ impl VideoSpan {
         if bytes.len() as u64 != self.len() || digest(bytes) != self.digest {
             return None;
         }
-        let video: VideoView = serde_json::from_slice(bytes).ok()?;
+        let video: VideoView = super::from_json(bytes).ok()?;
         (video.slug == slug).then_some(video)
     }
 }

@@ -246,7 +246,7 @@ fn chat_results(
             r.url = record.webpage_url.clone();
             r.platform = record.platform;
             r.expansion_hits = expansion_counts(c, Scope::Chat, &texts, &start, scratch);
-            r.words = words_in(texts.iter().copied());
+            r.length = length_of(texts.iter().copied());
             match verdict {
                 Verdict::Passes => out.videos.push(r),
                 _ => out.undated += 1,
@@ -285,11 +285,12 @@ fn unit_hits(
         .collect()
 }
 
-/// Words in `texts`, counted cheaply: spaces plus one per text.
-fn words_in<'a>(texts: impl Iterator<Item = &'a str>) -> u32 {
-    texts
-        .map(|t| memchr::memchr_iter(b' ', t.as_bytes()).count() as u32 + 1)
-        .sum()
+/// The length of `texts` in bytes: what relevance weighs hits against
+/// (it only compares lengths, so bytes serve as well as words, and cost
+/// no pass over the text).
+fn length_of<'a>(texts: impl Iterator<Item = &'a str>) -> u32 {
+    let bytes: usize = texts.map(str::len).sum();
+    u32::try_from(bytes).unwrap_or(u32::MAX)
 }
 
 /// The hits each fuzzy expansion finds in one field's `texts` on its own.
@@ -370,7 +371,7 @@ fn video_result(
     );
     r.url = v.webpage_url.as_deref().map(str::to_string);
     r.platform = v.platform;
-    r.words = words_in(v.cues.iter().map(|c| c.text.as_ref()));
+    r.length = length_of(v.cues.iter().map(|c| c.text.as_ref()));
     r.expansion_hits = c
         .terms
         .expansions
@@ -422,7 +423,7 @@ fn post_result(
     );
     r.url = post.url.clone();
     r.expansion_hits = expansion_counts(c, Scope::Posts, &texts, &untimed, scratch);
-    r.words = words_in(texts.iter().copied());
+    r.length = length_of(texts.iter().copied());
     Some(r)
 }
 
@@ -447,6 +448,6 @@ fn result_of(
         page: p.page,
         hits,
         expansion_hits: Vec::new(),
-        words: 0,
+        length: 0,
     }
 }

@@ -130,11 +130,31 @@ impl Phrase {
 }
 
 /// Whether `hay` holds `needle` (lower-case ASCII) in any ASCII letter case.
+/// Whether `hay` holds `needle` (lower-case ASCII) in any letter case. It
+/// looks for the needle's rarest letter (by English letter frequency), so
+/// the SIMD search stops as seldom as it can, then compares around it.
 fn contains_ignoring_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
-    let (lo, up) = (needle[0], needle[0].to_ascii_uppercase());
+    let k = rarest(needle);
+    let (lo, up) = (needle[k], needle[k].to_ascii_uppercase());
     memchr::memchr2_iter(lo, up, hay).any(|at| {
-        hay.len() - at >= needle.len() && hay[at..at + needle.len()].eq_ignore_ascii_case(needle)
+        at >= k
+            && hay.len() - (at - k) >= needle.len()
+            && hay[at - k..at - k + needle.len()].eq_ignore_ascii_case(needle)
     })
+}
+
+/// The position of the byte of `needle` least common in English text.
+fn rarest(needle: &[u8]) -> usize {
+    const COMMON_FIRST: &[u8] = b" etaoinshrdlcumwfgypbvkjxqz";
+    let rank = |b: &u8| {
+        COMMON_FIRST
+            .iter()
+            .position(|c| c == b)
+            .unwrap_or(COMMON_FIRST.len())
+    };
+    (0..needle.len())
+        .max_by_key(|&i| rank(&needle[i]))
+        .unwrap_or(0)
 }
 
 fn check_length(q: &str) -> Result<(), QueryError> {
@@ -226,6 +246,27 @@ impl TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_case_blind_prefilter_finds_the_needle_wherever_its_rarest_letter_falls() {
+        assert_eq!(rarest(b"transformers"), 5, "f is the rarest");
+        for (hay, found) in [
+            ("TRANSFORMERS", true),
+            ("a Transformers z", true),
+            ("transformer", false),
+            ("fers transformerz", false),
+            ("f", false),
+            ("xtransformersx", true),
+        ] {
+            assert_eq!(
+                contains_ignoring_ascii_case(hay.as_bytes(), b"transformers"),
+                found,
+                "{hay}"
+            );
+        }
+        assert!(contains_ignoring_ascii_case(b"zq", b"zq"));
+        assert!(!contains_ignoring_ascii_case(b"q", b"zq"));
+    }
 
     fn hits(m: &Matcher, units: &[&str]) -> Vec<usize> {
         m.hits(units.iter().copied(), &mut TokenStream::default())

@@ -200,10 +200,10 @@ pub struct VideoResult {
     /// the order of [`Response::fuzzy`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub expansion_hits: Vec<usize>,
-    /// The video's length in words (its captions; a chat's or post's
-    /// text), what relevance ordering weighs hits against.
+    /// The video's length in bytes of text (its captions; a chat's or
+    /// post's text), what relevance ordering weighs hits against.
     #[serde(skip)]
-    pub words: u32,
+    pub length: u32,
 }
 
 /// How much of the archive a result covers.
@@ -248,7 +248,7 @@ impl VideoResult {
             page: self.page,
             hits: Vec::new(),
             expansion_hits: self.expansion_hits.clone(),
-            words: self.words,
+            length: self.length,
         }
     }
 }

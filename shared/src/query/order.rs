@@ -3,9 +3,10 @@
 //! `relevance` (the default of `search_transcripts`) scores each video
 //! with BM25 over its confirmed hits: for the query (aliases included)
 //! and for each fuzzy expansion as a term, `idf × tf × (k1 + 1) / (tf +
-//! k1 × (1 − b + b × words / average words))`, where `tf` is the term's
-//! hits in the video, `words` the video's length in words (captions, or
-//! the text of a chat or post), `idf = ln(1 + (N − df + 0.5) / (df +
+//! k1 × (1 − b + b × length / average length))`, where `tf` is the term's
+//! hits in the video, `length` the video's length in bytes of text
+//! (captions, or the text of a chat or post; BM25 only compares lengths,
+//! and bytes need no pass over the text), `idf = ln(1 + (N − df + 0.5) / (df +
 //! 0.5))` with `df` the matching videos holding the term and `N` the
 //! videos in the archive; k1 = 1.2, b = 0.75. So a video that says the
 //! words often for its length comes first, and a rarer term counts more.
@@ -104,13 +105,13 @@ pub fn bm25(videos: &[&VideoResult], archive_videos: usize) -> Vec<f64> {
         .collect();
     let average = videos
         .iter()
-        .map(|v| f64::from(v.words.max(1)))
+        .map(|v| f64::from(v.length.max(1)))
         .sum::<f64>()
         / videos.len().max(1) as f64;
     videos
         .iter()
         .map(|v| {
-            let norm = K1 * (1.0 - B + B * f64::from(v.words.max(1)) / average);
+            let norm = K1 * (1.0 - B + B * f64::from(v.length.max(1)) / average);
             (0..terms)
                 .map(|t| {
                     let f = tf(v, t);
@@ -125,7 +126,7 @@ pub fn bm25(videos: &[&VideoResult], archive_videos: usize) -> Vec<f64> {
 mod tests {
     use super::*;
 
-    fn video(slug: &str, hits: usize, words: u32, date: Option<&str>) -> VideoResult {
+    fn video(slug: &str, hits: usize, length: u32, date: Option<&str>) -> VideoResult {
         VideoResult {
             site: "s".into(),
             channel: "c".into(),
@@ -146,7 +147,7 @@ mod tests {
                 })
                 .collect(),
             expansion_hits: Vec::new(),
-            words,
+            length,
         }
     }
 
