@@ -1,8 +1,10 @@
 //! archilyzer-mcp as a library: the tools and what they read, so that the
-//! binary (`main.rs`, the stdio transport) and the tests share one code
+//! binary (`main.rs`: stdio, or HTTP through [`http`]) and the tests share one code
 //! path.
 //!
-//! - [`sources`]: which archive a call reads.
+//! - [`sources`]: which archive a call reads (and, over HTTP, may read).
+//! - [`http`]: `--http`, the Streamable HTTP door: token, Host/Origin
+//!   allow-lists, body and in-flight limits, call timeout.
 //! - [`tool`]: what every tool shares (context, results, the corpus trailer).
 //! - [`tools`]: the one table of tools ([`tools::registry`]), dispatch,
 //!   validation and the bodies of the read-side tools.
@@ -17,6 +19,7 @@
 pub mod budget;
 pub mod editor;
 pub mod fuzzing;
+pub mod http;
 pub mod links;
 pub mod plans;
 pub mod service;

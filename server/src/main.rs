@@ -1,6 +1,7 @@
-//! `archilyzer-mcp`: the stdio MCP server an agent is registered with.
+//! `archilyzer-mcp`: the MCP server an agent is registered with, over
+//! stdio, or over Streamable HTTP with `--http ADDR` ([`http`]).
 //!
-//! stdout carries only the protocol; logs go to stderr. Both protocol eras
+//! Over stdio, stdout carries only the protocol; logs go to stderr. Both protocol eras
 //! are served by rmcp (the 2026-07-28 `server/discover` exchange and the
 //! 2025 `initialize` handshake), with the same tools on each. Tool bodies
 //! are blocking (they read archives) and run on tokio's blocking pool.
@@ -20,7 +21,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 
 use archilyzer_mcp::editor::EditorSetup;
-use archilyzer_mcp::sources::Sources;
+use archilyzer_mcp::http;
+use archilyzer_mcp::sources::{SourcePolicy, Sources};
 use archilyzer_mcp::tools::{self, Context, Tick};
 
 /// Which archive to serve by default. Precedence: hub > remote > local.
@@ -28,7 +30,7 @@ use archilyzer_mcp::tools::{self, Context, Tick};
 #[command(
     name = "archilyzer-mcp",
     version,
-    about = "Stdio MCP server for a transcript archive"
+    about = "MCP server for a transcript archive (stdio, or Streamable HTTP with --http)"
 )]
 struct Cli {
     /// A composed public dir on disk.
@@ -43,6 +45,34 @@ struct Cli {
     /// The index of the default source (default: the cache dir's).
     #[arg(long)]
     index: Option<PathBuf>,
+    /// Serve MCP over Streamable HTTP at this address (e.g.
+    /// 127.0.0.1:8765, endpoint /mcp) instead of stdio. Off loopback,
+    /// ARCHILYZER_HTTP_TOKEN must be set.
+    #[arg(long)]
+    http: Option<std::net::SocketAddr>,
+    /// With --http: also accept this Host name (e.g. mcp.example.org; repeatable).
+    #[arg(long = "allow-host", requires = "http")]
+    allow_hosts: Vec<String>,
+    /// With --http: also accept this browser Origin (e.g.
+    /// https://chat.example.org; repeatable).
+    #[arg(long = "allow-origin", requires = "http")]
+    allow_origins: Vec<String>,
+    /// With --http: sources a call may name besides the default corpus and
+    /// its hub's members (handles, e.g. remote:https://site; repeatable).
+    #[arg(long = "allow-sources", requires = "http")]
+    allow_sources: Vec<String>,
+    /// With --http: the largest request body accepted, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    max_body_bytes: usize,
+    /// With --http: calls at once from one client address.
+    #[arg(long, default_value_t = 8)]
+    max_in_flight_per_client: usize,
+    /// With --http: calls at once in all.
+    #[arg(long, default_value_t = 64)]
+    max_in_flight: usize,
+    /// With --http: the longest a call may take, in seconds.
+    #[arg(long, default_value_t = 120)]
+    call_timeout_secs: u64,
 }
 
 impl Cli {
@@ -196,6 +226,17 @@ fn limit_malloc_arenas() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn limit_malloc_arenas() {}
 
+/// What every tool call is given: the sources, and the editor, umtool and
+/// binaries from the environment.
+fn context(sources: Sources) -> Context {
+    Context {
+        sources,
+        editor: EditorSetup::from_env(),
+        umtool: tools::notes::from_env(),
+        binaries: archilyzer_mcp::transcript::discover::Locator::from_env(),
+    }
+}
+
 fn main() -> std::process::ExitCode {
     limit_malloc_arenas();
     match tokio::runtime::Builder::new_multi_thread()
@@ -225,13 +266,48 @@ async fn serve() -> std::process::ExitCode {
         // Not fatal: a call can still name another corpus with `source`.
         eprintln!("archilyzer-mcp: {missing}");
     }
+    let mut sources = Sources::new(handle, cli.index.clone());
+    if let Some(addr) = cli.http {
+        let allowed = match cli
+            .allow_sources
+            .iter()
+            .map(|s| SourceHandle::parse(s).map_err(|e| format!("--allow-sources {s:?}: {e}")))
+            .collect::<Result<Vec<_>, _>>()
+        {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("archilyzer-mcp: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        };
+        sources = sources.with_policy(SourcePolicy::Restricted(allowed));
+        let config = http::HttpConfig {
+            addr,
+            token: std::env::var("ARCHILYZER_HTTP_TOKEN").ok(),
+            allow_hosts: cli.allow_hosts.clone(),
+            allow_origins: cli.allow_origins.clone(),
+            max_body_bytes: cli.max_body_bytes,
+            per_client: cli.max_in_flight_per_client.max(1),
+            total: cli.max_in_flight.max(1),
+            call_timeout: std::time::Duration::from_secs(cli.call_timeout_secs.max(1)),
+        };
+        if let Err(e) = config.check() {
+            eprintln!("archilyzer-mcp: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+        let server = Archilyzer {
+            context: Arc::new(context(sources)),
+        };
+        return match http::serve(config, move || server.clone()).await {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("archilyzer-mcp: cannot serve HTTP at {addr}: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     let server = Archilyzer {
-        context: Arc::new(Context {
-            sources: Sources::new(handle, cli.index),
-            editor: EditorSetup::from_env(),
-            umtool: tools::notes::from_env(),
-            binaries: archilyzer_mcp::transcript::discover::Locator::from_env(),
-        }),
+        context: Arc::new(context(sources)),
     };
     let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(r) => r,

@@ -18,9 +18,22 @@ use archilyzer_core::archive::{read_corpus, Archive, OpenOptions};
 use archilyzer_core::format::CorpusFile;
 use archilyzer_core::source::{HttpStore, SourceHandle};
 
+/// What a call may name as its `source`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SourcePolicy {
+    /// Anything (stdio: the caller is this machine's own user).
+    Open,
+    /// Over HTTP: the default corpus, the members of the default hub, and
+    /// these handles (`--allow-sources`). Any other path, handle or URL is
+    /// refused before anything is read or fetched, so a remote caller can
+    /// neither read this machine's disk nor make it request an address.
+    Restricted(Vec<SourceHandle>),
+}
+
 /// The startup source and every archive opened so far.
 pub struct Sources {
     default: SourceHandle,
+    policy: SourcePolicy,
     /// `--index DIR`, for the default source only.
     index_override: Option<PathBuf>,
     options: OpenOptions,
@@ -31,14 +44,58 @@ impl Sources {
     pub fn new(default: SourceHandle, index_override: Option<PathBuf>) -> Self {
         Sources {
             default,
+            policy: SourcePolicy::Open,
             index_override,
             options: OpenOptions::default(),
             open: Mutex::new(HashMap::new()),
         }
     }
 
+    /// The same sources under `policy`.
+    pub fn with_policy(mut self, policy: SourcePolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
     pub fn default_handle(&self) -> &SourceHandle {
         &self.default
+    }
+
+    /// Whether calls may name sources freely (stdio) or not (HTTP).
+    pub fn is_restricted(&self) -> bool {
+        matches!(self.policy, SourcePolicy::Restricted(_))
+    }
+
+    /// Under a restricted policy, refuses `text` (a path, handle or URL)
+    /// unless it names the default corpus or an allowed handle; decided
+    /// from the text alone, before any file or URL is touched.
+    fn check_allowed(&self, text: &str) -> Result<(), String> {
+        let SourcePolicy::Restricted(allowed) = &self.policy else {
+            return Ok(());
+        };
+        let candidates: Vec<String> = if text.starts_with("http://") || text.starts_with("https://")
+        {
+            vec![format!("remote:{text}"), format!("hub:{text}")]
+        } else if ["/", "./", "../"].iter().any(|p| text.starts_with(p)) {
+            vec![format!("local:{text}")]
+        } else {
+            vec![text.to_string()]
+        };
+        let named = candidates
+            .iter()
+            .filter_map(|c| SourceHandle::parse(c).ok())
+            .any(|h| h == self.default || allowed.contains(&h));
+        if named {
+            return Ok(());
+        }
+        Err(format!(
+            "source {text:?} is refused: over HTTP this server reads only its own corpus (`default`{}) and the sources its operator allowed with --allow-sources{}. \
+             Local paths and other URLs are never read for a remote caller",
+            if matches!(self.default, SourceHandle::Hub { .. }) { ", and its hub's members by siteId or `site:`" } else { "" },
+            if allowed.is_empty() { " (none)".to_string() } else {
+                format!(" ({})", allowed.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", "))
+            }
+        ))
     }
 
     /// The canonical handle for what a call passed (`None`: the default).
@@ -47,6 +104,12 @@ impl Sources {
             None | Some("") | Some("default") => return Ok(self.default.clone()),
             Some(t) => t,
         };
+        let explicit = [
+            "/", "./", "../", "local:", "remote:", "hub:", "http://", "https://",
+        ];
+        if explicit.iter().any(|p| text.starts_with(p)) {
+            self.check_allowed(text)?;
+        }
         if ["/", "./", "../"].iter().any(|p| text.starts_with(p)) {
             return SourceHandle::of_dir(text).map_err(|e| e.to_string());
         }
@@ -137,6 +200,11 @@ impl Sources {
     /// answers at the origin (probed through its corpus.json).
     pub fn handle_for_origin(&self, origin: &str) -> Result<(SourceHandle, String), String> {
         if origin.starts_with("file://") {
+            if self.is_restricted() {
+                return Err(format!(
+                    "the link's origin {origin} is a folder on this machine: over HTTP this server opens only links to its own corpus"
+                ));
+            }
             return local_origin(origin);
         }
         let same = |url: &str| url.trim_end_matches('/') == origin.trim_end_matches('/');

@@ -2,6 +2,10 @@
 client, in both protocol eras, and checks what an agent relies on.
 
 Usage: python3 mcp_client.py BINARY ARCHIVE_DIR INDEX_DIR EDITOR_URL WORKER_TOKEN MADE_JSON UMTOOL_URL
+   or: python3 mcp_client.py --http URL BEARER ARCHIVE_DIR WORKER_TOKEN MADE_JSON TRAP_URL
+(the second drives a server already serving --http at URL, started with
+the same fakes, then sends it hostile requests; TRAP_URL is a loopback
+listener that answers `COUNT` with the connections it has had)
 
 MADE_JSON is what `archilyzer-index search --json --share-link --exclude
 torlyan --state available --state deleted really` prints for the archive:
@@ -15,8 +19,11 @@ import json
 import os
 import sys
 
+import httpx2
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 EXPECTED_TOOLS = [
     "list_channels",
@@ -62,9 +69,9 @@ def check(condition, what, detail=""):
     print(json.dumps({"check": what, "ok": True}))
 
 
-async def run(mode, binary, archive, index, editor, token, made, umtool):
-    SEEN.clear()
-    params = StdioServerParameters(
+def stdio_server(binary, archive, index, editor, token, umtool):
+    """The server launched over stdio, with the fakes' addresses."""
+    return StdioServerParameters(
         command=binary,
         args=["--local", archive, "--index", index],
         env={
@@ -77,7 +84,16 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
             "yt_dlp_path": "/no/such/yt-dlp",
         },
     )
-    async with Client(params, mode=mode) as client:
+
+
+def http_server(url, bearer):
+    """A transport to a server already listening at `url`, sending the token."""
+    return streamable_http_client(url, http_client=create_mcp_http_client(headers={"Authorization": f"Bearer {bearer}"}))
+
+
+async def run(mode, connect, archive, token, made, over_http=False):
+    SEEN.clear()
+    async with Client(connect(), mode=mode) as client:
         era = client.protocol_version
         expected = era == "2026-07-28" if mode == "auto" else era.startswith("2025-")
         check(expected, f"{mode}: negotiated {era}")
@@ -368,9 +384,12 @@ async def run(mode, binary, archive, index, editor, token, made, umtool):
         check("cited-only" in text_of(result), f"{mode}: resolve_source says a cited-only site is one", text_of(result))
 
         result = await client.call_tool("transcript", {"url": "https://www.youtube.com/watch?v=-abc123XYZ_"})
-        check(result.is_error and "yt_dlp_path is set to /no/such/yt-dlp, which is not an executable file" in text_of(result), f"{mode}: transcript names a configured path that points at nothing", text_of(result))
+        if over_http:
+            check(result.is_error and "transcript: not offered over HTTP" in text_of(result), f"{mode}: transcript is refused over HTTP, saying why", text_of(result))
+        else:
+            check(result.is_error and "yt_dlp_path is set to /no/such/yt-dlp, which is not an executable file" in text_of(result), f"{mode}: transcript names a configured path that points at nothing", text_of(result))
         result = await client.call_tool("transcript", {"url": "--exec=id"})
-        check(result.is_error and 'transcript: url "--exec=id" is not a URL' in text_of(result), f"{mode}: transcript refuses an option dressed as a URL", text_of(result))
+        check(result.is_error and ('transcript: url "--exec=id" is not a URL' in text_of(result) or over_http), f"{mode}: transcript refuses an option dressed as a URL", text_of(result))
 
         result = await client.call_tool("resolve_source", {"source": archive})
         check(text_of(result).startswith(f"local:{archive}"), f"{mode}: a bare path resolves to its canonical handle", text_of(result))
@@ -396,11 +415,58 @@ async def local_hub(mode, binary, archive):
 
 
 async def main():
+    if sys.argv[1] == "--http":
+        return await main_http(*sys.argv[2:])
     binary, archive, index, editor, token, made, umtool = sys.argv[1:8]
-    eras = [await run(mode, binary, archive, index, editor, token, made, umtool) for mode in ("auto", "legacy")]
+    connect = lambda: stdio_server(binary, archive, index, editor, token, umtool)
+    eras = [await run(mode, connect, archive, token, made) for mode in ("auto", "legacy")]
     check(eras[0] != eras[1], "the two eras differ", str(eras))
     for mode in ("auto", "legacy"):
         await local_hub(mode, binary, archive)
+
+
+async def main_http(url, bearer, archive, token, made, trap):
+    """The same checks over Streamable HTTP, then the hostile requests."""
+    connect = lambda: http_server(url, bearer)
+    eras = [await run(mode, connect, archive, token, made, over_http=True) for mode in ("auto", "legacy")]
+    check(eras[0] != eras[1], "http: the two eras differ", str(eras))
+    await hostile(url, bearer, trap)
+
+
+async def hostile(url, bearer, trap):
+    """What a hostile caller gets: refusals with the status and reason, and
+    no request from the server to an address it names (`trap` is a loopback
+    listener that counts connections)."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    good = {"Authorization": f"Bearer {bearer}", "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream"}
+    async with httpx2.AsyncClient(timeout=30) as http:
+        async def post(headers, payload=None, content=None):
+            return await http.post(url, headers=headers, json=payload if content is None else None, content=content)
+        r = await post({k: v for k, v in good.items() if k != "Authorization"}, body)
+        check(r.status_code == 401 and "bearer token is required" in r.text and r.headers.get("www-authenticate") == "Bearer", "http: no token is 401", f"{r.status_code} {r.text}")
+        r = await post({**good, "Authorization": "Bearer wrong-" + bearer}, body)
+        check(r.status_code == 401, "http: a wrong token is 401", f"{r.status_code} {r.text}")
+        r = await post({**good, "Origin": "https://evil.example"}, body)
+        check(r.status_code == 403 and "Origin" in r.text, "http: a foreign Origin is 403", f"{r.status_code} {r.text}")
+        r = await post({**good, "Host": "evil.example"}, body)
+        check(r.status_code == 403 and "Host" in r.text, "http: a spoofed Host is 403 (DNS rebinding)", f"{r.status_code} {r.text}")
+        r = await post(good, content=b"{" + b" " * (2 << 20) + b"}")
+        check(r.status_code == 413 and "larger than this server accepts" in r.text, "http: an oversized body is 413", f"{r.status_code} {r.text[:200]}")
+    async with Client(http_server(url, bearer)) as client:
+        for source in ("local:/etc", "/etc", "hub:file:///etc", "http://169.254.169.254/latest/", trap, "remote:" + trap):
+            result = await client.call_tool("list_channels", {"source": source})
+            check(result.is_error and "is refused: over HTTP this server reads only its own corpus" in text_of(result),
+                  f"http: source {source} is refused, saying why", text_of(result))
+        result = await client.call_tool("resolve_source", {"source": trap})
+        check(result.is_error, "http: resolve_source does not probe a URL it was not allowed", text_of(result))
+    host, port = trap.split("//")[1].rstrip("/").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(b"COUNT\n")
+    await writer.drain()
+    count = int((await reader.readline()).decode().strip())
+    writer.close()
+    check(count == 1, "http: the server made no request to an address a caller named", f"{count - 1} connection(s) besides ours")
 
 
 asyncio.run(main())

@@ -51,11 +51,15 @@
 //!
 //! 1. **The index only prunes.** With the index fresh, stale, corrupt,
 //!    built from another archive, or absent, a search returns the same hits
-//!    as a full scan; only the number of pages read differs. Enforced by
-//!    [`query`] (hits are decided on the page text only); the proof is in
-//!    [`index`]. Pinned by `the_index_only_prunes_a_fresh_index_reads_fewer_pages_for_the_same_hits`
-//!    and the other stale-index cases in `indexer/tests/index.rs`, the
-//!    differential property test and `archilyzer-index check` in CI.
+//!    as a full scan; only the number of pages (and bytes of them) read
+//!    differs. Enforced by [`query`] (hits are decided on the page text
+//!    only; a video read by its span is used only when its bytes are the
+//!    ones indexed, `format::spans`); the proof is in [`index`]. Pinned by
+//!    `the_index_only_prunes_a_fresh_index_reads_fewer_pages_for_the_same_hits`
+//!    and the other stale-index cases in `indexer/tests/index.rs` and
+//!    `indexer/tests/spans.rs` (`a_video_moved_within_its_page_is_found_by_reading_the_whole_page`,
+//!    `a_remote_page_changed_behind_an_unchanged_manifest_is_refused_never_misread`),
+//!    the differential property test and `archilyzer-index check` in CI.
 //! 2. **A page the index cannot vouch for is read.** A page that is new,
 //!    changed (manifest sha256, or a local file's size and mtime), unknown
 //!    to the index, or that the build failed to read is read whole, never

@@ -336,7 +336,12 @@ fn table() -> Vec<Tool> {
                 }).as_object().cloned().unwrap_or_default(),
                 &["url"],
             ),
-            OnSource(|c| crate::transcript::transcript(&c.ctx.binaries, c.args)),
+            OnSource(|c| {
+                if c.ctx.sources.is_restricted() {
+                    return Err("transcript: not offered over HTTP: it runs yt-dlp (and speech-to-text) on the server for any URL, which would let a remote caller make this machine fetch any address. Run archilyzer-mcp over stdio on your own machine to use it".to_string().into());
+                }
+                crate::transcript::transcript(&c.ctx.binaries, c.args)
+            }),
         ),
         tool(
             "sweep_plan",

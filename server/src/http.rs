@@ -1,0 +1,392 @@
+//! `archilyzer-mcp --http ADDR`: the same server over MCP's Streamable
+//! HTTP transport, for agents on other machines and web clients.
+//!
+//! rmcp speaks the transport (both protocol eras; every request is served
+//! statelessly and answered with one JSON body). This module is the door
+//! in front of it, and what it promises:
+//!
+//! - **A token off loopback.** Bound to anything but a loopback address,
+//!   the server refuses to start without `ARCHILYZER_HTTP_TOKEN`. With a
+//!   token set, every request must carry `Authorization: Bearer <token>`;
+//!   a missing or wrong one gets 401. The comparison is of sha256 digests
+//!   in constant time, and the token is never logged.
+//! - **Host and Origin allow-lists** (DNS-rebinding protection, as the MCP
+//!   transport specification asks): loopback names by default,
+//!   `--allow-host` / `--allow-origin` add more; anything else gets 403.
+//!   rmcp enforces both lists.
+//! - **Limits, each with a clear error:** a request body over
+//!   `--max-body-bytes` gets 413; more than `--max-in-flight-per-client`
+//!   calls at once from one address get 429, more than `--max-in-flight`
+//!   in all 503, both with `Retry-After`; a call (its body included) that
+//!   takes longer than `--call-timeout-secs` gets 504; a client that
+//!   trickles its headers is dropped after `HEADER_TIMEOUT`. Answer sizes
+//!   are the tools' own budget (`max_chars`).
+//!
+//! What a remote caller may read (`source`) is restricted in
+//! [`crate::sources`], not here.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{combinators::BoxBody, BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response, StatusCode};
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use sha2::Digest;
+
+/// How long a client may take to send its request headers.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Everything `--http` was told.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// `ARCHILYZER_HTTP_TOKEN`, if set.
+    pub token: Option<String>,
+    /// Extra `Host` names accepted besides loopback's.
+    pub allow_hosts: Vec<String>,
+    /// Extra `Origin`s accepted besides loopback's.
+    pub allow_origins: Vec<String>,
+    /// The largest request body accepted.
+    pub max_body_bytes: usize,
+    /// Calls at once from one address.
+    pub per_client: usize,
+    /// Calls at once in all.
+    pub total: usize,
+    /// The longest a call may take.
+    pub call_timeout: Duration,
+}
+
+impl HttpConfig {
+    /// Refuses a configuration that would expose the archive: a
+    /// non-loopback address without a token, or an empty token.
+    pub fn check(&self) -> Result<(), String> {
+        match &self.token {
+            Some(t) if t.trim().is_empty() => Err(
+                "ARCHILYZER_HTTP_TOKEN is set but empty: set it to a long random secret, or unset it to serve loopback only".into(),
+            ),
+            None if !self.addr.ip().is_loopback() => Err(format!(
+                "refusing to serve {} without a token: any machine that reaches this address could read the archive. \
+                 Set ARCHILYZER_HTTP_TOKEN to a long random secret (clients send it as `Authorization: Bearer …`), \
+                 or bind to 127.0.0.1",
+                self.addr
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn rmcp_config(&self) -> StreamableHttpServerConfig {
+        let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1", "[::1]"]
+            .map(String::from)
+            .to_vec();
+        hosts.extend(self.allow_hosts.iter().cloned());
+        let mut origins: Vec<String> = ["http", "https"]
+            .iter()
+            .flat_map(|s| ["localhost", "127.0.0.1", "[::1]"].map(|h| format!("{s}://{h}:*")))
+            .collect();
+        origins.extend(self.allow_origins.iter().cloned());
+        StreamableHttpServerConfig::default()
+            .with_allowed_hosts(hosts)
+            .with_allowed_origins(origins)
+            .with_legacy_session_mode(false)
+            .with_json_response(true)
+            .with_max_request_body_bytes(self.max_body_bytes)
+    }
+}
+
+/// Serves MCP over HTTP at `config.addr` until the process ends, each
+/// request handled by a fresh server from `make`.
+pub async fn serve<S>(
+    config: HttpConfig,
+    make: impl Fn() -> S + Send + Sync + 'static,
+) -> std::io::Result<()>
+where
+    S: rmcp::ServerHandler + Send + 'static,
+{
+    let mcp = StreamableHttpService::new(
+        move || Ok(make()),
+        Arc::new(NeverSessionManager::default()),
+        config.rmcp_config(),
+    );
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    tracing::info!(
+        "serving MCP over HTTP at http://{}/mcp{}",
+        listener.local_addr()?,
+        if config.token.is_some() {
+            " (a bearer token is required)"
+        } else {
+            ""
+        }
+    );
+    let door = Arc::new(Door::new(config));
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                tracing::warn!("accept: {e}");
+                continue;
+            }
+        };
+        let (door, mcp) = (door.clone(), mcp.clone());
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| {
+                let (door, mcp) = (door.clone(), mcp.clone());
+                async move { Ok::<_, Infallible>(door.answer(req, peer.ip(), &mcp).await) }
+            });
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+            if let Err(e) = served {
+                tracing::debug!("connection from {peer}: {e}");
+            }
+        });
+    }
+}
+
+type Body = BoxBody<Bytes, Infallible>;
+
+/// The checks in front of rmcp, and the count of calls in flight.
+struct Door {
+    config: HttpConfig,
+    token_digest: Option<[u8; 32]>,
+    in_flight: Mutex<(usize, HashMap<IpAddr, usize>)>,
+}
+
+/// A call's place in the counts, given back when dropped.
+struct Slot<'a> {
+    door: &'a Door,
+    peer: IpAddr,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        let mut counts = self.door.in_flight.lock().unwrap();
+        counts.0 -= 1;
+        if let Some(n) = counts.1.get_mut(&self.peer) {
+            *n -= 1;
+            if *n == 0 {
+                counts.1.remove(&self.peer);
+            }
+        }
+    }
+}
+
+impl Door {
+    fn new(config: HttpConfig) -> Door {
+        Door {
+            token_digest: config.token.as_deref().map(digest),
+            config,
+            in_flight: Mutex::new((0, HashMap::new())),
+        }
+    }
+
+    async fn answer<S>(
+        &self,
+        req: Request<Incoming>,
+        peer: IpAddr,
+        mcp: &StreamableHttpService<S, NeverSessionManager>,
+    ) -> Response<Body>
+    where
+        S: rmcp::ServerHandler + Send + 'static,
+    {
+        if !self.authorized(&req) {
+            return refusal(
+                StatusCode::UNAUTHORIZED,
+                "a bearer token is required: send `Authorization: Bearer <token>` with the server's ARCHILYZER_HTTP_TOKEN",
+            );
+        }
+        let declared = req
+            .headers()
+            .get(hyper::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > self.config.max_body_bytes) {
+            // Read (and drop) what the client is sending, up to a bound, so
+            // it sees the 413 rather than a connection reset mid-upload.
+            drain(req.into_body(), DRAIN_AT_MOST).await;
+            return refusal(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!(
+                    "the request body is larger than this server accepts ({} bytes, --max-body-bytes)",
+                    self.config.max_body_bytes
+                ),
+            );
+        }
+        let _slot = match self.admit(peer) {
+            Ok(slot) => slot,
+            Err((status, why)) => return busy(status, &why),
+        };
+        match tokio::time::timeout(self.config.call_timeout, mcp.handle(req)).await {
+            Ok(response) => response,
+            Err(_) => refusal(
+                StatusCode::GATEWAY_TIMEOUT,
+                &format!(
+                    "the call took longer than {} s (--call-timeout-secs): narrow it (channels, dates, max_pages, a smaller batch) and call again",
+                    self.config.call_timeout.as_secs()
+                ),
+            ),
+        }
+    }
+
+    fn authorized(&self, req: &Request<Incoming>) -> bool {
+        let Some(expected) = &self.token_digest else {
+            return true;
+        };
+        let given = req
+            .headers()
+            .get(hyper::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        constant_time_eq(&digest(given.trim()), expected)
+    }
+
+    /// A slot for one more call from `peer`, or the 429/503 that says why not.
+    fn admit(&self, peer: IpAddr) -> Result<Slot<'_>, (StatusCode, String)> {
+        let mut counts = self.in_flight.lock().unwrap();
+        let mine = counts.1.get(&peer).copied().unwrap_or(0);
+        if mine >= self.config.per_client {
+            return Err((
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{} calls from this address are already running (--max-in-flight-per-client): wait for one to finish",
+                    self.config.per_client
+                ),
+            ));
+        }
+        if counts.0 >= self.config.total {
+            return Err((
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server is running its limit of {} calls (--max-in-flight): try again shortly",
+                    self.config.total
+                ),
+            ));
+        }
+        counts.0 += 1;
+        *counts.1.entry(peer).or_default() += 1;
+        Ok(Slot { door: self, peer })
+    }
+}
+
+/// The most of a refused body read before answering.
+const DRAIN_AT_MOST: usize = 16 << 20;
+
+/// Reads and drops `body` until it ends, `limit` bytes have come, or 5 s
+/// have passed.
+async fn drain(mut body: Incoming, limit: usize) {
+    let read = async {
+        let mut seen = 0;
+        while let Some(Ok(frame)) = body.frame().await {
+            seen += frame.data_ref().map_or(0, |d| d.len());
+            if seen > limit {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), read).await;
+}
+
+fn digest(text: &str) -> [u8; 32] {
+    sha2::Sha256::digest(text.as_bytes()).into()
+}
+
+/// Equal, in a time that does not depend on where the two first differ.
+fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// A plain-text refusal.
+fn refusal(status: StatusCode, message: &str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(format!("{message}\n"))).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    if status == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            hyper::header::WWW_AUTHENTICATE,
+            hyper::header::HeaderValue::from_static("Bearer"),
+        );
+    }
+    response
+}
+
+/// A 429 or 503 with `Retry-After: 1`.
+fn busy(status: StatusCode, message: &str) -> Response<Body> {
+    let mut response = refusal(status, message);
+    response.headers_mut().insert(
+        hyper::header::RETRY_AFTER,
+        hyper::header::HeaderValue::from_static("1"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(addr: &str, token: Option<&str>) -> HttpConfig {
+        HttpConfig {
+            addr: addr.parse().unwrap(),
+            token: token.map(String::from),
+            allow_hosts: vec![],
+            allow_origins: vec![],
+            max_body_bytes: 1 << 20,
+            per_client: 2,
+            total: 3,
+            call_timeout: Duration::from_secs(5),
+        }
+    }
+
+    #[test]
+    fn off_loopback_a_token_is_required_and_an_empty_one_refused() {
+        let err = config("0.0.0.0:8765", None).check().unwrap_err();
+        assert!(
+            err.starts_with("refusing to serve 0.0.0.0:8765 without a token")
+                && err.contains("ARCHILYZER_HTTP_TOKEN"),
+            "{err}"
+        );
+        assert!(config("0.0.0.0:8765", Some("s3cret")).check().is_ok());
+        assert!(config("127.0.0.1:8765", None).check().is_ok());
+        assert!(config("[::1]:8765", None).check().is_ok());
+        let err = config("127.0.0.1:8765", Some(" ")).check().unwrap_err();
+        assert!(err.contains("is set but empty"), "{err}");
+    }
+
+    #[test]
+    fn calls_in_flight_are_limited_per_address_and_in_all() {
+        let door = Door::new(config("127.0.0.1:1", None));
+        let a: IpAddr = "127.0.0.2".parse().unwrap();
+        let b: IpAddr = "127.0.0.3".parse().unwrap();
+        let first = door.admit(a).ok().unwrap();
+        let _second = door.admit(a).ok().unwrap();
+        let (status, why) = door.admit(a).err().unwrap();
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(
+            why.starts_with("2 calls from this address are already running"),
+            "{why}"
+        );
+        assert_eq!(busy(status, &why).headers()["retry-after"], "1");
+        let _other = door.admit(b).ok().unwrap();
+        let (full, _) = door.admit("127.0.0.4".parse().unwrap()).err().unwrap();
+        assert_eq!(full, StatusCode::SERVICE_UNAVAILABLE);
+        drop(first);
+        assert!(door.admit(a).is_ok(), "a finished call frees its slot");
+    }
+
+    #[test]
+    fn token_digests_compare_equal_only_when_equal() {
+        assert!(constant_time_eq(&digest("abc"), &digest("abc")));
+        assert!(!constant_time_eq(&digest("abc"), &digest("abd")));
+        assert!(!constant_time_eq(&digest(""), &digest("abc")));
+    }
+}
