@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The MCP Inspector CLI (the TypeScript SDK's reference client) against
+# `archilyzer-mcp --http` on loopback: it lists the tools and calls one.
+# Usage: bash server/tests/inspector_http.sh MCP_BINARY ARCHIVE_DIR INDEX_DIR
+# Installs the Inspector (pinned) into a temporary folder with npm.
+set -euo pipefail
+mcp=$1 archive=$2 index=$3
+work=$(mktemp -d)
+trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+(cd "$work" && npm install --silent --no-audit --no-fund @modelcontextprotocol/inspector@0.15.0 >/dev/null)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$mcp" --local "$archive" --index "$index" --http "127.0.0.1:$port" 2>"$work/server.log" &
+server=$!
+for _ in $(seq 100); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+inspect() { "$work/node_modules/.bin/mcp-inspector" --cli "http://127.0.0.1:$port/mcp" --transport http "$@"; }
+tools=$(inspect --method tools/list)
+python3 - "$tools" <<'PY'
+import json, sys
+names = [t["name"] for t in json.loads(sys.argv[1])["tools"]]
+assert names[0] == "list_channels" and "search_transcripts" in names and len(names) == 23, names
+print(f"inspector over HTTP: tools/list gives {len(names)} tools")
+PY
+found=$(inspect --method tools/call --tool-name search_transcripts --tool-arg "query=k cups" --tool-arg limit=1)
+python3 - "$found" <<'PY'
+import json, sys
+r = json.loads(sys.argv[1])
+text = r["content"][0]["text"]
+assert not r.get("isError") and 'match(es) for "k cups"' in text and text.rstrip().endswith(")"), text[:400]
+print("inspector over HTTP: search_transcripts answers with its hits and names the corpus")
+PY

@@ -1,0 +1,184 @@
+"""Load: one `archilyzer-mcp --http` process on loopback serves CLIENTS
+concurrent clients, each making CALLS mixed tool calls (searches, batch
+reads, metadata) as MCP JSON-RPC over Streamable HTTP with a bearer token.
+Each client connects from its own loopback address (127.0.0.N), so the
+per-client limit applies to it alone; a 429 or 503 is the designed answer
+to too many calls at once, and the client waits its Retry-After and asks
+again. Meanwhile two slow clients misbehave: one trickles its headers, one
+sends headers and never its body; both must be dropped by the server's
+timeouts while the others are served.
+
+Usage: python3 load_http.py BINARY ARCHIVE INDEX [CLIENTS] [CALLS]
+Prints the figures as JSON: calls, errors, designed 429/503s, p50/p99 per
+tool, peak RSS and its drift (RSS after the first tenth of the calls
+against the end), and how the slow clients were dropped. Exits 1 on any
+error, a drift over 10%, or a slow client that held on."""
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+
+import httpx2
+
+WORDS = ["model", "data", "learning", "neural network", "reinforcement learning", "transformer",
+         "gradient", "robot", "language model", "inference", "benchmark", "privacy", "speech"]
+TOKEN = "load-test-token-5d1e"
+
+
+def rss_kb(pid, field="VmRSS:"):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field):
+                return int(line.split()[1])
+    return 0
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def mix(rng, ids):
+    kind = rng.choices(["search_transcripts", "get_transcripts", "get_video_metadata", "get_transcript", "list_channels"],
+                       weights=[40, 20, 20, 10, 10])[0]
+    word = rng.choice(WORDS)
+    if kind == "search_transcripts":
+        return kind, {"query": word, "limit": rng.choice([5, 20])}
+    if kind == "get_transcripts":
+        return kind, {"video_ids": rng.sample(ids, 5), "query": word, "before": 10, "after": 10}
+    if kind in ("get_video_metadata", "get_transcript"):
+        return kind, {"video_id": rng.choice(ids), **({"max_chars": 8000} if kind == "get_transcript" else {})}
+    return kind, {}
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] if xs else 0
+
+
+async def call(http, url, n, kind, args):
+    body = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": kind, "arguments": args}}
+    headers = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json, text/event-stream",
+               "MCP-Protocol-Version": "2025-11-25"}
+    return await http.post(url, json=body, headers=headers)
+
+
+async def client(i, url, calls, ids, stats):
+    rng = random.Random(i)
+    transport = httpx2.AsyncHTTPTransport(local_address=f"127.0.0.{2 + i}")
+    async with httpx2.AsyncClient(transport=transport, timeout=120) as http:
+        for n in range(calls):
+            kind, args = mix(rng, ids)
+            t0 = time.perf_counter()
+            while True:
+                try:
+                    r = await call(http, url, n, kind, args)
+                except Exception as e:
+                    stats["errors"].append((kind, repr(e)))
+                    break
+                if r.status_code in (429, 503):
+                    stats["busy"][r.status_code] = stats["busy"].get(r.status_code, 0) + 1
+                    await asyncio.sleep(float(r.headers.get("retry-after", "1")) * rng.random())
+                    continue
+                result = r.json().get("result") if r.status_code == 200 else None
+                if result is None or result.get("isError"):
+                    stats["errors"].append((kind, args, r.status_code, r.text[:300]))
+                break
+            stats["latency"].setdefault(kind, []).append((time.perf_counter() - t0) * 1000)
+            stats["done"] += 1
+
+
+async def slow_client(port, body):
+    """Trickles a request; returns how long the server kept the connection
+    before closing it (or None if it was still open after 40 s)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n"
+    started = time.perf_counter()
+    try:
+        if body:
+            writer.write((head + "\r\n{").encode())
+            await writer.drain()
+        else:
+            for ch in head:
+                writer.write(ch.encode())
+                await writer.drain()
+                await asyncio.sleep(1)
+                if reader.at_eof():
+                    break
+        answer = await asyncio.wait_for(reader.read(), timeout=40)
+        return round(time.perf_counter() - started, 1), answer.split(b"\r\n", 1)[0].decode(errors="replace")
+    except (ConnectionError, asyncio.TimeoutError, OSError) as e:
+        return round(time.perf_counter() - started, 1), repr(e)
+    finally:
+        writer.close()
+
+
+async def main():
+    binary, archive, index = sys.argv[1:4]
+    clients = int(sys.argv[4]) if len(sys.argv) > 4 else 50
+    calls = int(sys.argv[5]) if len(sys.argv) > 5 else 200
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    server = subprocess.Popen([binary, "--local", archive, "--index", index, "--http", f"127.0.0.1:{port}",
+                               "--max-in-flight-per-client", "4", "--max-in-flight", "16", "--call-timeout-secs", "20"],
+                              env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
+                                   "ARCHILYZER_HTTP_TOKEN": TOKEN}, stderr=subprocess.PIPE)
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        async with httpx2.AsyncClient(timeout=120) as http:
+            r = await call(http, url, 0, "enumerate_matches", {"query": "learning", "max_chars": 150000})
+            ids = [v["id"] for v in r.json()["result"]["structuredContent"]["videos"]][:200]
+        stats = {"errors": [], "busy": {}, "latency": {}, "done": 0}
+        total = clients * calls
+        samples, warm = [], None
+
+        async def watch():
+            nonlocal warm
+            while stats["done"] < total:
+                samples.append(rss_kb(server.pid))
+                if warm is None and stats["done"] >= total // 10:
+                    warm = rss_kb(server.pid)
+                await asyncio.sleep(0.2)
+
+        started = time.perf_counter()
+        slow = asyncio.gather(slow_client(port, body=False), slow_client(port, body=True))
+        await asyncio.gather(watch(), *(client(i, url, calls, ids, stats) for i in range(clients)))
+        elapsed = time.perf_counter() - started
+        end = rss_kb(server.pid)
+        peak = rss_kb(server.pid, "VmHWM:")
+        trickled, unfinished = await slow
+    finally:
+        server.kill()
+        server.wait()
+    drift = (end - warm) / warm * 100 if warm else 0.0
+    report = {
+        "clients": clients, "calls_each": calls, "calls": stats["done"], "errors": len(stats["errors"]),
+        "designed_busy_answers": stats["busy"], "seconds": round(elapsed, 1),
+        "calls_per_second": round(stats["done"] / elapsed, 1),
+        "rss_after_first_tenth_mb": round((warm or 0) / 1024, 1), "rss_end_mb": round(end / 1024, 1),
+        "peak_rss_mb": round(peak / 1024, 1), "rss_drift_pct": round(drift, 1),
+        "latency_ms": {k: {"n": len(v), "p50": round(pct(v, 50), 1), "p99": round(pct(v, 99), 1)}
+                       for k, v in sorted(stats["latency"].items())},
+        "slow_headers_dropped_after_s": trickled, "unfinished_body_answered_after_s": unfinished,
+        "first_errors": stats["errors"][:5],
+    }
+    print(json.dumps(report, indent=1))
+    slow_ok = trickled[0] <= 15 and unfinished[0] <= 25
+    if stats["errors"] or drift > 10 or not slow_ok:
+        sys.exit(1)
+
+
+asyncio.run(main())
