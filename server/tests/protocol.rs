@@ -91,13 +91,7 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         .arg(f.umtool.url())
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = passed(&out);
     assert!(stdout.contains("\"check\": \"the two eras differ\", \"ok\": true"));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -108,6 +102,18 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         !stderr.contains(TOKEN),
         "the token reached the log: {stderr}"
     );
+}
+
+/// The client's report, after asserting that every check passed.
+fn passed(out: &std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
 }
 
 const BEARER: &str = "http-test-bearer-91c2d";
@@ -187,13 +193,7 @@ fn over_http_a_real_client_gets_the_same_answers_and_hostile_requests_are_refuse
         .unwrap();
     let _ = server.kill();
     let _ = server.wait();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = passed(&out);
     for check in [
         "http: the two eras differ",
         "http: a spoofed Host is 403 (DNS rebinding)",
