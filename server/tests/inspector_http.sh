@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The MCP Inspector CLI (the TypeScript SDK's reference client) against
-# `archilyzer-mcp --http` on loopback: it lists the tools and calls one.
-# Usage: bash server/tests/inspector_http.sh MCP_BINARY ARCHIVE_DIR INDEX_DIR
+# `archilyzer-mcp --http` on loopback with no token set: it lists the tools
+# and calls one; then the Python `mcp` client does the same in both eras.
+# Usage: bash server/tests/inspector_http.sh MCP_BINARY ARCHIVE_DIR INDEX_DIR [PYTHON]
 # Installs the Inspector (pinned) into a temporary folder with npm.
 set -euo pipefail
-mcp=$1 archive=$2 index=$3
+mcp=$1 archive=$2 index=$3 py=${4:-.venv/bin/python}
 work=$(mktemp -d)
 trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 (cd "$work" && npm install --silent --no-audit --no-fund @modelcontextprotocol/inspector@0.15.0 >/dev/null)
@@ -27,4 +28,18 @@ r = json.loads(sys.argv[1])
 text = r["content"][0]["text"]
 assert not r.get("isError") and 'match(es) for "k cups"' in text and text.rstrip().endswith(")"), text[:400]
 print("inspector over HTTP: search_transcripts answers with its hits and names the corpus")
+PY
+"$py" - "http://127.0.0.1:$port/mcp" <<'PY'
+import asyncio, sys
+from mcp import Client
+async def main(url):
+    eras = []
+    for mode in ("auto", "legacy"):
+        async with Client(url, mode=mode) as client:
+            eras.append(client.protocol_version)
+            result = await client.call_tool("list_channels", {})
+            assert not result.is_error and "daily-dispatch" in result.content[0].text, result
+    assert eras[0] == "2026-07-28" and eras[1].startswith("2025-"), eras
+    print(f"python mcp client over HTTP without a token: {eras[0]} and {eras[1]}")
+asyncio.run(main(sys.argv[1]))
 PY
