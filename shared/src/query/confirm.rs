@@ -9,6 +9,7 @@
 use super::filters::{Verdict, VideoFacts};
 use super::matcher::{Matcher, TokenStream};
 use super::plan::{Compiled, Target};
+use super::prefilter::PageHint;
 use super::terms::hits_of;
 use super::{Hit, Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
@@ -70,17 +71,18 @@ pub(super) fn confirm_page(
                 );
             }
             let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page).map_err(err)?;
+            let bytes = std::sync::Arc::new(bytes);
             let name = site.describe(&crate::format::paths::page(p.layer, &p.channel, p.page));
             let page: PageView = crate::format::parse_page(&bytes, &name, &p.channel, p.page)
                 .map_err(|e| e.to_string())?;
-            Ok(confirm_videos(
-                site,
-                p,
-                c,
-                &page.videos,
-                bytes.len() as u64,
-                scratch,
-            ))
+            let confirm = |scratch: &mut TokenStream| {
+                confirm_videos(site, p, c, &page.videos, bytes.len() as u64, scratch)
+            };
+            Ok(if c.terms.uses_page_hint() {
+                PageHint::within(scratch, &bytes, confirm)
+            } else {
+                confirm(scratch)
+            })
         }
         Layer::Chat => chat_results(site, p, c, scratch).map_err(err),
         Layer::Posts => {

@@ -12,6 +12,7 @@
 use memchr::memmem;
 use regex::{Regex, RegexBuilder};
 
+use super::prefilter::PageHint;
 use super::QueryError;
 
 use crate::text::append_words;
@@ -73,6 +74,12 @@ impl Matcher {
             })
     }
 
+    /// Whether this matcher reads a page's [`PageHint`]: a phrase whose
+    /// first word is ASCII (the others never ask for one).
+    pub fn uses_page_hint(&self) -> bool {
+        matches!(self, Matcher::Phrase(p) if p.words[0].is_ascii())
+    }
+
     /// The units of `units` where a match starts, ascending, each once.
     pub fn hits<'a>(
         &self,
@@ -80,7 +87,7 @@ impl Matcher {
         scratch: &mut TokenStream,
     ) -> Vec<usize> {
         match self {
-            Matcher::Phrase(p) if p.words[0].is_ascii() => {
+            Matcher::Phrase(p) if self.uses_page_hint() => {
                 let texts: Vec<&str> = units.collect();
                 p.hits_windowed(&texts, scratch)
             }
@@ -101,16 +108,22 @@ impl Phrase {
     ///
     /// A match starting in a unit of ASCII text needs the first word there
     /// in some letter case, because normalising ASCII only lowercases it;
-    /// other units are always tried. For a candidate unit the following
+    /// other units are always tried. While a page is set, the page-wide
+    /// [`PageHint`] answers this for the units borrowed from it, in one
+    /// pass for the whole page. For a candidate unit the following
     /// units are added until they hold as many words as the phrase, which
     /// is as far as a match starting in it can reach.
     fn hits_windowed(&self, texts: &[&str], scratch: &mut TokenStream) -> Vec<usize> {
         let first = self.words[0].as_bytes();
+        let may_start =
+            |text: &str| !text.is_ascii() || contains_ignoring_ascii_case(text.as_bytes(), first);
+        let candidates: Vec<usize> = match scratch.page.word(first) {
+            Some(hint) => hint.candidates(texts, may_start),
+            None => (0..texts.len()).filter(|&i| may_start(texts[i])).collect(),
+        };
         let mut out = Vec::new();
-        for (i, text) in texts.iter().enumerate() {
-            if text.is_ascii() && !contains_ignoring_ascii_case(text.as_bytes(), first) {
-                continue;
-            }
+        for i in candidates {
+            let text = texts[i];
             scratch.clear();
             scratch.push(text, i);
             let mut next = i + 1;
@@ -129,7 +142,6 @@ impl Phrase {
     }
 }
 
-/// Whether `hay` holds `needle` (lower-case ASCII) in any ASCII letter case.
 /// Whether `hay` holds `needle` (lower-case ASCII) in any letter case. It
 /// looks for the needle's rarest letter (by English letter frequency), so
 /// the SIMD search stops as seldom as it can, then compares around it.
@@ -199,6 +211,14 @@ pub struct TokenStream {
     starts: Vec<u32>,
     units: Vec<u32>,
     joined: String,
+    /// The page being confirmed, when one is set (see [`PageHint::within`]).
+    page: PageHint,
+}
+
+impl AsMut<PageHint> for TokenStream {
+    fn as_mut(&mut self) -> &mut PageHint {
+        &mut self.page
+    }
 }
 
 impl TokenStream {

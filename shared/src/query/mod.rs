@@ -20,6 +20,7 @@ pub mod filters;
 pub mod matcher;
 pub mod order;
 pub mod plan;
+pub mod prefilter;
 pub mod prune;
 pub mod scan;
 pub mod suggest;

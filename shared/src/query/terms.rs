@@ -207,6 +207,14 @@ impl Terms {
         hits_of(self.for_site(site), cues, scratch)
     }
 
+    /// Whether setting a page's [`super::prefilter::PageHint`] can pay:
+    /// whether the query's own matcher reads it. (Excludes and fuzzy
+    /// expansions are phrases exactly when the query is; aliases are
+    /// regexes and never read it.)
+    pub fn uses_page_hint(&self) -> bool {
+        self.query.uses_page_hint()
+    }
+
     /// Whether an excluded phrase matches anywhere in `cues`.
     pub fn excluded<'a>(
         &self,
