@@ -299,3 +299,29 @@ fn a_site_read_over_http_without_a_declared_url_is_its_own_viewer() {
             .map(|u| u.trim_end_matches('/').to_string())
     );
 }
+
+#[test]
+fn a_warm_page_table_asks_the_server_for_nothing() {
+    let server = TestServer::serve(generated());
+    let archive = remote_alpha(&server);
+    let (first, problems) = archive.page_table();
+    assert!(problems.is_empty(), "{problems:?}");
+    let manifests = |log: &[archilyzer_core::testkit::Logged]| {
+        log.iter().filter(|l| l.path.ends_with("manifest.json")).count()
+    };
+    let cold = server.log();
+    let channels = archive.sites()[0].corpus().channels.len();
+    assert!(
+        manifests(&cold) >= channels,
+        "every transcript manifest was fetched: {cold:?}"
+    );
+    let (second, _) = archive.page_table();
+    assert_eq!(first.len(), second.len());
+    let warm = server.log();
+    assert_eq!(
+        warm.len(),
+        cold.len(),
+        "a second page table sent requests: {:?}",
+        &warm[cold.len()..]
+    );
+}

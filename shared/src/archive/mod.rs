@@ -278,8 +278,9 @@ impl Archive {
     /// Reads the manifests of remote sites, and the small files every
     /// query reads (aliases, tags, duplicates), many at a time (each site
     /// keeps what it read), so opening a remote archive costs a few round
-    /// trips rather than one per file. Failures are left for the readers
-    /// to meet again and report.
+    /// trips rather than one per file. Files already kept are not asked
+    /// for again, so once the cache is warm this starts no thread at all.
+    /// Failures are left for the readers to meet again and report.
     fn prefetch_manifests(&self) {
         type Job<'a> = Box<dyn Fn() + Send + Sync + 'a>;
         let mut jobs: Vec<Job> = Vec::new();
@@ -288,14 +289,26 @@ impl Archive {
             .iter()
             .filter(|s| s.store().local_root().is_none())
         {
-            jobs.push(Box::new(move || drop(site.aliases())));
-            jobs.push(Box::new(move || drop(site.tags())));
-            jobs.push(Box::new(move || drop(site.duplicates())));
+            let wanted = |path: &str| !site.has_cached(path);
+            if wanted(paths::ALIASES) {
+                jobs.push(Box::new(move || drop(site.aliases())));
+            }
+            if wanted(paths::TAGS) {
+                jobs.push(Box::new(move || drop(site.tags())));
+            }
+            if wanted(paths::DUPLICATES) {
+                jobs.push(Box::new(move || drop(site.duplicates())));
+            }
             for ch in &site.corpus().channels {
                 for layer in [Layer::Transcripts, Layer::Chat, Layer::Posts] {
-                    jobs.push(Box::new(move || drop(site.manifest(layer, &ch.slug))));
+                    if wanted(&paths::manifest(layer, &ch.slug)) {
+                        jobs.push(Box::new(move || drop(site.manifest(layer, &ch.slug))));
+                    }
                 }
             }
+        }
+        if jobs.is_empty() {
+            return;
         }
         let next = std::sync::atomic::AtomicUsize::new(0);
         std::thread::scope(|s| {

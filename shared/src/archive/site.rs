@@ -125,6 +125,11 @@ impl Site {
         self.pages.clear();
     }
 
+    /// Whether the file at `path` was read (or found unpublished) and is kept.
+    pub fn has_cached(&self, path: &str) -> bool {
+        self.files.lock().unwrap().contains_key(path)
+    }
+
     /// A JSON file read once and kept; `None` when not published.
     fn cached<T: DeserializeOwned + Send + Sync + 'static>(
         &self,
