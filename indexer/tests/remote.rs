@@ -307,7 +307,9 @@ fn a_warm_page_table_asks_the_server_for_nothing() {
     let (first, problems) = archive.page_table();
     assert!(problems.is_empty(), "{problems:?}");
     let manifests = |log: &[archilyzer_core::testkit::Logged]| {
-        log.iter().filter(|l| l.path.ends_with("manifest.json")).count()
+        log.iter()
+            .filter(|l| l.path.ends_with("manifest.json"))
+            .count()
     };
     let cold = server.log();
     let channels = archive.sites()[0].corpus().channels.len();

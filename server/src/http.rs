@@ -27,13 +27,16 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{combinators::BoxBody, BodyExt, Full};
-use hyper::body::Incoming;
+use hyper::body::{Frame, Incoming};
 use hyper::{Request, Response, StatusCode};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -161,12 +164,12 @@ struct Door {
 }
 
 /// A call's place in the counts, given back when dropped.
-struct Slot<'a> {
-    door: &'a Door,
+struct Slot {
+    door: Arc<Door>,
     peer: IpAddr,
 }
 
-impl Drop for Slot<'_> {
+impl Drop for Slot {
     fn drop(&mut self) {
         let mut counts = self.door.in_flight.lock().unwrap();
         counts.0 -= 1;
@@ -189,7 +192,7 @@ impl Door {
     }
 
     async fn answer<S>(
-        &self,
+        self: &Arc<Self>,
         req: Request<Incoming>,
         peer: IpAddr,
         mcp: &StreamableHttpService<S, NeverSessionManager>,
@@ -219,20 +222,22 @@ impl Door {
                 ),
             );
         }
-        let _slot = match self.admit(peer) {
+        let slot = match self.admit(peer) {
             Ok(slot) => slot,
             Err((status, why)) => return busy(status, &why),
         };
-        match tokio::time::timeout(self.config.call_timeout, mcp.handle(req)).await {
-            Ok(response) => response,
-            Err(_) => refusal(
-                StatusCode::GATEWAY_TIMEOUT,
-                &format!(
-                    "the call took longer than {} s (--call-timeout-secs): narrow it (channels, dates, max_pages, a smaller batch) and call again",
-                    self.config.call_timeout.as_secs()
-                ),
-            ),
+        let deadline = tokio::time::Instant::now() + self.config.call_timeout;
+        match tokio::time::timeout_at(deadline, mcp.handle(req)).await {
+            Ok(response) => response.map(|body| HeldBody::new(body, slot, deadline).boxed()),
+            Err(_) => refusal(StatusCode::GATEWAY_TIMEOUT, &self.timed_out()),
         }
+    }
+
+    fn timed_out(&self) -> String {
+        format!(
+            "the call took longer than {} s (--call-timeout-secs): narrow it (channels, dates, max_pages, a smaller batch) and call again",
+            self.config.call_timeout.as_secs()
+        )
     }
 
     fn authorized(&self, req: &Request<Incoming>) -> bool {
@@ -249,7 +254,7 @@ impl Door {
     }
 
     /// A slot for one more call from `peer`, or the 429/503 that says why not.
-    fn admit(&self, peer: IpAddr) -> Result<Slot<'_>, (StatusCode, String)> {
+    fn admit(self: &Arc<Self>, peer: IpAddr) -> Result<Slot, (StatusCode, String)> {
         let mut counts = self.in_flight.lock().unwrap();
         let mine = counts.1.get(&peer).copied().unwrap_or(0);
         if mine >= self.config.per_client {
@@ -272,7 +277,60 @@ impl Door {
         }
         counts.0 += 1;
         *counts.1.entry(peer).or_default() += 1;
-        Ok(Slot { door: self, peer })
+        Ok(Slot {
+            door: Arc::clone(self),
+            peer,
+        })
+    }
+}
+
+/// A response body that holds its call's [`Slot`] until the body is sent
+/// or dropped, and ends at the call's deadline. A call that reports
+/// progress is answered as an event stream whose head goes out before the
+/// tool has finished: the slot and the deadline must cover the stream,
+/// not only the head.
+struct HeldBody {
+    inner: Body,
+    deadline: Pin<Box<tokio::time::Sleep>>,
+    _slot: Slot,
+}
+
+impl HeldBody {
+    fn new(inner: Body, slot: Slot, deadline: tokio::time::Instant) -> HeldBody {
+        HeldBody {
+            inner,
+            deadline: Box::pin(tokio::time::sleep_until(deadline)),
+            _slot: slot,
+        }
+    }
+}
+
+impl hyper::body::Body for HeldBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        if let Poll::Ready(frame) = Pin::new(&mut self.inner).poll_frame(cx) {
+            return Poll::Ready(frame);
+        }
+        if self.deadline.as_mut().poll(cx).is_ready() {
+            tracing::warn!(
+                "a streamed answer passed the call timeout (--call-timeout-secs): ended"
+            );
+            return Poll::Ready(None);
+        }
+        Poll::Pending
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
     }
 }
 
@@ -364,7 +422,7 @@ mod tests {
 
     #[test]
     fn calls_in_flight_are_limited_per_address_and_in_all() {
-        let door = Door::new(config("127.0.0.1:1", None));
+        let door = Arc::new(Door::new(config("127.0.0.1:1", None)));
         let a: IpAddr = "127.0.0.2".parse().unwrap();
         let b: IpAddr = "127.0.0.3".parse().unwrap();
         let first = door.admit(a).ok().unwrap();
@@ -381,6 +439,42 @@ mod tests {
         assert_eq!(full, StatusCode::SERVICE_UNAVAILABLE);
         drop(first);
         assert!(door.admit(a).is_ok(), "a finished call frees its slot");
+    }
+
+    /// A body that never sends anything: a tool still running.
+    struct Running;
+
+    impl hyper::body::Body for Running {
+        type Data = Bytes;
+        type Error = Infallible;
+        fn poll_frame(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+            Poll::Pending
+        }
+    }
+
+    #[tokio::test]
+    async fn a_streamed_answer_holds_its_slot_until_sent_and_ends_at_the_deadline() {
+        let door = Arc::new(Door::new(config("127.0.0.1:1", None)));
+        let a: IpAddr = "127.0.0.2".parse().unwrap();
+        let wait = Duration::from_millis(200);
+        let started = tokio::time::Instant::now();
+        let body = HeldBody::new(Running.boxed(), door.admit(a).ok().unwrap(), started + wait);
+        let _second = door.admit(a).ok().unwrap();
+        let (status, _) = door.admit(a).err().unwrap();
+        assert_eq!(
+            status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "the stream holds its slot"
+        );
+        let sent = body.collect().await.unwrap().to_bytes();
+        assert!(
+            sent.is_empty() && started.elapsed() >= wait,
+            "ended at the deadline"
+        );
+        assert!(door.admit(a).is_ok(), "a sent answer frees its slot");
     }
 
     #[test]
