@@ -10,7 +10,6 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use fst::Streamer;
@@ -169,11 +168,14 @@ pub fn build(
     if let Some(old) = &old {
         videos = carried_videos(old, &reuse);
     }
-    let mut fresh = read_pages(archive, &pages, &keys, &to_read, progress);
-    fresh.sort_by_key(|f| f.0);
     let mut failures: HashMap<usize, String> = HashMap::new();
-    for (i, result) in fresh {
-        match result {
+    read_pages(
+        archive,
+        &pages,
+        &keys,
+        &to_read,
+        progress,
+        |i, result| match result {
             Ok((mut w, bytes)) => {
                 videos.append(&mut w.videos);
                 postings.add_page(i as u32, w);
@@ -183,8 +185,8 @@ pub fn build(
                 report.failed.push(e.to_string());
                 failures.insert(i, e.to_string());
             }
-        }
-    }
+        },
+    );
     report.read = to_read.len();
     report.reused = pages.len() - to_read.len();
     let meta = Meta {
@@ -286,25 +288,30 @@ impl Postings {
     }
 }
 
-type PageResult = (usize, Result<(PageWords, u64), ReadError>);
+type PageResult = Result<(PageWords, u64), ReadError>;
 
-/// Reads and tokenises the pages `todo`, on every core.
+/// Reads and tokenises the pages `todo` (ascending), on every core, and
+/// hands each result to `take` in page order as soon as the pages before
+/// it are in: only the pages read ahead of the next one are held, so
+/// memory does not grow with the archive.
 fn read_pages(
     archive: &Archive,
     pages: &[PageRef],
     keys: &[PageKey],
     todo: &[usize],
     progress: &(dyn Fn(BuildEvent) + Sync),
-) -> Vec<PageResult> {
+    mut take: impl FnMut(usize, PageResult),
+) {
     let next = AtomicUsize::new(0);
-    let out = Mutex::new(Vec::with_capacity(todo.len()));
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
         .min(8);
     std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, PageResult)>(workers);
         for _ in 0..workers {
-            s.spawn(|| {
+            let (tx, next) = (tx.clone(), &next);
+            s.spawn(move || {
                 while let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
                     let result = page_words(archive, &pages[i]);
                     let bytes = result.as_ref().map(|r| r.1).unwrap_or(0);
@@ -312,12 +319,27 @@ fn read_pages(
                         key: &keys[i],
                         bytes,
                     });
-                    out.lock().unwrap().push((i, result));
+                    if tx.send((i, result)).is_err() {
+                        break;
+                    }
                 }
             });
         }
+        drop(tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut due = todo.iter();
+        let mut wanted = due.next();
+        for (i, result) in rx {
+            pending.insert(i, result);
+            while let Some(&i) = wanted {
+                let Some(result) = pending.remove(&i) else {
+                    break;
+                };
+                take(i, result);
+                wanted = due.next();
+            }
+        }
     });
-    out.into_inner().unwrap()
 }
 
 /// Every word of every searchable field of one page, with the videos
