@@ -769,3 +769,41 @@ fn fuzzy_finds_exactly_the_union_of_the_query_and_its_named_expansions() {
         no_index.notes
     );
 }
+
+/// Dates every file of `dir` a minute back, as an index built earlier.
+fn age(dir: &Path) {
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(entry.unwrap().path());
+        file.unwrap().set_modified(then).unwrap();
+    }
+}
+
+#[test]
+fn a_settled_index_is_loaded_once_per_process_and_a_rebuild_is_loaded_again() {
+    let f = fixture();
+    age(&f.index);
+    let open = || {
+        let archive = open_local(&f.site);
+        let (pages, _) = archive.page_table();
+        index::Index::open(&f.index, &archive, &pages).0.unwrap()
+    };
+    let (first, again) = (open(), open());
+    assert!(std::sync::Arc::ptr_eq(&first.raw, &again.raw), "kept");
+    let page = page_file(&f, "daily-dispatch", 1);
+    edit_page(&page, "the", "teh");
+    build(&f);
+    age(&f.index);
+    let rebuilt = open();
+    assert!(
+        !std::sync::Arc::ptr_eq(&first.raw, &rebuilt.raw),
+        "reloaded"
+    );
+    assert_eq!(
+        rebuilt.vouched.ids.iter().filter(|i| i.is_none()).count(),
+        0
+    );
+    assert_parity(&f, &plain("teh"));
+}

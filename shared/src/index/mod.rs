@@ -84,6 +84,7 @@
 
 pub mod blocks;
 mod build;
+mod cache;
 mod error;
 mod read;
 pub mod select;

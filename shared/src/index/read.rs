@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use fst::{IntoStreamer, Streamer};
 
@@ -231,8 +232,9 @@ impl IndexStatus {
 /// An index opened against an archive: lookups, plus which current pages
 /// it vouches for.
 pub struct Index {
-    /// The index's files.
-    pub raw: RawIndex,
+    /// The index's files, shared with the process's other opens of it
+    /// ([`super::cache`]).
+    pub raw: Arc<RawIndex>,
     /// For each page of the archive's page table, its index id when vouched.
     pub vouched: Vouched,
 }
@@ -247,7 +249,7 @@ pub struct Vouched {
 impl Index {
     /// Opens the index in `dir` for `archive`, whose page table is `pages`.
     pub fn open(dir: &Path, archive: &Archive, pages: &[PageRef]) -> (Option<Index>, IndexStatus) {
-        let raw = match RawIndex::load(dir) {
+        let raw = match super::cache::load(dir) {
             Ok(raw) => raw,
             Err(e) if !dir.join(files::META).exists() => {
                 let _ = e;

@@ -1,0 +1,116 @@
+//! Loaded indexes kept for the life of the process, so a long-running
+//! server parses an index's files once, not on every question.
+//!
+//! Promise: a kept index is handed out only while every one of its files
+//! is the file it was loaded from: same inode, size and modification time
+//! (a build writes a new folder and renames it over the old one, so every
+//! rebuild makes new inodes). Anything else loads the files again. An
+//! index whose files changed within the last [`SETTLED_SECS`] is not kept
+//! at all: a file rewritten in place within one tick of the clock can keep
+//! its modification time, and only files older than that tick are sure to
+//! show a later change (git's "racily clean" rule). Which
+//! pages the index vouches for is still decided on every open, against
+//! the archive's current manifests ([`super::Index::open`]), so keeping an
+//! index never keeps a stale answer.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::read::RawIndex;
+use super::{files, IndexError};
+
+/// How many index folders are kept at once (the oldest goes first).
+const KEPT: usize = 4;
+
+/// How old every file of an index must be for it to be kept.
+const SETTLED_SECS: i64 = 2;
+
+/// What identifies the bytes of an index's files without reading them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Stamp(Vec<(u64, u64, i64, i64)>);
+
+impl Stamp {
+    /// (inode, size, mtime seconds, mtime nanoseconds) of each file;
+    /// `None` if one cannot be read.
+    fn of(dir: &Path) -> Option<Stamp> {
+        let each = |name: &str| {
+            let m = std::fs::metadata(dir.join(name)).ok()?;
+            Some((m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
+        };
+        files::ALL
+            .iter()
+            .map(|f| each(f))
+            .collect::<Option<_>>()
+            .map(Stamp)
+    }
+
+    /// Whether every file is older than [`SETTLED_SECS`], so that any
+    /// later change shows in its modification time.
+    fn settled(&self) -> bool {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        self.0
+            .iter()
+            .all(|&(_, _, secs, _)| secs + SETTLED_SECS < now)
+    }
+}
+
+static KEPT_INDEXES: Mutex<Vec<(PathBuf, Stamp, Arc<RawIndex>)>> = Mutex::new(Vec::new());
+
+/// The index in `dir`: the kept one if its files are unchanged, else
+/// loaded now (and kept). Errors are never kept.
+pub fn load(dir: &Path) -> Result<Arc<RawIndex>, IndexError> {
+    let Some(stamp) = Stamp::of(dir) else {
+        return RawIndex::load(dir).map(Arc::new);
+    };
+    {
+        let kept = KEPT_INDEXES.lock().unwrap();
+        if let Some((_, _, raw)) = kept.iter().find(|(d, s, _)| d == dir && *s == stamp) {
+            return Ok(Arc::clone(raw));
+        }
+    }
+    let raw = Arc::new(RawIndex::load(dir)?);
+    if stamp.settled() && Stamp::of(dir).as_ref() == Some(&stamp) {
+        let mut kept = KEPT_INDEXES.lock().unwrap();
+        kept.retain(|(d, _, _)| d != dir);
+        if kept.len() >= KEPT {
+            kept.remove(0);
+        }
+        kept.push((dir.to_path_buf(), stamp, Arc::clone(&raw)));
+    }
+    Ok(raw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_index_is_handed_out_only_while_its_files_are_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in files::ALL {
+            std::fs::write(dir.path().join(name), name).unwrap();
+        }
+        let first = Stamp::of(dir.path()).unwrap();
+        assert_eq!(Stamp::of(dir.path()), Some(first.clone()));
+        assert!(!first.settled(), "files written just now are not kept");
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        for name in files::ALL {
+            let f = std::fs::File::options()
+                .write(true)
+                .open(dir.path().join(name));
+            f.unwrap().set_modified(old).unwrap();
+        }
+        let first = Stamp::of(dir.path()).unwrap();
+        assert!(first.settled(), "files a minute old are kept");
+        // A rebuild renames new files in: new inodes, even with the same bytes.
+        let fresh = dir.path().join("fresh");
+        std::fs::write(&fresh, files::META).unwrap();
+        std::fs::rename(&fresh, dir.path().join(files::META)).unwrap();
+        assert_ne!(Stamp::of(dir.path()), Some(first));
+        std::fs::remove_file(dir.path().join(files::VIDEOS)).unwrap();
+        assert_eq!(Stamp::of(dir.path()), None, "a missing file is no stamp");
+    }
+}
