@@ -109,7 +109,7 @@ pub fn rows(
     let (auto_rare, auto_common) = pick_terms(&raw);
     let rare = rare
         .or(auto_rare)
-        .context("no rare word found in the index; pass --rare")?;
+        .context("the index holds no word of five letters or more; pass --rare")?;
     let common = common
         .or(auto_common)
         .context("no common word found in the index; pass --common")?;
@@ -213,10 +213,12 @@ pub fn rows(
     ])
 }
 
-/// A word in exactly one page, and the most widespread word (the longest
-/// of those tied), both lower-case ASCII of five letters or more.
+/// The word the fewest videos hold (the first of those tied; a word only
+/// of a channel's name, held by no video, is not one), and the word in
+/// the most pages (the longest of those tied), both lower-case ASCII of
+/// five letters or more.
 fn pick_terms(raw: &RawIndex) -> (Option<String>, Option<String>) {
-    let mut rare = None;
+    let mut rare: Option<(usize, String)> = None;
     let mut common: Option<(usize, usize, String)> = None;
     let mut stream = raw.terms.stream();
     while let Some((t, offset)) = stream.next() {
@@ -225,15 +227,16 @@ fn pick_terms(raw: &RawIndex) -> (Option<String>, Option<String>) {
             continue;
         }
         let df = raw.postings(offset).map(|p| p.len()).unwrap_or(0);
-        if df == 1 && rare.is_none() {
-            rare = Some(t.clone());
+        let videos = raw.videos_holding(offset).unwrap_or(0) as usize;
+        if videos > 0 && rare.as_ref().is_none_or(|r| videos < r.0) {
+            rare = Some((videos, t.clone()));
         }
         let key = (df, t.len(), t);
         if common.as_ref().is_none_or(|c| (c.0, c.1) < (key.0, key.1)) {
             common = Some(key);
         }
     }
-    (rare, common.map(|c| c.2))
+    (rare.map(|r| r.1), common.map(|c| c.2))
 }
 
 fn median_year(raw: &RawIndex) -> Option<String> {

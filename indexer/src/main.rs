@@ -113,7 +113,7 @@ enum Command {
         /// ...unless forced; wall figures are then marked UNRELIABLE.
         #[arg(long)]
         force: bool,
-        /// The rare word (default: one in a single page).
+        /// The rare word (default: the word in the fewest pages).
         #[arg(long)]
         rare: Option<String>,
         /// The common word (default: the most widespread one).
