@@ -40,6 +40,11 @@
 //! - 2 (2026-11): each posting carries the number of videos on its page
 //!   that hold the word, so the vocabulary can say how many videos hold
 //!   each word ("also heard as", `similar_terms`).
+//! - 3 (2026-12): a posting on a transcript page names which videos hold
+//!   the word when at most one in four does; each row of `videos.json`
+//!   carries the video's byte span in its page file and a digest of those
+//!   bytes; `postings.zst` is cut into blocks opened on demand, with their
+//!   table in `meta.json`.
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
