@@ -47,9 +47,33 @@ pub fn compress(raw: &[u8], starts: &[u64], level: i32) -> std::io::Result<(Vec<
 /// The compressed postings and their table, decompressing blocks on
 /// demand and keeping each one decompressed (at most the whole postings).
 pub struct Blocks {
-    file: Vec<u8>,
+    frames: Frames,
     table: BlockTable,
     open: Mutex<HashMap<usize, Option<Arc<Vec<u8>>>>>,
+}
+
+/// Where the compressed frames are: in memory, or in the index's file,
+/// read frame by frame when a block is first opened (so opening an index
+/// does not read the postings of words no query asks for).
+enum Frames {
+    Memory(Vec<u8>),
+    File(std::fs::File),
+}
+
+impl Frames {
+    fn get(&self, range: std::ops::Range<u64>) -> Option<Vec<u8>> {
+        match self {
+            Frames::Memory(bytes) => bytes
+                .get(range.start as usize..range.end as usize)
+                .map(<[u8]>::to_vec),
+            Frames::File(file) => {
+                use std::os::unix::fs::FileExt;
+                let mut frame = vec![0; usize::try_from(range.end - range.start).ok()?];
+                file.read_exact_at(&mut frame, range.start).ok()?;
+                Some(frame)
+            }
+        }
+    }
 }
 
 impl Blocks {
@@ -57,22 +81,25 @@ impl Blocks {
     /// table's offsets are out of order or do not end at the file's end
     /// (a truncated or foreign file).
     pub fn new(file: Vec<u8>, table: BlockTable) -> Result<Blocks, String> {
-        let ordered = table
-            .windows(2)
-            .all(|w| w[0][0] <= w[1][0] && w[0][1] <= w[1][1]);
-        let ends = table.last().map(|e| e[1]);
-        if !ordered || ends != Some(file.len() as u64) {
-            return Err(format!(
-                "the file has {} bytes, but its block table in meta.json describes {}",
-                file.len(),
-                ends.map_or("none".to_string(), |e| format!("{e} bytes")),
-            ));
-        }
-        Ok(Blocks {
-            file,
+        check(file.len() as u64, &table)?;
+        Ok(Blocks::of(Frames::Memory(file), table))
+    }
+
+    /// The blocks of the file at `path`, read a frame at a time as blocks
+    /// are opened; refused as [`Blocks::new`] refuses.
+    pub fn open(path: &std::path::Path, table: BlockTable) -> Result<Blocks, String> {
+        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+        let len = file.metadata().map_err(|e| e.to_string())?.len();
+        check(len, &table)?;
+        Ok(Blocks::of(Frames::File(file), table))
+    }
+
+    fn of(frames: Frames, table: BlockTable) -> Blocks {
+        Blocks {
+            frames,
             table,
             open: Mutex::new(HashMap::new()),
-        })
+        }
     }
 
     /// The decompressed block holding the postings at `offset`, and where
@@ -96,11 +123,27 @@ impl Blocks {
 
     fn decompress(&self, i: usize) -> Option<Arc<Vec<u8>>> {
         let ([raw, from], [raw_end, to]) = (self.table[i], self.table[i + 1]);
-        let frame = self.file.get(from as usize..to as usize)?;
+        let frame = self.frames.get(from..to)?;
         let size = usize::try_from(raw_end.checked_sub(raw)?).ok()?;
-        let block = zstd::bulk::decompress(frame, size).ok()?;
+        let block = zstd::bulk::decompress(&frame, size).ok()?;
         (block.len() == size).then(|| Arc::new(block))
     }
+}
+
+/// Whether `table` describes a file of `len` bytes: offsets in order,
+/// ending at the file's end.
+fn check(len: u64, table: &BlockTable) -> Result<(), String> {
+    let ordered = table
+        .windows(2)
+        .all(|w| w[0][0] <= w[1][0] && w[0][1] <= w[1][1]);
+    let ends = table.last().map(|e| e[1]);
+    if !ordered || ends != Some(len) {
+        return Err(format!(
+            "the file has {len} bytes, but its block table in meta.json describes {}",
+            ends.map_or("none".to_string(), |e| format!("{e} bytes")),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -125,6 +168,15 @@ mod tests {
             assert_eq!(block[at], (s / 5_000) as u8);
         }
         assert!(blocks.at(raw.len() as u64).is_none(), "past the end");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("postings.zst");
+        std::fs::write(&path, &file).unwrap();
+        let on_disk = Blocks::open(&path, table.clone()).unwrap();
+        for &s in &starts {
+            assert_eq!(on_disk.at(s).unwrap().0, blocks.at(s).unwrap().0, "{s}");
+        }
+        std::fs::write(&path, &file[..100]).unwrap();
+        assert!(Blocks::open(&path, table.clone()).is_err(), "truncated");
         let mut bad = table.clone();
         bad[1][1] += 7;
         assert!(

@@ -58,7 +58,7 @@ impl RawIndex {
             .collect();
         let rows = rows_by_page(&videos, &ids);
         Ok(RawIndex {
-            postings: Blocks::new(read(files::POSTINGS)?, meta.postings_blocks.clone())
+            postings: Blocks::open(&dir.join(files::POSTINGS), meta.postings_blocks.clone())
                 .map_err(|e| IndexError::damaged(files::POSTINGS, e))?,
             vocabulary: read(files::VOCABULARY)?,
             meta,
