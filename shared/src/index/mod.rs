@@ -91,13 +91,15 @@ pub mod blocks;
 mod build;
 mod cache;
 mod error;
+mod open;
 mod read;
 pub mod select;
 pub mod similar;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
 pub use error::IndexError;
-pub use read::{default_dir, Index, IndexStatus, RawIndex, Vouched};
+pub use open::{default_dir, Index, IndexStatus, Vouched};
+pub use read::RawIndex;
 
 use serde::{Deserialize, Serialize};
 

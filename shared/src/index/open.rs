@@ -1,0 +1,138 @@
+//! Opening an index against an archive: which of the archive's current
+//! pages it vouches for, and what it can do for a query.
+//!
+//! Promises: a missing, damaged, foreign or outdated index is reported as
+//! [`IndexStatus::Ignored`] with the reason and used for nothing; a page
+//! is vouched for only when its current manifest sha256 and file stamp
+//! equal the recorded ones and it was read successfully at build time.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::read::RawIndex;
+use super::{files, PageKey, FORMAT_VERSION};
+use crate::archive::{Archive, PageRef};
+use crate::text::NORMALIZER_VERSION;
+
+/// What an index can do for a query, said in results.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IndexStatus {
+    /// Every page of the archive is vouched for.
+    Fresh,
+    /// Some pages changed, appeared or failed since the build; they are
+    /// read unconditionally.
+    PartlyStale {
+        /// Pages read unconditionally.
+        unvouched: usize,
+        /// Pages in all.
+        pages: usize,
+    },
+    /// Not used, with the reason.
+    Ignored(String),
+    /// None was asked for (`--no-index`).
+    NotUsed,
+}
+
+impl IndexStatus {
+    /// One line for the end of a result.
+    pub fn describe(&self) -> String {
+        match self {
+            IndexStatus::Fresh => "index: fresh".into(),
+            IndexStatus::PartlyStale { unvouched, pages } => {
+                format!("index: partly stale, {unvouched} of {pages} page(s) changed or new since the build and read in full")
+            }
+            IndexStatus::Ignored(why) => {
+                format!("index: ignored ({why}); it skipped no page")
+            }
+            IndexStatus::NotUsed => "index: not used".into(),
+        }
+    }
+}
+
+/// An index opened against an archive: lookups, plus which current pages
+/// it vouches for.
+pub struct Index {
+    /// The index's files, shared with the process's other opens of it
+    /// ([`super::cache`]).
+    pub raw: Arc<RawIndex>,
+    /// For each page of the archive's page table, its index id when vouched.
+    pub vouched: Vouched,
+}
+
+/// Current page position → index page id, for pages the index vouches for.
+#[derive(Debug, Clone, Default)]
+pub struct Vouched {
+    /// For each page of the current page table, its id in the index when the index vouches for it (unchanged and read).
+    pub ids: Vec<Option<u32>>,
+}
+
+impl Index {
+    /// Opens the index in `dir` for `archive`, whose page table is `pages`.
+    pub fn open(dir: &Path, archive: &Archive, pages: &[PageRef]) -> (Option<Index>, IndexStatus) {
+        let raw = match super::cache::load(dir) {
+            Ok(raw) => raw,
+            Err(e) if !dir.join(files::META).exists() => {
+                let _ = e;
+                return (
+                    None,
+                    IndexStatus::Ignored(format!(
+                        "no index at {}: run `archilyzer-index build`",
+                        dir.display()
+                    )),
+                );
+            }
+            Err(e) => {
+                return (
+                    None,
+                    IndexStatus::Ignored(format!("index unusable: {e}; rebuild it")),
+                )
+            }
+        };
+        if !raw.compatible() {
+            return (
+                None,
+                IndexStatus::Ignored(format!(
+                    "built by index format {} / normaliser {}, this build uses {FORMAT_VERSION} / {NORMALIZER_VERSION}; rebuild it",
+                    raw.meta.format, raw.meta.normalizer
+                )),
+            );
+        }
+        let source = archive.handle().to_string();
+        if raw.meta.source != source {
+            return (
+                None,
+                IndexStatus::Ignored(format!("built from another archive ({})", raw.meta.source)),
+            );
+        }
+        let ids: Vec<Option<u32>> = pages
+            .iter()
+            .map(|p| raw.reusable(&PageKey::of(archive, p), &p.sha256, p.stamp.as_deref()))
+            .collect();
+        let unvouched = ids.iter().filter(|i| i.is_none()).count();
+        let status = if unvouched == 0 {
+            IndexStatus::Fresh
+        } else {
+            IndexStatus::PartlyStale {
+                unvouched,
+                pages: pages.len(),
+            }
+        };
+        (
+            Some(Index {
+                raw,
+                vouched: Vouched { ids },
+            }),
+            status,
+        )
+    }
+}
+
+/// The default index directory of a source: under the cache dir, one
+/// subdirectory per source; `ARCHILYZER_INDEX_DIR` overrides the root.
+pub fn default_dir(handle: &crate::source::SourceHandle) -> Option<PathBuf> {
+    let root = match std::env::var_os("ARCHILYZER_INDEX_DIR").filter(|d| !d.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => crate::archive::cache_dir()?.join("index"),
+    };
+    Some(root.join(handle.cache_key()))
+}
