@@ -119,6 +119,7 @@ pub mod archive;
 pub mod captions;
 pub mod collapse;
 pub mod format;
+pub mod in_order;
 pub mod index;
 pub mod logging;
 pub mod net;

@@ -54,7 +54,11 @@ pub struct Blocks {
 
 /// Where the compressed frames are: in memory, or in the index's file,
 /// read frame by frame when a block is first opened (so opening an index
-/// does not read the postings of words no query asks for).
+/// does not read the postings of words no query asks for). The file is
+/// read through the handle opened with the rest of the index: a rebuild
+/// renames a new folder in and leaves this file's bytes as they were, so
+/// the frames always belong to the `meta.json` and `terms.fst` loaded
+/// with them.
 enum Frames {
     Memory(Vec<u8>),
     File(std::fs::File),

@@ -7,9 +7,9 @@
 //! failed with the reason (the planner then always reads it); the index is
 //! written to a staging directory and renamed into place (invariant 3).
 
+use crate::in_order::in_order;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use fst::Streamer;
@@ -302,44 +302,29 @@ fn read_pages(
     progress: &(dyn Fn(BuildEvent) + Sync),
     mut take: impl FnMut(usize, PageResult),
 ) {
-    let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
         .min(8);
-    std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, PageResult)>(workers);
-        for _ in 0..workers {
-            let (tx, next) = (tx.clone(), &next);
-            s.spawn(move || {
-                while let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    let result = page_words(archive, &pages[i]);
-                    let bytes = result.as_ref().map(|r| r.1).unwrap_or(0);
-                    progress(BuildEvent::PageRead {
-                        key: &keys[i],
-                        bytes,
-                    });
-                    if tx.send((i, result)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut pending = std::collections::BTreeMap::new();
-        let mut due = todo.iter();
-        let mut wanted = due.next();
-        for (i, result) in rx {
-            pending.insert(i, result);
-            while let Some(&i) = wanted {
-                let Some(result) = pending.remove(&i) else {
-                    break;
-                };
-                take(i, result);
-                wanted = due.next();
-            }
-        }
-    });
+    let read = |_: &mut (), &i: &usize| {
+        let result = page_words(archive, &pages[i]);
+        let bytes = result.as_ref().map(|r| r.1).unwrap_or(0);
+        progress(BuildEvent::PageRead {
+            key: &keys[i],
+            bytes,
+        });
+        result
+    };
+    in_order(
+        todo,
+        workers,
+        || (),
+        read,
+        |n, result| {
+            take(todo[n], result);
+            std::ops::ControlFlow::Continue(())
+        },
+    );
 }
 
 /// Every word of every searchable field of one page, with the videos

@@ -8,13 +8,14 @@
 //! quietly.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::ops::ControlFlow;
 
 use super::confirm::{confirm_page, Confirmed};
 use super::matcher::TokenStream;
 use super::plan::{Compiled, Plan};
 use super::{Coverage, VideoResult};
 use crate::archive::{Archive, PageRef};
+use crate::in_order::in_order;
 use crate::source::SourceHandle;
 
 type PageOutcome = Result<Confirmed, String>;
@@ -57,45 +58,30 @@ pub fn scan(
     let workers = match archive.handle() {
         SourceHandle::Local(_) => 4,
         _ => 16,
-    }
-    .min(plan.pages.len().max(1));
-    let next = AtomicUsize::new(0);
+    };
     let mut response = Scanned::default();
     let mut failed = Vec::new();
-    let mut emitted = 0;
-    std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, PageOutcome)>(workers * 2);
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let next = &next;
-            s.spawn(move || {
-                let mut scratch = TokenStream::default();
-                while let Some(&i) = plan.pages.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    let targets = plan.targets.get(&i).map(Vec::as_slice);
-                    let outcome = confirm_page(archive, &pages[i], c, targets, &mut scratch);
-                    if tx.send((i, outcome)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<usize, PageOutcome> = BTreeMap::new();
-        let cap = c.max_videos.unwrap_or(usize::MAX);
-        'receive: for (i, outcome) in rx {
-            pending.insert(i, outcome);
-            while let Some(outcome) = plan.pages.get(emitted).and_then(|i| pending.remove(i)) {
-                let i = plan.pages[emitted];
-                fold(&mut response, outcome, sink, || failed.push(i));
-                emitted += 1;
-                progress(emitted, plan.pages.len());
-                if response.total_videos >= cap && emitted < plan.pages.len() {
-                    // Dropping the receiver stops the workers.
-                    break 'receive;
-                }
+    let cap = c.max_videos.unwrap_or(usize::MAX);
+    let confirm = |scratch: &mut TokenStream, &i: &usize| {
+        let targets = plan.targets.get(&i).map(Vec::as_slice);
+        confirm_page(archive, &pages[i], c, targets, scratch)
+    };
+    let emitted = in_order(
+        &plan.pages,
+        workers,
+        TokenStream::default,
+        confirm,
+        |n, outcome| {
+            let i = plan.pages[n];
+            fold(&mut response, outcome, sink, || failed.push(i));
+            progress(n + 1, plan.pages.len());
+            if response.total_videos >= cap && n + 1 < plan.pages.len() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-        }
-    });
+        },
+    );
     let stopped: Vec<usize> = plan.pages[emitted..].to_vec();
     if !stopped.is_empty() {
         response.notes.push(format!(

@@ -1,0 +1,106 @@
+//! Work on several threads, results in order: what the scanner (pages of
+//! a search) and the index build (pages to tokenise) both need.
+//!
+//! Promise: `take` sees every item's result exactly once, in the items'
+//! order, and as soon as the results of all the items before it are in;
+//! only results that came in ahead of the next one are held, so memory
+//! does not grow with the number of items. When `take` breaks, no item
+//! is started afterwards and no result is handed on.
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Runs `work` on each of `items` on up to `workers` threads, each with
+/// its own state from `state`, and hands `take` each result with its
+/// item's position. Returns how many results `take` was handed.
+pub fn in_order<T: Sync, S, R: Send>(
+    items: &[T],
+    workers: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &T) -> R + Sync,
+    mut take: impl FnMut(usize, R) -> ControlFlow<()>,
+) -> usize {
+    let workers = workers.clamp(1, items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut taken = 0;
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, R)>(workers * 2);
+        for _ in 0..workers {
+            let (tx, next, state, work) = (tx.clone(), &next, &state, &work);
+            s.spawn(move || {
+                let mut own = state();
+                loop {
+                    let n = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(item) = items.get(n) else { break };
+                    if tx.send((n, work(&mut own, item))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        'receive: for (n, result) in rx {
+            pending.insert(n, result);
+            while let Some(result) = pending.remove(&taken) {
+                taken += 1;
+                if take(taken - 1, result).is_break() {
+                    // Stop the workers: they take no new item, and their
+                    // next send fails once the receiver is gone.
+                    next.store(items.len(), Ordering::SeqCst);
+                    break 'receive;
+                }
+            }
+        }
+    });
+    taken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_the_items_order_and_a_break_stops_the_work() {
+        let items: Vec<u64> = (0..200).collect();
+        // Later items finish first, so results arrive out of order.
+        let slow_first = |_: &mut (), &x: &u64| {
+            std::thread::sleep(std::time::Duration::from_micros(200 - x));
+            x * 2
+        };
+        let mut seen = Vec::new();
+        let taken = in_order(
+            &items,
+            4,
+            || (),
+            slow_first,
+            |n, r| {
+                seen.push((n, r));
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(taken, 200);
+        assert_eq!(
+            seen,
+            (0..200).map(|n| (n as usize, n * 2)).collect::<Vec<_>>()
+        );
+        let started = AtomicUsize::new(0);
+        let count = |_: &mut (), _: &u64| started.fetch_add(1, Ordering::SeqCst);
+        let taken = in_order(
+            &items,
+            2,
+            || (),
+            count,
+            |n, _| {
+                if n == 9 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!(taken, 10);
+        assert!(started.load(Ordering::SeqCst) < 200, "work stopped early");
+    }
+}
