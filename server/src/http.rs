@@ -200,7 +200,12 @@ impl Door {
     where
         S: rmcp::ServerHandler + Send + 'static,
     {
+        // Every answer is given after the request's body is read (or
+        // drained, up to a bound): a connection whose body was left unread
+        // is closed after the answer, and a client that reuses it meanwhile
+        // sees it drop without an answer.
         if !self.authorized(&req) {
+            drain(req.into_body(), self.config.max_body_bytes).await;
             return refusal(
                 StatusCode::UNAUTHORIZED,
                 "a bearer token is required: send `Authorization: Bearer <token>` with the server's ARCHILYZER_HTTP_TOKEN",
@@ -214,23 +219,46 @@ impl Door {
             // Read (and drop) what the client is sending, up to a bound, so
             // it sees the 413 rather than a connection reset mid-upload.
             drain(req.into_body(), DRAIN_AT_MOST).await;
-            return refusal(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                &format!(
-                    "the request body is larger than this server accepts ({} bytes, --max-body-bytes)",
-                    self.config.max_body_bytes
-                ),
-            );
+            return self.too_large();
         }
         let slot = match self.admit(peer) {
             Ok(slot) => slot,
-            Err((status, why)) => return busy(status, &why),
+            Err((status, why)) => {
+                drain(req.into_body(), self.config.max_body_bytes).await;
+                return busy(status, &why);
+            }
         };
         let deadline = tokio::time::Instant::now() + self.config.call_timeout;
+        let (parts, body) = req.into_parts();
+        let body =
+            match tokio::time::timeout_at(deadline, read_body(body, self.config.max_body_bytes))
+                .await
+            {
+                Err(_) => return refusal(StatusCode::GATEWAY_TIMEOUT, &self.timed_out()),
+                Ok(ReadBody::TooLarge) => return self.too_large(),
+                Ok(ReadBody::Broken(e)) => {
+                    return refusal(
+                        StatusCode::BAD_REQUEST,
+                        &format!("the request body could not be read: {e}"),
+                    )
+                }
+                Ok(ReadBody::Whole(bytes)) => bytes,
+            };
+        let req = Request::from_parts(parts, Full::new(body));
         match tokio::time::timeout_at(deadline, mcp.handle(req)).await {
             Ok(response) => response.map(|body| HeldBody::new(body, slot, deadline).boxed()),
             Err(_) => refusal(StatusCode::GATEWAY_TIMEOUT, &self.timed_out()),
         }
+    }
+
+    fn too_large(&self) -> Response<Body> {
+        refusal(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!(
+                "the request body is larger than this server accepts ({} bytes, --max-body-bytes)",
+                self.config.max_body_bytes
+            ),
+        )
     }
 
     fn timed_out(&self) -> String {
@@ -339,6 +367,35 @@ const DRAIN_AT_MOST: usize = 16 << 20;
 
 /// Reads and drops `body` until it ends, `limit` bytes have come, or 5 s
 /// have passed.
+/// A request body as read.
+enum ReadBody {
+    Whole(Bytes),
+    /// Longer than the limit (what followed was drained, up to a bound).
+    TooLarge,
+    /// The client's stream failed.
+    Broken(hyper::Error),
+}
+
+/// Reads `body` whole, unless it passes `limit` bytes.
+async fn read_body(mut body: Incoming, limit: usize) -> ReadBody {
+    let mut out = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(e) => return ReadBody::Broken(e),
+        };
+        let Some(data) = frame.data_ref() else {
+            continue;
+        };
+        if out.len() + data.len() > limit {
+            drain(body, DRAIN_AT_MOST).await;
+            return ReadBody::TooLarge;
+        }
+        out.extend_from_slice(data);
+    }
+    ReadBody::Whole(Bytes::from(out))
+}
+
 async fn drain(mut body: Incoming, limit: usize) {
     let read = async {
         let mut seen = 0;
