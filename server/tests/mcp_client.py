@@ -453,6 +453,15 @@ async def hostile(url, bearer, trap):
         check(r.status_code == 403 and "Host" in r.text, "http: a spoofed Host is 403 (DNS rebinding)", f"{r.status_code} {r.text}")
         r = await post(good, content=b"{" + b" " * (2 << 20) + b"}")
         check(r.status_code == 413 and "larger than this server accepts" in r.text, "http: an oversized body is 413", f"{r.status_code} {r.text[:200]}")
+
+        async def chunks():
+            for _ in range(32):
+                yield b" " * (64 << 10)
+        r = await post(good, content=chunks())
+        check(r.status_code == 413 and "larger than this server accepts" in r.text and "content-length" not in r.request.headers,
+              "http: an oversized body sent without a length is 413 too", f"{r.status_code} {r.text[:200]}")
+        r = await post(good, body)
+        check(r.status_code == 200 and "search_transcripts" in r.text, "http: the connection still answers after the refusals", f"{r.status_code} {r.text[:200]}")
     async with Client(http_server(url, bearer)) as client:
         for source in ("local:/etc", "/etc", "hub:file:///etc", "http://169.254.169.254/latest/", trap, "remote:" + trap):
             result = await client.call_tool("list_channels", {"source": source})
