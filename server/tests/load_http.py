@@ -10,9 +10,10 @@ timeouts while the others are served.
 
 Usage: python3 load_http.py BINARY ARCHIVE INDEX [CLIENTS] [CALLS]
 Prints the figures as JSON: calls, errors, designed 429/503s, p50/p99 per
-tool, peak RSS and its drift (RSS after a warm-up that reads every page
-once and the first tenth of the calls, against the end), and how the slow clients were dropped. Exits 1 on any
-error, a drift over 10%, or a slow client that held on."""
+tool, peak RSS and its drift (after a warm-up that reads every page once,
+the median RSS of the second tenth of the calls against that of the last
+tenth), and how the slow clients were dropped. Exits 1 on any error, a
+drift over 10%, or a slow client that held on."""
 
 import asyncio
 import json
@@ -148,14 +149,15 @@ async def main():
             await call(http, url, 0, "get_transcripts", {"video_ids": ids[:20], "query": "the"})
         stats = {"errors": [], "busy": {}, "latency": {}, "done": 0}
         total = clients * calls
-        samples, warm = [], None
+        # RSS sampled with the number of calls done; the drift compares the
+        # median of the second tenth of the run with that of the last tenth,
+        # both under the same load, so one sample taken while a large answer
+        # is in flight cannot decide it.
+        samples = []
 
         async def watch():
-            nonlocal warm
             while stats["done"] < total:
-                samples.append(rss_kb(server.pid))
-                if warm is None and stats["done"] >= total // 10:
-                    warm = rss_kb(server.pid)
+                samples.append((stats["done"], rss_kb(server.pid)))
                 await asyncio.sleep(0.2)
 
         started = time.perf_counter()
@@ -168,12 +170,17 @@ async def main():
     finally:
         server.kill()
         server.wait()
-    drift = (end - warm) / warm * 100 if warm else 0.0
+    def median_rss(lo, hi):
+        inside = sorted(kb for done, kb in samples if lo * total <= done < hi * total)
+        return inside[len(inside) // 2] if inside else None
+    warm, late = median_rss(0.1, 0.2), median_rss(0.9, 1.01)
+    drift = (late - warm) / warm * 100 if warm and late else 0.0
     report = {
         "clients": clients, "calls_each": calls, "calls": stats["done"], "errors": len(stats["errors"]),
         "designed_busy_answers": stats["busy"], "seconds": round(elapsed, 1),
         "calls_per_second": round(stats["done"] / elapsed, 1),
-        "rss_after_first_tenth_mb": round((warm or 0) / 1024, 1), "rss_end_mb": round(end / 1024, 1),
+        "rss_second_tenth_median_mb": round((warm or 0) / 1024, 1),
+        "rss_last_tenth_median_mb": round((late or 0) / 1024, 1), "rss_end_mb": round(end / 1024, 1),
         "peak_rss_mb": round(peak / 1024, 1), "rss_drift_pct": round(drift, 1),
         "latency_ms": {k: {"n": len(v), "p50": round(pct(v, 50), 1), "p99": round(pct(v, 99), 1)}
                        for k, v in sorted(stats["latency"].items())},
