@@ -336,6 +336,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             origin,
             order,
         } => {
+            query.validate().unwrap_or_else(|e| e.exit());
             let archive = source.open()?;
             let request = query.request();
             let share = share_link

@@ -74,11 +74,19 @@ pub struct QueryArgs {
 
 /// A date flag: a malformed one is an error (exit 2), never ignored.
 fn day_arg(text: &str) -> Result<String, String> {
-    archilyzer_core::query::parse_day(text)
-        .ok_or_else(|| format!("{text:?} is not a date: use YYYYMMDD or YYYY-MM-DD"))
+    archilyzer_core::time::parse_day(text).map_err(|e| e.to_string())
 }
 
 impl QueryArgs {
+    /// Flags that read alone but not together, refused as a usage error
+    /// (exit 2): a date range whose start is after its end.
+    pub fn validate(&self) -> Result<(), clap::Error> {
+        archilyzer_core::query::check_range(self.date_from.as_deref(), self.date_to.as_deref())
+            .map_err(|e| {
+                clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, format!("{e}\n"))
+            })
+    }
+
     pub fn request(&self) -> Request {
         Request {
             query: self.query.clone(),

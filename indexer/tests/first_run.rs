@@ -140,11 +140,45 @@ fn an_iso_date_is_accepted_and_a_malformed_date_is_an_error() {
     assert_eq!(bad.status.code(), Some(2), "a usage error");
     assert!(
         stderr(&bad).contains(
-            "invalid value '2023-13-01' for '--date-from <DATE_FROM>': \"2023-13-01\" is not a date: use YYYYMMDD or YYYY-MM-DD"
+            "invalid value '2023-13-01' for '--date-from <DATE_FROM>': \"2023-13-01\" is not a date: there is no month 13 (use 01 to 12)"
         ),
         "{}",
         stderr(&bad)
     );
+}
+
+#[test]
+fn a_day_the_calendar_lacks_and_an_inverted_range_are_usage_errors() {
+    let alpha = alpha();
+    let run = |dates: &[&str]| {
+        bin()
+            .args(["search", "--no-index", "--local", alpha.to_str().unwrap()])
+            .args(dates)
+            .arg("really")
+            .output()
+            .unwrap()
+    };
+    for (day, why) in [
+        ("2015-02-31", "February 2015 has 28 days"),
+        ("2015-02-30", "February 2015 has 28 days"),
+        ("20150431", "April 2015 has 30 days"),
+    ] {
+        let o = run(&["--date-from", day]);
+        assert_eq!(o.status.code(), Some(2), "{day}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("\"{day}\" is not a date: {why}")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = run(&["--date-from", "2020-01-01", "--date-to", "2015-01-01"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the date range is inverted: date_from 2020-01-01 is after date_to 2015-01-01, so no day is in it; swap the two"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty(), "nothing is searched");
 }
 
 #[test]

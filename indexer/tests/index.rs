@@ -421,7 +421,7 @@ fn unrecognised_filter_values_are_named_never_widening() {
     );
     assert!(
         notes.contains(
-            "date_from \"2019\" is not a date (YYYYMMDD or YYYY-MM-DD): the search matches nothing"
+            "date_from \"2019\" is not a date: use YYYYMMDD or YYYY-MM-DD; the search matches nothing"
         ),
         "{notes}"
     );
@@ -451,7 +451,14 @@ fn an_iso_date_is_a_date_and_a_malformed_date_matches_nothing() {
         iso.total_videos,
         all.total_videos
     );
-    for bad in ["2023-13-01", "2023-6-1", "June 2023", "20230632"] {
+    for bad in [
+        "2023-13-01",
+        "2023-6-1",
+        "June 2023",
+        "20230632",
+        "2023-02-30",
+        "20230431",
+    ] {
         let r = since(bad);
         assert_eq!(r.total_videos, 0, "{bad} never widens the search");
         assert!(
@@ -462,6 +469,28 @@ fn an_iso_date_is_a_date_and_a_malformed_date_matches_nothing() {
             r.notes
         );
     }
+}
+
+#[test]
+fn an_inverted_date_range_is_named_and_matches_nothing() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let q = Request {
+        filters: FilterArgs {
+            date_from: Some("2024-01-01".into()),
+            date_to: Some("2023-01-01".into()),
+            ..Default::default()
+        },
+        ..plain("the")
+    };
+    let r = search(&archive, Some(&f.index), &q).unwrap();
+    assert_eq!(r.total_videos, 0);
+    assert!(
+        r.notes.iter().any(|n| n
+            == "the date range is inverted: date_from 2024-01-01 is after date_to 2023-01-01, so no day is in it; swap the two; the search matches nothing"),
+        "{:?}",
+        r.notes
+    );
 }
 
 #[test]

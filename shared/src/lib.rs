@@ -15,6 +15,8 @@
 //! - [`share`]: viewer share links (a whole search in one URL).
 //! - [`output`] and [`staging`]: which folders a command may replace
 //!   (only its own output) and how it replaces them (atomically).
+//! - [`time`]: calendar days, date ranges and clock times, read one way
+//!   everywhere.
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
 //! - [`index`]: the offline index (which pages hold which words, and every
 //!   video), its build and its reader; the format is described there.
@@ -129,6 +131,7 @@ pub mod share;
 pub mod source;
 pub mod staging;
 pub mod text;
+pub mod time;
 
 #[cfg(feature = "testkit")]
 pub mod testkit;

@@ -13,45 +13,14 @@ use serde_json::{json, Map, Value};
 
 use super::EditorSetup;
 use crate::tool::{bool_arg, int_arg, str_arg, ToolResult};
+use archilyzer_core::time::{Day, DayRange};
 
 /// Days without a video that count as a gap, by default.
 pub const DEFAULT_GAP_DAYS: usize = 30;
 
-/// Days since 1970-01-01 of a valid `YYYYMMDD`.
-pub fn day_number(date: &str) -> Option<i64> {
-    if date.len() != 8 || !date.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let (y, m, d): (i64, i64, i64) = (
-        date[..4].parse().ok()?,
-        date[4..6].parse().ok()?,
-        date[6..].parse().ok()?,
-    );
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days_in = [
-        31,
-        if leap { 29 } else { 28 },
-        31,
-        30,
-        31,
-        30,
-        31,
-        31,
-        30,
-        31,
-        30,
-        31,
-    ];
-    if !(1..=12).contains(&m) || d < 1 || d > days_in[(m - 1) as usize] {
-        return None;
-    }
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some(era * 146_097 + doe - 719_468)
+/// Days since 1970-01-01 of a calendar day the editor sent.
+fn day_number(date: &str) -> Option<i64> {
+    Day::parse(date).ok().map(Day::days_since_epoch)
 }
 
 fn pretty(date: &str) -> String {
@@ -81,14 +50,17 @@ pub fn gaps(dates: &[String], gap_days: i64) -> Vec<Gap> {
         .collect()
 }
 
-fn date_arg(args: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
-    match str_arg(args, name).map(|d| d.trim().replace('-', "")) {
-        None => Ok(None),
-        Some(d) if day_number(&d).is_some() => Ok(Some(d)),
-        Some(d) => Err(format!(
-            "channel_coverage: {name} {d:?} is not a date: give YYYYMMDD (or YYYY-MM-DD)"
-        )),
-    }
+/// `date_from` and `date_to` as `YYYYMMDD`, each a calendar day, the
+/// first not after the second.
+fn date_range(args: &Map<String, Value>) -> Result<(Option<String>, Option<String>), String> {
+    let day = |name: &str| {
+        str_arg(args, name)
+            .map(|d| Day::parse(d).map_err(|e| format!("channel_coverage: {name} {e}")))
+            .transpose()
+    };
+    let range = DayRange::new(day("date_from")?, day("date_to")?)
+        .map_err(|e| format!("channel_coverage: {e}"))?;
+    Ok((range.from().map(Day::compact), range.to().map(Day::compact)))
 }
 
 /// The `channel_coverage` tool.
@@ -102,7 +74,7 @@ pub fn channel_coverage(setup: &EditorSetup, args: &Map<String, Value>) -> ToolR
                 .into(),
         );
     }
-    let (from, to) = (date_arg(args, "date_from")?, date_arg(args, "date_to")?);
+    let (from, to) = date_range(args)?;
     let gap_days = int_arg(args, "gap_days", DEFAULT_GAP_DAYS) as i64;
     let reply = editor.get(
         &["api", "ops", "coverage"],
@@ -122,8 +94,9 @@ pub fn channel_coverage(setup: &EditorSetup, args: &Map<String, Value>) -> ToolR
     let mut dated: Vec<(String, &Value)> = Vec::new();
     let mut undated = Vec::new();
     for v in &videos {
-        match v["date"].as_str().filter(|d| day_number(d).is_some()) {
-            Some(d) if in_range(d) => dated.push((d.to_string(), v)),
+        let day = v["date"].as_str().and_then(|d| Day::parse(d).ok());
+        match day.map(Day::compact) {
+            Some(d) if in_range(&d) => dated.push((d, v)),
             Some(_) => {}
             None => undated.push(v),
         }
@@ -218,11 +191,6 @@ mod tests {
 
     #[test]
     fn day_numbers_and_gaps_are_counted_in_calendar_days() {
-        assert_eq!(day_number("19700101"), Some(0));
-        assert_eq!(day_number("20240301"), Some(19_783));
-        assert_eq!(day_number("20240229"), Some(19_782));
-        assert_eq!(day_number("20230229"), None);
-        assert_eq!(day_number("2024-03-01"), None);
         let dates: Vec<String> = ["20240101", "20240131", "20240302"]
             .map(String::from)
             .to_vec();

@@ -9,9 +9,10 @@ use serde_json::{json, Map, Value};
 
 use super::search::{render_page, DEFAULT_MAX_PAGES, MAX_VIDEOS};
 use crate::tool::{bool_arg, str_arg, Context, Progress, Tick, ToolResult};
-use archilyzer_core::query::{parse_day, Filters, Scope};
+use archilyzer_core::query::{Filters, Scope};
 use archilyzer_core::share::eval::{self, Caps};
 use archilyzer_core::share::{Node, ShareLink, Term};
+use archilyzer_core::time::parse_day;
 
 /// The overrides `open_link` takes.
 pub const OVERRIDES: &[&str] = &[
@@ -30,9 +31,10 @@ pub const OVERRIDES: &[&str] = &[
 ];
 
 fn date(key: &str, v: &Value) -> Result<String, String> {
-    v.as_str().and_then(parse_day).ok_or_else(|| {
+    let text = v.as_str().ok_or_else(|| {
         format!("open_link: overrides.{key} must be a date, YYYYMMDD or YYYY-MM-DD, got {v}")
-    })
+    })?;
+    parse_day(text).map_err(|e| format!("open_link: overrides.{key}: {e}"))
 }
 
 /// Applies `overrides` to `link`; the list of what was applied.

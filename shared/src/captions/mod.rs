@@ -134,37 +134,9 @@ pub fn parse(format: CaptionFormat, text: &str) -> Result<Vec<Cue>, CaptionError
 }
 
 /// Parses `h:mm:ss.mmm`, `mm:ss.mmm` (`,` also accepted before the
-/// milliseconds, as SRT writes it) into seconds. Every part must be digits.
+/// milliseconds, as SRT writes it) into seconds: [`crate::time::Clock::Caption`].
 pub fn parse_timestamp(text: &str) -> Option<f64> {
-    let (clock, frac) = match text.rsplit_once(['.', ',']) {
-        Some((c, f)) if !f.is_empty() && f.len() <= 3 && f.bytes().all(|b| b.is_ascii_digit()) => {
-            (c, f)
-        }
-        Some(_) => return None,
-        None => (text, "0"),
-    };
-    let parts: Vec<&str> = clock.split(':').collect();
-    if !(2..=3).contains(&parts.len())
-        || parts
-            .iter()
-            .any(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return None;
-    }
-    let nums: Vec<f64> = parts
-        .iter()
-        .map(|p| p.parse::<f64>().ok())
-        .collect::<Option<_>>()?;
-    let (h, m, s) = match nums[..] {
-        [m, s] => (0.0, m, s),
-        [h, m, s] => (h, m, s),
-        _ => return None,
-    };
-    if s >= 60.0 || (parts.len() == 3 && m >= 60.0) {
-        return None;
-    }
-    let millis: f64 = format!("{frac:0<3}").parse().ok()?;
-    Some(h * 3600.0 + m * 60.0 + s + millis / 1000.0)
+    crate::time::parse_clock(text, crate::time::Clock::Caption)
 }
 
 /// Parses a `start --> end` line (cue settings after `end` are ignored).

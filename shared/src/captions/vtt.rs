@@ -161,29 +161,7 @@ fn timing(line: &str) -> Result<(f64, f64), &'static str> {
 
 /// A WebVTT timestamp, `[h…:]mm:ss.ttt`, in seconds.
 pub(super) fn timestamp(text: &str) -> Option<f64> {
-    let (clock, frac) = text.split_once('.')?;
-    if frac.len() != 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let parts: Vec<&str> = clock.split(':').collect();
-    let digits = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
-    if !parts.iter().all(digits) {
-        return None;
-    }
-    let (h, m, s) = match parts[..] {
-        [m, s] => (0.0, m, s),
-        [h, m, s] => (h.parse::<f64>().ok()?, m, s),
-        _ => return None,
-    };
-    if m.len() != 2 || s.len() != 2 {
-        return None;
-    }
-    let (m, s): (f64, f64) = (m.parse().ok()?, s.parse().ok()?);
-    if m > 59.0 || s > 59.0 {
-        return None;
-    }
-    let millis: f64 = frac.parse().ok()?;
-    Some(h * 3600.0 + m * 60.0 + s + millis / 1000.0)
+    crate::time::parse_clock(text, crate::time::Clock::Vtt)
 }
 
 /// Each line once: a line already on screen in the previous cue is a

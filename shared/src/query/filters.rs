@@ -5,13 +5,14 @@
 //! Promise (invariant 6): a value that is not recognised is named in
 //! [`Filters::notes`], never dropped silently. A filter left with no
 //! recognised value matches nothing rather than widening to everything;
-//! so does a date that is not one ([`parse_day`] takes `YYYYMMDD` and
-//! ISO `YYYY-MM-DD`), which is never compared as text.
+//! so does a date that is not a calendar day, or a range whose start is
+//! after its end ([`crate::time`] decides both).
 
 use std::collections::BTreeSet;
 
 use crate::archive::Archive;
 use crate::format::{Age, MediaType, State, SummaryRow, VideoView};
+use crate::time::{parse_day, Day, DayRange, InvertedRange};
 
 /// Filter values as a user gave them.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -84,23 +85,6 @@ pub enum DateBound {
     Malformed,
 }
 
-/// A day as `YYYYMMDD`, from `YYYYMMDD` or ISO `YYYY-MM-DD` (month 01-12,
-/// day 01-31); `None` for anything else.
-pub fn parse_day(text: &str) -> Option<String> {
-    let t = text.trim();
-    let digits = match t.len() {
-        8 => t.to_string(),
-        10 if t.as_bytes()[4] == b'-' && t.as_bytes()[7] == b'-' => t.replace('-', ""),
-        _ => return None,
-    };
-    if digits.len() != 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let month: u32 = digits[4..6].parse().ok()?;
-    let day: u32 = digits[6..].parse().ok()?;
-    ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some(digits)
-}
-
 /// What the predicate looks at, from a summary row or a record. Made
 /// only by the constructors below, so planning (rows) and confirming
 /// (pages, records) read the same facts the same way.
@@ -165,8 +149,7 @@ impl Filters {
         );
         let ages: Vec<&str> = Age::ALL.iter().map(|s| s.as_str()).collect();
         f.age = enum_filter(args.age.as_slice(), "age", Age::parse, &ages, &mut f.notes);
-        f.date_from = date(args.date_from.as_deref(), "date_from", &mut f.notes);
-        f.date_to = date(args.date_to.as_deref(), "date_to", &mut f.notes);
+        (f.date_from, f.date_to) = dates(args, &mut f.notes);
         f.channels = channel_scope(args, archive, &mut f.notes);
         f.tags = tag_filter(&args.tags, archive, &mut f.notes);
         f.include_undated = args.include_undated;
@@ -289,14 +272,30 @@ fn enum_filter<T: Copy>(
 fn date(value: Option<&str>, what: &str, notes: &mut Vec<String>) -> Option<DateBound> {
     let v = value?;
     Some(match parse_day(v) {
-        Some(day) => DateBound::Day(day),
-        None => {
-            notes.push(format!(
-                "{what} {v:?} is not a date (YYYYMMDD or YYYY-MM-DD): the search matches nothing"
-            ));
+        Ok(day) => DateBound::Day(day),
+        Err(e) => {
+            notes.push(format!("{what} {e}; the search matches nothing"));
             DateBound::Malformed
         }
     })
+}
+
+/// Both date bounds; an inverted range is named and matches nothing.
+fn dates(args: &FilterArgs, notes: &mut Vec<String>) -> (Option<DateBound>, Option<DateBound>) {
+    let from = date(args.date_from.as_deref(), "date_from", notes);
+    let to = date(args.date_to.as_deref(), "date_to", notes);
+    if let Err(e) = check_range(args.date_from.as_deref(), args.date_to.as_deref()) {
+        notes.push(format!("{e}; the search matches nothing"));
+        return (Some(DateBound::Malformed), Some(DateBound::Malformed));
+    }
+    (from, to)
+}
+
+/// Whether two date texts, where both are days, make a range that is not
+/// inverted (a text that is no day is refused by [`parse_day`], not here).
+pub fn check_range(from: Option<&str>, to: Option<&str>) -> Result<(), InvertedRange> {
+    let day = |t: Option<&str>| t.and_then(|t| Day::parse(t).ok());
+    DayRange::new(day(from), day(to)).map(|_| ())
 }
 
 /// Channels and groups (additive), by slug, name or group id/name,

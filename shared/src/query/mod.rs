@@ -32,7 +32,7 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use error::QueryError;
-pub use filters::{parse_day, DateBound, FilterArgs, Filters};
+pub use filters::{check_range, DateBound, FilterArgs, Filters};
 pub use matcher::Matcher;
 pub use terms::{TermSpec, Terms};
 

@@ -33,7 +33,8 @@ use base64::Engine;
 use serde_json::{json, Map, Value};
 
 use crate::format::State;
-use crate::query::{parse_day, FilterArgs};
+use crate::query::FilterArgs;
+use crate::time::parse_day;
 
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -392,11 +393,7 @@ impl ShareLink {
                 }
             }
             "fdf" | "fdt" => {
-                let Some(d) = parse_day(&value) else {
-                    return Err(format!(
-                        "{key}: {value:?} is not a date: use YYYYMMDD or YYYY-MM-DD"
-                    ));
-                };
+                let d = parse_day(&value).map_err(|e| format!("{key}: {e}"))?;
                 *(if key == "fdf" {
                     &mut f.date_from
                 } else {

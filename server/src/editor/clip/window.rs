@@ -1,49 +1,18 @@
 //! Clip times: seconds or clock strings in, a padded, rounded, clamped
 //! and capped window out.
 
+use archilyzer_core::time::{parse_clock, Clock};
 use serde_json::Value;
 
 use super::MAX_WINDOW;
 
 /// Seconds from a number or `ss`, `mm:ss`, `h:mm:ss` (the last part may
-/// have a fraction); `None` for anything else.
+/// have a fraction: [`Clock::Typed`]); `None` for anything else.
 pub fn parse_seconds(v: &Value) -> Option<f64> {
     if let Some(n) = v.as_f64() {
         return (n.is_finite() && n >= 0.0).then_some(n);
     }
-    let text = v.as_str()?.trim();
-    let parts: Vec<&str> = text.split(':').collect();
-    if parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
-        return None;
-    }
-    let (last, rest) = parts.split_last()?;
-    let seconds = decimal(last)?;
-    if !rest.is_empty() && seconds >= 60.0 {
-        return None;
-    }
-    let whole = |p: &str| {
-        p.bytes()
-            .all(|b| b.is_ascii_digit())
-            .then(|| p.parse::<f64>().ok())?
-    };
-    let total = match rest {
-        [] => Some(seconds),
-        [m] => Some(whole(m)? * 60.0 + seconds),
-        [h, m] => {
-            let m = whole(m)?;
-            (m < 60.0).then_some(whole(h)? * 3600.0 + m * 60.0 + seconds)
-        }
-        _ => None,
-    }?;
-    // So many digits that the value overflows is not a time either.
-    total.is_finite().then_some(total)
-}
-
-/// `12` or `12.5`: digits with an optional fraction, nothing else.
-pub(super) fn decimal(p: &str) -> Option<f64> {
-    let (int, frac) = p.split_once('.').unwrap_or((p, "0"));
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    (digits(int) && digits(frac)).then(|| p.parse().ok())?
+    parse_clock(v.as_str()?.trim(), Clock::Typed)
 }
 
 pub(super) fn round2(x: f64) -> f64 {
