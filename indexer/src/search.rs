@@ -159,6 +159,9 @@ pub fn render_video(v: &VideoResult) -> String {
             v.title,
             v.hits.len()
         ));
+        if let Some(w) = v.caption_warning() {
+            out.push_str(&format!("  {w}\n"));
+        }
         for h in &v.hits {
             let at = match (h.scope, h.start) {
                 (Scope::Transcripts | Scope::Chat, Some(t)) => format!("[{}]", clock(t)),

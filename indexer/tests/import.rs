@@ -618,3 +618,137 @@ fn a_channel_download_imports_every_layout_with_its_chat_and_loses_only_bad_cues
     let beta = site.transcript_page("beta", 1).unwrap();
     assert_eq!(beta.videos[0].cues[0].text, "beta speaks");
 }
+
+/// yt-dlp folders for each caption case: a Spanish video with its original
+/// automatic track and the automatic English translation; a Spanish video
+/// with only the translation; an English video with the uploader's track
+/// beside the automatic one.
+fn caption_cases(dir: &Path) {
+    let info = |id: &str, language: &str, subtitles: &str| {
+        format!(
+            r#"{{"id":"{id}","title":"{id}","upload_date":"20240102","channel":"Canal","channel_id":"UC9",
+               "extractor_key":"Youtube","webpage_url":"https://www.youtube.com/watch?v={id}",
+               "language":"{language}","subtitles":{subtitles}}}"#
+        )
+    };
+    let vtt = |words: &str| format!("WEBVTT\n\n00:00.000 --> 00:02.000\n{words}\n");
+    write(dir, "spanishone.info.json", &info("spanishone", "es", "{}"));
+    write(dir, "spanishone.en.vtt", &vtt("hello friends"));
+    write(dir, "spanishone.es.vtt", &vtt("hola amigos"));
+    write(dir, "onlytransl.info.json", &info("onlytransl", "es", "{}"));
+    write(dir, "onlytransl.en.vtt", &vtt("good morning"));
+    write(
+        dir,
+        "englishone.info.json",
+        &info("englishone", "en", r#"{"en":[]}"#),
+    );
+    write(dir, "englishone.en.vtt", &vtt("written by the uploader"));
+    write(dir, "englishone.en-orig.vtt", &vtt("heard by the machine"));
+}
+
+fn import_cases(extra: &[&str]) -> (tempfile::TempDir, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    caption_cases(&from);
+    let out = tmp.path().join("out");
+    let o = bin()
+        .args(["import", "--from", from.to_str().unwrap()])
+        .args(["--out", out.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{stderr}");
+    (tmp, stderr)
+}
+
+fn video(out: &Path, slug: &str) -> archilyzer_core::format::VideoRecord {
+    let archive = open_local(out);
+    let site = &archive.sites()[0];
+    let channel = &site.corpus().channels[0].slug;
+    site.transcript_page(channel, 1)
+        .unwrap()
+        .videos
+        .iter()
+        .find(|v| v.slug == slug)
+        .cloned()
+        .unwrap()
+}
+
+#[test]
+fn import_takes_the_spoken_language_and_never_a_machine_translation_unasked() {
+    let (tmp, stderr) = import_cases(&[]);
+    let out = tmp.path().join("out");
+    assert!(
+        stderr.contains("spanishone: chose spanishone.es.vtt (automatic captions in the spoken language) over spanishone.en.vtt (a machine translation)"),
+        "yt-dlp's language field names the original: {stderr}"
+    );
+    let spanish = video(&out, "spanishone");
+    assert_eq!(spanish.cues[0].text, "hola amigos");
+    assert_eq!(
+        (spanish.lang.as_deref(), spanish.caption_source),
+        (Some("es"), CaptionSource::Auto)
+    );
+    assert!(
+        stderr.contains("onlytransl: only machine-translated captions (onlytransl.en.vtt, translated from es): listed without a transcript; import --keep-translations keeps them, marked as translations"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 video listed without a transcript: their only captions are machine translations (named above)"),
+        "{stderr}"
+    );
+    assert!(video(&out, "onlytransl").cues.is_empty());
+    assert!(
+        stderr.contains("englishone: chose englishone.en.vtt (the uploader's captions in the wanted language) over englishone.en-orig.vtt"),
+        "{stderr}"
+    );
+    let english = video(&out, "englishone");
+    assert_eq!(
+        (english.cues[0].text.as_str(), english.caption_source),
+        ("written by the uploader", CaptionSource::Manual)
+    );
+}
+
+#[test]
+fn a_kept_translation_is_marked_and_search_labels_it() {
+    let (tmp, stderr) = import_cases(&["--keep-translations"]);
+    let out = tmp.path().join("out");
+    assert!(!stderr.contains("listed without a transcript"), "{stderr}");
+    let kept = video(&out, "onlytransl");
+    assert_eq!(
+        (
+            kept.cues[0].text.as_str(),
+            kept.lang.as_deref(),
+            kept.caption_source
+        ),
+        ("good morning", Some("en"), CaptionSource::Translated)
+    );
+    assert_eq!(
+        video(&out, "spanishone").cues[0].text,
+        "hola amigos",
+        "the original still wins where there is one"
+    );
+    let o = run(&[
+        "search",
+        "--no-index",
+        "--local",
+        out.to_str().unwrap(),
+        "good morning",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("⚠ captions are the platform's machine translation, not the speaker's words"),
+        "{text}"
+    );
+    let o = run(&[
+        "search",
+        "--no-index",
+        "--local",
+        out.to_str().unwrap(),
+        "--json",
+        "good morning",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["videos"][0]["machine_translated"], true, "{v}");
+}

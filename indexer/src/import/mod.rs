@@ -27,7 +27,6 @@
 //! leaves no half archive.
 
 mod chat;
-mod choose;
 mod files;
 mod result;
 mod write;
@@ -78,6 +77,11 @@ pub struct ImportArgs {
     /// (default: asr for Whisper TSV/JSON, manual otherwise).
     #[arg(long, value_parser = parse_caption_source)]
     pub caption_source: Option<CaptionSource>,
+    /// Import a video whose only captions are the platform's machine
+    /// translation, marked `translated` (search labels it); by default
+    /// such a video is listed without a transcript, and named.
+    #[arg(long)]
+    pub keep_translations: bool,
     /// Target size of a transcript page.
     #[arg(long, default_value = "7.5MB", value_parser = parse_size)]
     pub page_bytes: u64,
@@ -85,6 +89,7 @@ pub struct ImportArgs {
 
 fn parse_caption_source(s: &str) -> Result<CaptionSource, String> {
     CaptionSource::parse(s)
+        .filter(|c| *c != CaptionSource::Translated)
         .ok_or_else(|| format!("{s:?} is not a caption source: use manual, auto or asr"))
 }
 
@@ -118,7 +123,11 @@ struct Planned {
 /// Where a planned video's cues come from.
 enum CueSource {
     /// yt-dlp caption files, best first, each with why.
-    Ranked(Vec<(choose::Candidate, &'static str)>),
+    Ranked {
+        choice: archilyzer_core::captions::choose::Choice,
+        /// Read a machine translation when nothing else may be read.
+        keep_translations: bool,
+    },
     /// A caption file with no info JSON.
     Bare(PathBuf),
     /// A transcript tool result.
@@ -143,6 +152,9 @@ pub struct ImportReport {
     pub metadata_only: Vec<String>,
     /// Which caption file was chosen where there were several, and why.
     pub choices: Vec<String>,
+    /// Videos whose only captions are machine translations, left without
+    /// a transcript (see `--keep-translations`), each with what it had.
+    pub translations_only: Vec<String>,
 }
 
 impl ImportReport {
@@ -169,6 +181,9 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
     let report = import(args, progress)?;
     for c in &report.choices {
         progress(c);
+    }
+    for t in &report.translations_only {
+        progress(t);
     }
     for f in &report.skipped_files {
         progress(&format!("skipped {f}"));
@@ -203,6 +218,7 @@ fn summary(report: &ImportReport, args: &ImportArgs) -> Vec<String> {
     )];
     let tallies = [
         (report.metadata_only.len(), "video", "listed with metadata only: no caption file of theirs could be read"),
+        (report.translations_only.len(), "video", "listed without a transcript: their only captions are machine translations (named above)"),
         (report.skipped_files.len(), "file", "left out (named above, with why)"),
         (report.skipped_cues.len(), "cue", "skipped for a timing that cannot be read (named above); the rest of their files was imported"),
         (report.failures.len(), "file", "could not be imported (named above); the rest was written"),
@@ -252,7 +268,7 @@ fn plan(inputs: &Inputs, args: &ImportArgs, report: &mut ImportReport) -> Vec<Pl
     let mut planned = Vec::new();
     let mut seen: BTreeMap<(String, String), PathBuf> = BTreeMap::new();
     for (i, (id, info_path)) in inputs.infos.iter().enumerate() {
-        match ytdlp::video(id, info_path, inputs.captions_of(i), &args.lang) {
+        match ytdlp::video(id, info_path, inputs.captions_of(i), args) {
             Ok(mut v) => {
                 let key = (
                     v.channel.as_ref().map_or(String::new(), |c| c.key.clone()),

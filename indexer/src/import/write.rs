@@ -198,8 +198,11 @@ impl<'a> Channel<'a> {
 /// video keeps its metadata even with no readable caption file.
 fn load_cues(v: &mut Planned, report: &mut ImportReport) -> bool {
     match &v.cues {
-        CueSource::Ranked(ranked) => {
-            ytdlp::load_cues(&mut v.record, ranked, report);
+        CueSource::Ranked {
+            choice,
+            keep_translations,
+        } => {
+            ytdlp::load_cues(&mut v.record, choice, *keep_translations, report);
             true
         }
         CueSource::Bare(path) => match files::read_captions(path) {

@@ -4,13 +4,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use archilyzer_core::captions::CaptionFormat;
 use archilyzer_core::format::*;
 use serde::Deserialize;
 
-use super::choose::{rank, Candidate};
 use super::files::{file_name, read_captions};
-use super::{ChannelOf, CueSource, ImportReport, Imported, Planned};
+use super::{ChannelOf, CueSource, ImportArgs, ImportReport, Imported, Planned};
+use archilyzer_core::captions::choose::{self, Choice, Rule, Track};
 
 /// The fields of yt-dlp's info JSON the archive uses; the rest is ignored.
 #[derive(Debug, Deserialize, Default)]
@@ -31,6 +30,8 @@ struct Info {
     uploader: Option<String>,
     uploader_id: Option<String>,
     extractor_key: Option<String>,
+    /// The spoken language, as yt-dlp detected it.
+    language: Option<String>,
     availability: Option<String>,
     subtitles: Option<BTreeMap<String, serde_json::Value>>,
 }
@@ -41,7 +42,7 @@ pub(super) fn video(
     id: &str,
     info_path: &Path,
     captions: &[PathBuf],
-    lang: &str,
+    args: &ImportArgs,
 ) -> Result<Planned> {
     let bytes = std::fs::read(info_path).context("cannot read")?;
     let info: Info = serde_json::from_slice(&bytes).context("not a yt-dlp info JSON")?;
@@ -50,76 +51,127 @@ pub(super) fn video(
         .as_ref()
         .map(|s| s.keys().cloned().collect())
         .unwrap_or_default();
-    let candidates: Vec<Candidate> = captions
-        .iter()
-        .filter_map(|p| {
-            let format = CaptionFormat::of_path(p)?;
-            let name = file_name(p);
-            let middle = name
-                .strip_prefix(id)?
-                .strip_prefix('.')?
-                .strip_suffix(format.extension())?
-                .trim_end_matches('.');
-            Some(Candidate {
-                path: p.clone(),
-                lang: middle.to_string(),
-                format,
-                manual: manual.iter().any(|m| m == middle),
-            })
-        })
-        .collect();
-    let ranked = rank(candidates, lang);
+    let tracks = choose::tracks(captions.iter().map(PathBuf::as_path), id, &manual);
+    let original = choose::original_language(info.language.as_deref(), &tracks);
+    let choice = choose::rank(tracks, &args.lang, original.as_deref());
     let imported = record(id, &info);
     Ok(Planned {
         channel: imported.channel,
         seq: None,
         record: imported.record,
-        cues: CueSource::Ranked(ranked),
+        cues: CueSource::Ranked {
+            choice,
+            keep_translations: args.keep_translations,
+        },
         chat: None,
     })
 }
 
 /// Reads the best caption file that parses into `record` (its cues, and
 /// the caption source and language that file gives); a file that fails is
-/// reported and the next best tried. With none, the video keeps its
+/// reported and the next best tried. A machine translation is read only
+/// when no other track may be and `keep_translations` is set, and is then
+/// marked [`CaptionSource::Translated`]; otherwise such a video keeps its
+/// metadata only and is named. With no readable file, the video keeps its
 /// metadata only, and the summary says so.
 pub(super) fn load_cues(
     record: &mut VideoRecord,
-    ranked: &[(Candidate, &'static str)],
+    choice: &Choice,
+    keep_translations: bool,
     report: &mut ImportReport,
 ) {
-    for (i, (c, why)) in ranked.iter().enumerate() {
-        match read_captions(&c.path) {
+    let translated = |t: &Track| (t.clone(), None);
+    let candidates: Vec<(Track, Option<Rule>)> = if choice.ranked.is_empty() && keep_translations {
+        choice.translations.iter().map(translated).collect()
+    } else {
+        choice
+            .ranked
+            .iter()
+            .map(|(t, r)| (t.clone(), Some(*r)))
+            .collect()
+    };
+    for (i, (track, rule)) in candidates.iter().enumerate() {
+        match read_captions(&track.path) {
             Ok((_, parsed)) => {
-                if ranked.len() > 1 {
-                    let others: Vec<String> = ranked
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .map(|(_, (o, _))| file_name(&o.path))
-                        .collect();
-                    report.choices.push(format!(
-                        "{}: chose {} ({why}) over {}",
-                        record.slug,
-                        file_name(&c.path),
-                        others.join(", ")
-                    ));
-                }
-                report.note_skipped_cues(&c.path, &parsed.skipped);
+                note_choice(record, choice, &candidates, i, report);
+                report.note_skipped_cues(&track.path, &parsed.skipped);
                 record.duration = record.duration.or(parsed.cues.last().map(|c| c.end));
                 record.cues = parsed.cues;
-                record.caption_source = if c.manual {
-                    CaptionSource::Manual
-                } else {
-                    CaptionSource::Auto
+                record.caption_source = match (rule, track.manual) {
+                    (None, _) => CaptionSource::Translated,
+                    (Some(_), true) => CaptionSource::Manual,
+                    (Some(_), false) => CaptionSource::Auto,
                 };
-                record.lang = Some(c.lang.trim_end_matches("-orig").to_string());
+                record.lang = (!track.lang().is_empty()).then(|| track.lang().to_string());
                 return;
             }
-            Err(e) => report.failures.push(format!("{}: {e:#}", c.path.display())),
+            Err(e) => report
+                .failures
+                .push(format!("{}: {e:#}", track.path.display())),
         }
     }
-    report.metadata_only.push(record.slug.clone());
+    if choice.ranked.is_empty() && !choice.translations.is_empty() && !keep_translations {
+        report.translations_only.push(format!(
+            "{}: only machine-translated captions ({}{}): listed without a transcript; import --keep-translations keeps them, marked as translations",
+            record.slug,
+            names(&choice.translations),
+            choice
+                .original
+                .as_deref()
+                .map(|o| format!(", translated from {o}"))
+                .unwrap_or_default()
+        ));
+    } else {
+        report.metadata_only.push(record.slug.clone());
+    }
+}
+
+/// The report's line for the track chosen at `i`, when there was a choice.
+fn note_choice(
+    record: &VideoRecord,
+    choice: &Choice,
+    candidates: &[(Track, Option<Rule>)],
+    i: usize,
+    report: &mut ImportReport,
+) {
+    let all = choice.ranked.len() + choice.translations.len();
+    if all < 2 {
+        return;
+    }
+    let chosen = &candidates[i].0;
+    let why = candidates[i]
+        .1
+        .map_or("a machine translation, kept as asked", Rule::describe);
+    let others: Vec<String> = choice
+        .ranked
+        .iter()
+        .map(|(t, _)| t)
+        .chain(&choice.translations)
+        .filter(|t| t.path != chosen.path)
+        .map(|t| {
+            let tr = choice.translations.contains(t) && candidates[i].1.is_some();
+            format!(
+                "{}{}",
+                file_name(&t.path),
+                if tr { " (a machine translation)" } else { "" }
+            )
+        })
+        .collect();
+    report.choices.push(format!(
+        "{}: chose {} ({why}) over {}",
+        record.slug,
+        file_name(&chosen.path),
+        others.join(", ")
+    ));
+}
+
+/// The tracks' file names, comma-separated.
+fn names(tracks: &[Track]) -> String {
+    tracks
+        .iter()
+        .map(|t| file_name(&t.path))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The record (without cues) and channel an info JSON describes.

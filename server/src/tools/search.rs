@@ -149,6 +149,9 @@ fn block(n: usize, archive: &Archive, row: &Row, snippets: bool, base_style: boo
         v.channel,
         v.hits.len()
     );
+    if let Some(w) = v.caption_warning() {
+        head.push_str(&format!("- {w}\n"));
+    }
     if !row.also.is_empty() {
         head.push_str(&format!(
             "- ⧉ same recording also archived as: {}\n",

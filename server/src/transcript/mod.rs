@@ -10,7 +10,8 @@
 //!   (`--write-auto-subs`): without it most of YouTube would look
 //!   captionless and be transcribed slowly and worse;
 //! - the caption file is chosen by rule, never by directory order, and a
-//!   machine translation is never taken for the original ([`choose`]);
+//!   machine translation is never taken for the original
+//!   ([`archilyzer_core::captions::choose`], the rule import follows too);
 //! - no captions means transcribe; captions with no words is an error (a
 //!   transcript with no words reads as "nobody spoke");
 //! - no timestamp is ever 0 because a cue was half-parsed;
@@ -23,7 +24,6 @@
 //!   itself, and nothing is uploaded anywhere.
 
 pub mod asr;
-pub mod choose;
 pub mod discover;
 pub mod run;
 pub mod url;
@@ -35,7 +35,8 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 
 use crate::tool::{bool_arg, str_arg, ToolResult};
-use archilyzer_core::captions::{self, CaptionFormat};
+use archilyzer_core::captions;
+use archilyzer_core::captions::choose::{self, Track};
 use discover::{Locator, WHISPER, YT_DLP};
 
 /// How long each step may take.
@@ -176,18 +177,18 @@ fn failed(what: &str, ran: &run::Ran) -> String {
 }
 
 /// The transcript from the chosen caption file, or why there is none.
-fn from_captions(track: &choose::Track) -> Result<Vec<Line>, String> {
+fn from_captions(track: &Track) -> Result<Vec<Line>, String> {
     let text = std::fs::read_to_string(&track.path).map_err(|e| {
         format!(
             "the caption file {} cannot be read: {e}",
             track.path.display()
         )
     })?;
-    let format = CaptionFormat::of_path(&track.path).unwrap_or(CaptionFormat::Vtt);
-    let cues = captions::parse(format, &text).map_err(|e| {
+    let cues = captions::parse(track.format, &text).map_err(|e| {
         format!(
             "the {} caption track ({}) cannot be read: {e}",
-            track.code, track.ext
+            track.code,
+            track.format.extension()
         )
     })?;
     let lines: Vec<Line> = cues
@@ -287,11 +288,12 @@ pub fn transcript(loc: &Locator, args: &Map<String, Value>) -> ToolResult {
         .ok_or_else(|| {
             "transcript: yt-dlp finished but wrote no metadata (t.info.json); is it up to date? pipx upgrade yt-dlp".to_string()
         })?;
-    let tracks = choose::tracks(dir, "t", &info);
-    let original = choose::original_language(&info, &tracks);
-    let (lines, source, lang, asr_block) = match choose::choose(&tracks, &a.lang, original.as_deref()) {
+    let tracks = choose::tracks_in(dir, "t", &choose::manual_codes(&info));
+    let original = choose::original_language(info["language"].as_str(), &tracks);
+    let choice = choose::rank(tracks, &a.lang, original.as_deref());
+    let (lines, source, lang, asr_block) = match choice.best() {
         Some(track) => {
-            let lines = from_captions(&track).map_err(|e| format!("transcript: {e}"))?;
+            let lines = from_captions(track).map_err(|e| format!("transcript: {e}"))?;
             let source = if track.manual { "manual" } else { "auto" };
             (lines, source, track.base(), None)
         }

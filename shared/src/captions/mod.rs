@@ -7,6 +7,7 @@
 //! markup stripped and entities decoded; YouTube's rolling auto-caption
 //! VTT gives each spoken line once, at the time it first appears.
 
+pub mod choose;
 mod srt;
 mod vtt;
 mod whisper;

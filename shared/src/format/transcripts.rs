@@ -189,6 +189,10 @@ pub enum CaptionSource {
     Auto,
     /// Our own speech-to-text (Whisper).
     Asr,
+    /// The platform's machine translation from another language, kept
+    /// only when asked (`import --keep-translations`) and labelled
+    /// wherever the video is shown: the words are not the speaker's.
+    Translated,
 }
 
 macro_rules! names {
@@ -218,4 +222,9 @@ names!(State {
     MembersOnly => "members_only",
     Unlisted => "unlisted",
 });
-names!(CaptionSource { Manual => "manual", Auto => "auto", Asr => "asr" });
+names!(CaptionSource {
+    Manual => "manual",
+    Auto => "auto",
+    Asr => "asr",
+    Translated => "translated",
+});

@@ -70,6 +70,9 @@ pub struct VideoView<'a> {
     /// The curated tags' ids.
     #[serde(borrow, default)]
     pub curated_tags: Vec<Cow<'a, str>>,
+    /// Who made the captions (a machine translation is labelled).
+    #[serde(default)]
+    pub caption_source: super::CaptionSource,
     /// The caption lines.
     #[serde(borrow, default)]
     pub cues: Vec<CueView<'a>>,

@@ -247,6 +247,8 @@ fn chat_results(
             );
             r.url = record.webpage_url.clone();
             r.platform = record.platform;
+            r.machine_translated =
+                record.caption_source == crate::format::CaptionSource::Translated;
             r.expansion_hits = expansion_counts(c, Scope::Chat, &texts, &start, scratch);
             r.length = length_of(texts.iter().copied());
             match verdict {
@@ -373,6 +375,7 @@ fn video_result(
     );
     r.url = v.webpage_url.as_deref().map(str::to_string);
     r.platform = v.platform;
+    r.machine_translated = v.caption_source == crate::format::CaptionSource::Translated;
     r.length = length_of(v.cues.iter().map(|c| c.text.as_ref()));
     r.expansion_hits = c
         .terms
@@ -446,6 +449,7 @@ fn result_of(
         upload_date: date,
         url: None,
         platform: None,
+        machine_translated: false,
         kind,
         page: p.page,
         hits,

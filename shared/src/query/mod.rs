@@ -197,6 +197,11 @@ pub struct VideoResult {
     pub page: u32,
     /// Every hit, in field then unit order.
     pub hits: Vec<Hit>,
+    /// Its captions are the platform's machine translation
+    /// ([`crate::format::CaptionSource::Translated`]): see
+    /// [`VideoResult::caption_warning`].
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub machine_translated: bool,
     /// With `fuzzy`: the hits each expansion finds here on its own, in
     /// the order of [`Response::fuzzy`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -234,6 +239,13 @@ impl VideoResult {
         )
     }
 
+    /// What every rendering of this video says about its captions before
+    /// quoting them, when they are not the speaker's words.
+    pub fn caption_warning(&self) -> Option<&'static str> {
+        self.machine_translated
+            .then_some("⚠ captions are the platform's machine translation, not the speaker's words")
+    }
+
     /// The same video with no hits: what a count of videos needs, without
     /// copying every hit's text.
     pub fn without_hits(&self) -> VideoResult {
@@ -245,6 +257,7 @@ impl VideoResult {
             upload_date: self.upload_date.clone(),
             url: self.url.clone(),
             platform: self.platform,
+            machine_translated: self.machine_translated,
             kind: self.kind,
             page: self.page,
             hits: Vec::new(),

@@ -135,6 +135,7 @@ mod tests {
             upload_date: date.map(str::to_string),
             url: None,
             platform: None,
+            machine_translated: false,
             kind: "video",
             page: 1,
             hits: (0..hits)
