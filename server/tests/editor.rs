@@ -723,8 +723,9 @@ fn coverage_counts_years_and_gaps_in_the_asked_range_and_keeps_undated_videos() 
         json!({"channel": "daily-dispatch", "date_from": "2023-02-30"}),
     );
     assert!(
-        out.text
-            .contains("channel_coverage: date_from \"20230230\" is not a date"),
+        out.text.contains(
+            "channel_coverage: date_from \"2023-02-30\" is not a date: February 2023 has 28 days"
+        ),
         "{}",
         out.text
     );

@@ -39,6 +39,10 @@ pub struct SummaryRow {
     /// Available, deleted, private…
     #[serde(default)]
     pub state: State,
+    /// Its length in seconds, when known (what duration filters and
+    /// hours of speech read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
     /// The transcript page that holds the video (1-based).
     pub page: u32,
     /// Curated tag ids, so a `tags` filter can be planned without pages.
@@ -57,6 +61,7 @@ impl SummaryRow {
             media_type: v.media_type,
             age: v.age,
             state: v.state,
+            duration: v.duration,
             page,
             curated_tags: v.curated_tags.clone(),
         }

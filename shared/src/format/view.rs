@@ -70,6 +70,9 @@ pub struct VideoView<'a> {
     /// The curated tags' ids.
     #[serde(borrow, default)]
     pub curated_tags: Vec<Cow<'a, str>>,
+    /// Its length in seconds, when known.
+    #[serde(default)]
+    pub duration: Option<f64>,
     /// Who made the captions (a machine translation is labelled).
     #[serde(default)]
     pub caption_source: super::CaptionSource,

@@ -243,6 +243,8 @@ struct FlatRow {
     age: crate::format::Age,
     #[serde(default)]
     state: crate::format::State,
+    #[serde(default)]
+    duration: Option<f64>,
     page: u32,
     #[serde(default)]
     curated_tags: Vec<String>,
@@ -262,6 +264,7 @@ impl From<FlatRow> for VideoRow {
                 media_type: f.media_type,
                 age: f.age,
                 state: f.state,
+                duration: f.duration,
                 page: f.page,
                 curated_tags: f.curated_tags,
             },
