@@ -17,6 +17,7 @@
 pub mod bench;
 pub mod check;
 pub mod compose;
+pub mod filter_flags;
 pub mod generate;
 pub mod import;
 pub mod plural;

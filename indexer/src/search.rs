@@ -4,11 +4,12 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::filter_flags::FilterFlags;
 use crate::plural::counted;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::format::clock;
 use archilyzer_core::query::order::Order;
-use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
+use archilyzer_core::query::{search_each, Request, Response, Scope, VideoResult};
 use archilyzer_core::share::eval::link_for;
 use archilyzer_core::source::SourceHandle;
 
@@ -33,35 +34,9 @@ pub struct QueryArgs {
     /// posts (repeatable; default: captions and titles).
     #[arg(long = "scope")]
     pub scopes: Vec<String>,
-    /// Keep videos in this state (repeatable): available, maybe_missing,
-    /// deleted, private, members_only, unlisted.
-    #[arg(long = "state")]
-    pub states: Vec<String>,
-    /// Uploaded on or after this day (YYYYMMDD or YYYY-MM-DD).
-    #[arg(long, value_parser = day_arg)]
-    pub date_from: Option<String>,
-    /// Uploaded on or before this day (YYYYMMDD or YYYY-MM-DD).
-    #[arg(long, value_parser = day_arg)]
-    pub date_to: Option<String>,
-    /// Let videos with no upload date pass --date-from/--date-to (they are
-    /// otherwise left out, and counted in a note)
-    #[arg(long)]
-    pub include_undated: bool,
-    /// video or livestream.
-    #[arg(long)]
-    pub media_type: Option<String>,
-    /// all_ages or restricted.
-    #[arg(long)]
-    pub age: Option<String>,
-    /// Only this channel, by slug or name (repeatable).
-    #[arg(long = "channel")]
-    pub channels: Vec<String>,
-    /// Only channels of this group, by id or name (repeatable).
-    #[arg(long = "group")]
-    pub groups: Vec<String>,
-    /// Only videos with this curated tag, by id or label (repeatable).
-    #[arg(long = "tag")]
-    pub tags: Vec<String>,
+    /// The filters, one flag each (see `archilyzer_core::query::FILTERS`).
+    #[command(flatten)]
+    pub filters: FilterFlags,
     /// Read at most this many pages; the result then says PARTIAL.
     #[arg(long)]
     pub max_pages: Option<usize>,
@@ -72,19 +47,14 @@ pub struct QueryArgs {
     pub fuzzy: u8,
 }
 
-/// A date flag: a malformed one is an error (exit 2), never ignored.
-fn day_arg(text: &str) -> Result<String, String> {
-    archilyzer_core::time::parse_day(text).map_err(|e| e.to_string())
-}
-
 impl QueryArgs {
     /// Flags that read alone but not together, refused as a usage error
     /// (exit 2): a date range whose start is after its end.
     pub fn validate(&self) -> Result<(), clap::Error> {
-        archilyzer_core::query::check_range(self.date_from.as_deref(), self.date_to.as_deref())
-            .map_err(|e| {
-                clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, format!("{e}\n"))
-            })
+        let f = &self.filters.0;
+        archilyzer_core::query::check_range(f.date_from.as_deref(), f.date_to.as_deref()).map_err(
+            |e| clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, format!("{e}\n")),
+        )
     }
 
     pub fn request(&self) -> Request {
@@ -96,17 +66,7 @@ impl QueryArgs {
             exclude: self.exclude.clone(),
             fuzzy: self.fuzzy,
             scopes: self.scopes.clone(),
-            filters: FilterArgs {
-                states: self.states.clone(),
-                date_from: self.date_from.clone(),
-                date_to: self.date_to.clone(),
-                media_type: self.media_type.clone(),
-                age: self.age.clone(),
-                channels: self.channels.clone(),
-                groups: self.groups.clone(),
-                tags: self.tags.clone(),
-                include_undated: self.include_undated,
-            },
+            filters: self.filters.0.clone(),
             max_pages: self.max_pages,
             max_videos: None,
         }

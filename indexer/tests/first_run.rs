@@ -277,3 +277,43 @@ fn a_search_of_a_cited_only_site_says_it_publishes_reports_only() {
         "{text}"
     );
 }
+
+#[test]
+fn duration_flags_come_from_the_filter_table_and_refuse_what_is_no_length() {
+    let alpha = alpha();
+    let run = |flags: &[&str]| {
+        bin()
+            .args([
+                "search",
+                "--no-index",
+                "--json",
+                "--local",
+                alpha.to_str().unwrap(),
+            ])
+            .args(flags)
+            .arg("really")
+            .output()
+            .unwrap()
+    };
+    let total = |o: &Output| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["total_videos"].as_u64().unwrap()
+    };
+    let all = run(&[]);
+    let long = run(&["--min-duration", "20:00"]);
+    let short = run(&["--max-duration", "1199.999"]);
+    assert!(long.status.success(), "{}", stderr(&long));
+    assert!(0 < total(&long) && total(&long) < total(&all));
+    assert_eq!(
+        total(&long) + total(&short),
+        total(&all),
+        "every video has a length"
+    );
+    let bad = run(&["--min-duration", "ten minutes"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("invalid value 'ten minutes' for '--min-duration <MIN_DURATION>': \"ten minutes\" is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30)"),
+        "{}",
+        stderr(&bad)
+    );
+}

@@ -493,6 +493,87 @@ fn an_inverted_date_range_is_named_and_matches_nothing() {
     );
 }
 
+/// Every video's length, read from the pages themselves.
+fn lengths(site: &Path) -> std::collections::BTreeMap<(String, String), Option<f64>> {
+    let archive = open_local(site);
+    let s = &archive.sites()[0];
+    let mut out = std::collections::BTreeMap::new();
+    for c in &s.corpus().channels {
+        let pages = s.transcript_manifest(&c.slug).unwrap().pages.len() as u32;
+        for p in 1..=pages {
+            for v in &s.transcript_page(&c.slug, p).unwrap().videos {
+                out.insert((c.slug.clone(), v.slug.clone()), v.duration);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_duration_filter_keeps_exactly_the_videos_of_that_length_with_or_without_summaries_lengths() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let lengths = lengths(&f.site);
+    let mut known: Vec<f64> = lengths.values().flatten().copied().collect();
+    known.sort_by(f64::total_cmp);
+    let (min, max) = (known[known.len() / 4], known[known.len() * 3 / 4]);
+    let q = Request {
+        filters: FilterArgs {
+            min_duration: Some(min.to_string()),
+            max_duration: Some(format!("{}:{:02}", (max as u64) / 60, (max as u64) % 60)),
+            ..Default::default()
+        },
+        ..plain("the")
+    };
+    let max = ((max as u64) / 60 * 60 + (max as u64) % 60) as f64;
+    let (all, _) = hits(&archive, Some(&f.index), &plain("the"));
+    let expected: Hits = all
+        .into_iter()
+        .filter(|(c, s, _)| lengths[&(c.clone(), s.clone())].is_some_and(|d| d >= min && d <= max))
+        .collect();
+    assert!(!expected.is_empty());
+    let (indexed, r) = hits(&archive, Some(&f.index), &q);
+    let same = |got: &Hits, what: &str| {
+        assert!(
+            got == &expected,
+            "{what}: {} hits, expected {}",
+            got.len(),
+            expected.len()
+        );
+    };
+    same(&indexed, "with the index");
+    let (scanned, full) = hits(&archive, None, &q);
+    same(&scanned, "without it, planned from the summaries");
+    assert!(r.pages_read <= full.pages_read);
+
+    // An archive whose summaries hold no lengths (written before they
+    // did): no page is skipped for its length, and the answer is the same.
+    let summaries = f.site.join("summaries/index.json");
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summaries).unwrap()).unwrap();
+    for row in v["videos"].as_array_mut().unwrap() {
+        row.as_object_mut().unwrap().remove("duration");
+    }
+    std::fs::write(&summaries, serde_json::to_vec(&v).unwrap()).unwrap();
+    let (old, _) = hits(&open_local(&f.site), None, &q);
+    same(&old, "summaries without lengths");
+
+    let bad = Request {
+        filters: FilterArgs {
+            min_duration: Some("ten minutes".into()),
+            ..Default::default()
+        },
+        ..plain("the")
+    };
+    let r = search(&archive, Some(&f.index), &bad).unwrap();
+    assert_eq!(r.total_videos, 0);
+    assert!(
+        r.notes.iter().any(|n| n == "min_duration \"ten minutes\" is not a length (seconds, m:ss or h:mm:ss); the search matches nothing"),
+        "{:?}",
+        r.notes
+    );
+}
+
 #[test]
 fn max_pages_reports_partial_coverage_naming_the_channels() {
     let f = fixture();

@@ -61,27 +61,21 @@ fn roster(archive: &Archive) -> Vec<String> {
 fn enumerate_args(link: &ShareLink, handle: &str) -> Option<Value> {
     let req = as_request(&link.tree, &link.filters, Caps::default())?;
     let mut args = json!({"query": req.query, "source": handle});
-    let f = &req.filters;
-    let pairs: [(&str, Value); 10] = [
+    let pairs: [(&str, Value); 4] = [
         ("regex", json!(req.regex)),
         ("use_aliases", json!(req.use_aliases)),
         ("exclude", json!(req.exclude)),
         ("scopes", json!(req.scopes)),
-        ("channels", json!(f.channels)),
-        ("states", json!(f.states)),
-        ("media_type", json!(f.media_type)),
-        ("age", json!(f.age)),
-        ("date_from", json!(f.date_from)),
-        ("date_to", json!(f.date_to)),
     ];
     for (k, v) in pairs {
-        let empty = v.is_null()
-            || v == json!([])
-            || v == json!(false)
-            || (k == "use_aliases" && v == json!(true));
-        if !empty {
+        let default =
+            v == json!([]) || v == json!(false) || (k == "use_aliases" && v == json!(true));
+        if !default {
             args[k] = v;
         }
+    }
+    for (k, v) in req.filters.to_json() {
+        args[k] = v;
     }
     Some(args)
 }

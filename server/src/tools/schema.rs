@@ -3,23 +3,15 @@
 //! properties, and closed objects. The schemas themselves sit beside each
 //! tool's handler in [`super::registry`].
 
+use archilyzer_core::query::FILTERS;
 use serde_json::{json, Map, Value};
 
-/// The filter properties `search_transcripts` and `enumerate_matches` share,
-/// so the two can never disagree about what can be filtered.
+/// The properties `search_transcripts` and `enumerate_matches` share, so
+/// the two can never disagree about what can be filtered: every filter of
+/// the one table ([`archilyzer_core::query::FILTERS`]), with the older
+/// singular forms, and the search options beside them.
 pub fn filter_properties() -> Map<String, Value> {
-    let Value::Object(map) = json!({
-        "states": {"type": "array", "items": {"type": "string"}, "description": "Keep only videos in these states: available, maybe_missing, deleted, private, members_only, unlisted."},
-        "date_from": {"type": "string", "description": "Uploaded on or after this day: YYYYMMDD or YYYY-MM-DD (anything else matches nothing, and is named)."},
-        "date_to": {"type": "string", "description": "Uploaded on or before this day: YYYYMMDD or YYYY-MM-DD."},
-        "include_undated": {"type": "boolean", "description": "Let videos with no upload date pass date_from/date_to (default false: they are left out, and the answer says how many matched)."},
-        "media_type": {"type": "string", "description": "video or livestream."},
-        "age": {"type": "string", "description": "all_ages or restricted."},
-        "channels": {"type": "array", "items": {"type": "string"}, "description": "Channel slugs or names (additive with groups)."},
-        "groups": {"type": "array", "items": {"type": "string"}, "description": "Channel groups by id or name."},
-        "channel": {"type": "string", "description": "Old singular form of channels."},
-        "group": {"type": "string", "description": "Old singular form of groups."},
-        "tags": {"type": "array", "items": {"type": "string"}, "description": "Curated tags (ids or labels, see list_tags)."},
+    let Value::Object(mut map) = json!({
         "exclude": {"type": "array", "items": {"type": "string"}, "description": "Drop videos that also match any of these (never alias-expanded)."},
         "scopes": {"type": "array", "items": {"type": "string"}, "description": "Fields to search: transcripts, chat, description, tags, metadata, posts. Default: captions and titles."},
         "max_pages": {"type": "integer", "minimum": 1, "description": "Scan cap (default 400); past it the result says PARTIAL and names the channels not reached."},
@@ -30,6 +22,16 @@ pub fn filter_properties() -> Map<String, Value> {
     }) else {
         unreachable!("a literal object")
     };
+    for f in FILTERS {
+        map.insert(f.name.to_string(), f.schema());
+        if let Some(one) = f.singular {
+            let help = format!("Older singular form of {}.", f.name);
+            map.insert(
+                one.to_string(),
+                json!({"type": "string", "description": help}),
+            );
+        }
+    }
     map
 }
 

@@ -30,10 +30,6 @@ pub const MAX_VIDEOS: usize = 2000;
 
 /// The engine request the shared arguments describe.
 pub fn request(args: &Map<String, Value>) -> Request {
-    let mut channels = list_arg(args, "channels");
-    channels.extend(str_arg(args, "channel").map(str::to_string));
-    let mut groups = list_arg(args, "groups");
-    groups.extend(str_arg(args, "group").map(str::to_string));
     Request {
         query: str_arg(args, "query").unwrap_or_default().to_string(),
         regex: bool_arg(args, "regex", false),
@@ -42,17 +38,7 @@ pub fn request(args: &Map<String, Value>) -> Request {
         exclude: list_arg(args, "exclude"),
         fuzzy: int_arg(args, "fuzzy", 0).min(2) as u8,
         scopes: list_arg(args, "scopes"),
-        filters: FilterArgs {
-            states: list_arg(args, "states"),
-            date_from: str_arg(args, "date_from").map(str::to_string),
-            date_to: str_arg(args, "date_to").map(str::to_string),
-            media_type: str_arg(args, "media_type").map(str::to_string),
-            age: str_arg(args, "age").map(str::to_string),
-            channels,
-            groups,
-            tags: list_arg(args, "tags"),
-            include_undated: bool_arg(args, "include_undated", false),
-        },
+        filters: FilterArgs::from_json(args),
         max_pages: Some(int_arg(args, "max_pages", DEFAULT_MAX_PAGES)),
         max_videos: Some(MAX_VIDEOS),
     }

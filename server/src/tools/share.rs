@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::search::{render_page, DEFAULT_MAX_PAGES, MAX_VIDEOS};
 use crate::tool::{bool_arg, str_arg, Context, Progress, Tick, ToolResult};
-use archilyzer_core::query::{Filters, Scope};
+use archilyzer_core::query::{Filters, Scope, FILTERS};
 use archilyzer_core::share::eval::{self, Caps};
 use archilyzer_core::share::{Node, ShareLink, Term};
 use archilyzer_core::time::parse_day;
@@ -61,8 +61,9 @@ pub fn apply_overrides(
             "clear_age" if on()? => f.age = None,
             "clear_dates" if on()? => (f.date_from, f.date_to) = (None, None),
             "clear_filters" if on()? => {
-                f.states.clear();
-                (f.media_type, f.age, f.date_from, f.date_to) = (None, None, None, None);
+                for filter in FILTERS.iter().filter(|x| x.name != "channels") {
+                    filter.clear(f);
+                }
             }
             "clear_channels" if on()? => f.channels.clear(),
             "channels" => {

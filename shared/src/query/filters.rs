@@ -12,32 +12,9 @@ use std::collections::BTreeSet;
 
 use crate::archive::Archive;
 use crate::format::{Age, MediaType, State, SummaryRow, VideoView};
-use crate::time::{parse_day, Day, DayRange, InvertedRange};
+use crate::time::{parse_clock, parse_day, Clock, Day, DayRange, InvertedRange};
 
-/// Filter values as a user gave them.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct FilterArgs {
-    /// Keep videos in these states.
-    pub states: Vec<String>,
-    /// Uploaded on or after (`YYYYMMDD` or `YYYY-MM-DD`).
-    pub date_from: Option<String>,
-    /// Uploaded on or before.
-    pub date_to: Option<String>,
-    /// `video` or `livestream`.
-    pub media_type: Option<String>,
-    /// `all_ages` or `restricted`.
-    pub age: Option<String>,
-    /// Channels by slug or name (additive with groups).
-    pub channels: Vec<String>,
-    /// Groups by id or name.
-    pub groups: Vec<String>,
-    /// Curated tags by id or label.
-    pub tags: Vec<String>,
-    /// Let videos with no upload date pass a date filter.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub include_undated: bool,
-}
+pub use super::filter_args::FilterArgs;
 
 /// Filters resolved against an archive.
 #[derive(Debug, Clone, Default)]
@@ -59,8 +36,21 @@ pub struct Filters {
     pub tags: Option<BTreeSet<(usize, String)>>,
     /// Whether a video with no upload date passes a date filter.
     pub include_undated: bool,
+    /// The shortest length kept, in seconds.
+    pub min_duration: Option<LengthBound>,
+    /// The longest length kept, in seconds.
+    pub max_duration: Option<LengthBound>,
     /// What was not recognised, and the resolved scope, for the footer.
     pub notes: Vec<String>,
+}
+
+/// A length bound of resolved filters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LengthBound {
+    /// Seconds.
+    Seconds(f64),
+    /// A value that is no length: named in the notes, it matches nothing.
+    Malformed,
 }
 
 /// What the predicate decides about a video.
@@ -103,6 +93,13 @@ pub struct VideoFacts<'a> {
     pub state: State,
     /// The curated tags' ids.
     pub curated_tags: Vec<&'a str>,
+    /// Its length in seconds, when known.
+    pub duration: Option<f64>,
+    /// Whether an unknown length may pass a length bound: true for a
+    /// summaries or index row, where an archive written before rows held
+    /// lengths has none, so the page is read and the record decides;
+    /// false for the record itself.
+    pub unknown_length_may_pass: bool,
 }
 
 impl<'a> VideoFacts<'a> {
@@ -116,6 +113,8 @@ impl<'a> VideoFacts<'a> {
             age: row.age,
             state: row.state,
             curated_tags: row.curated_tags.iter().map(String::as_str).collect(),
+            duration: row.duration,
+            unknown_length_may_pass: true,
         }
     }
 
@@ -129,6 +128,8 @@ impl<'a> VideoFacts<'a> {
             age: v.age,
             state: v.state,
             curated_tags: v.curated_tags.iter().map(|t| t.as_ref()).collect(),
+            duration: v.duration,
+            unknown_length_may_pass: false,
         }
     }
 }
@@ -153,6 +154,8 @@ impl Filters {
         f.channels = channel_scope(args, archive, &mut f.notes);
         f.tags = tag_filter(&args.tags, archive, &mut f.notes);
         f.include_undated = args.include_undated;
+        f.min_duration = length(args.min_duration.as_deref(), "min_duration", &mut f.notes);
+        f.max_duration = length(args.max_duration.as_deref(), "max_duration", &mut f.notes);
         f
     }
 
@@ -164,6 +167,8 @@ impl Filters {
             || self.media_type.is_some()
             || self.age.is_some()
             || self.tags.is_some()
+            || self.min_duration.is_some()
+            || self.max_duration.is_some()
     }
 
     /// Whether a channel of site number `site` is in the channel scope.
@@ -207,6 +212,20 @@ impl Filters {
                     .iter()
                     .any(|x| t.contains(&(v.site, x.to_string())))
             })
+            && self.length_passes(v)
+    }
+
+    /// Whether `v`'s length is within the bounds: an unknown length is
+    /// outside any bound, except where [`VideoFacts::unknown_length_may_pass`].
+    fn length_passes(&self, v: &VideoFacts) -> bool {
+        let within =
+            |bound: Option<LengthBound>, ok: fn(f64, f64) -> bool| match (bound, v.duration) {
+                (None, _) => true,
+                (Some(LengthBound::Malformed), _) => false,
+                (Some(LengthBound::Seconds(_)), None) => v.unknown_length_may_pass,
+                (Some(LengthBound::Seconds(b)), Some(d)) => ok(d, b),
+            };
+        within(self.min_duration, |d, min| d >= min) && within(self.max_duration, |d, max| d <= max)
     }
 
     /// Whether `v` may answer (see [`Filters::verdict`]).
@@ -220,7 +239,9 @@ impl Filters {
         let video_only = self.states.is_some()
             || self.media_type.is_some()
             || self.age.is_some()
-            || self.tags.is_some();
+            || self.tags.is_some()
+            || self.min_duration.is_some()
+            || self.max_duration.is_some();
         !video_only && self.channel_in_scope(site, channel) && self.date_passes(date)
     }
 }
@@ -276,6 +297,17 @@ fn date(value: Option<&str>, what: &str, notes: &mut Vec<String>) -> Option<Date
         Err(e) => {
             notes.push(format!("{what} {e}; the search matches nothing"));
             DateBound::Malformed
+        }
+    })
+}
+
+fn length(value: Option<&str>, what: &str, notes: &mut Vec<String>) -> Option<LengthBound> {
+    let v = value?;
+    Some(match parse_clock(v.trim(), Clock::Typed) {
+        Some(s) => LengthBound::Seconds(s),
+        None => {
+            notes.push(format!("{what} {v:?} is not a length (seconds, m:ss or h:mm:ss); the search matches nothing"));
+            LengthBound::Malformed
         }
     })
 }

@@ -1,5 +1,7 @@
 //! The query engine: source → planner → scanner → matcher → result.
 //!
+//! - [`filter_args`]: every filter a user can set, declared once (flags,
+//!   schemas and share links derive from it).
 //! - [`filters`]: filters and channel scope, one predicate for planning and
 //!   confirming.
 //! - [`matcher`]: phrases and regexes decided on the real text.
@@ -15,6 +17,7 @@
 
 mod confirm;
 mod error;
+pub mod filter_args;
 pub mod filtered;
 pub mod filters;
 pub mod matcher;
@@ -32,6 +35,7 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use error::QueryError;
+pub use filter_args::{Filter, FILTERS};
 pub use filters::{check_range, DateBound, FilterArgs, Filters};
 pub use matcher::Matcher;
 pub use terms::{TermSpec, Terms};

@@ -13,7 +13,8 @@ use std::path::Path;
 
 use super::{Node, ShareLink, Term};
 use crate::archive::Archive;
-use crate::query::{search_each, FilterArgs, Filters, Request, Response, VideoResult};
+use crate::query::filter_args::LinkField;
+use crate::query::{search_each, FilterArgs, Filters, Request, Response, VideoResult, FILTERS};
 
 /// Caps for every engine search a link runs.
 #[derive(Debug, Clone, Copy, Default)]
@@ -70,14 +71,18 @@ pub fn as_request(tree: &Node, filters: &FilterArgs, caps: Caps) -> Option<Reque
 /// The link a search on `archive` stands for, at `origin`. Groups become
 /// the channels they hold; tags cannot be carried and are refused.
 pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareLink, String> {
-    if !req.filters.tags.is_empty() {
-        return Err("a share link cannot carry a tag filter (the format has no field for it): drop --tag, or name the channels instead".into());
+    for f in FILTERS {
+        if let LinkField::Refused(advice) = f.link {
+            if f.is_set(&req.filters) {
+                return Err(format!(
+                    "a share link cannot carry {} (the format has no field for it): {advice}",
+                    f.name
+                ));
+            }
+        }
     }
     if req.fuzzy > 0 {
         return Err("a share link cannot carry fuzzy (the format has no field for it): share the search without it, or with its expansions as an OR of terms".into());
-    }
-    if req.filters.include_undated {
-        return Err("a share link cannot carry include_undated (the format has no field for it): drop it, or share the search without a date filter".into());
     }
     let mut filters = req.filters.clone();
     if !filters.groups.is_empty() {

@@ -32,9 +32,8 @@ pub mod eval;
 use base64::Engine;
 use serde_json::{json, Map, Value};
 
-use crate::format::State;
-use crate::query::FilterArgs;
-use crate::time::parse_day;
+use crate::query::filter_args::{Filter, LinkField, Shape};
+use crate::query::{FilterArgs, FILTERS};
 
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -88,16 +87,6 @@ pub struct ShareLink {
     /// Parts decoded but not used, each with why.
     pub ignored: Vec<String>,
 }
-
-/// Availability codes and the states they stand for.
-const STATES: &[(&str, State)] = &[
-    ("a", State::Available),
-    ("m", State::MaybeMissing),
-    ("d", State::Deleted),
-    ("p", State::Private),
-    ("mo", State::MembersOnly),
-    ("u", State::Unlisted),
-];
 
 fn b64() -> base64::engine::GeneralPurpose {
     base64::engine::general_purpose::URL_SAFE_NO_PAD
@@ -281,41 +270,9 @@ impl ShareLink {
     pub fn encode(&self) -> String {
         let tree = serde_json::to_vec(&self.tree.to_json()).unwrap_or_default();
         let mut q = vec![format!("qt={}", b64().encode(tree))];
-        let f = &self.filters;
-        q.extend(f.channels.iter().map(|c| format!("fc={}", percent(c))));
-        let code = |names: &[(&str, &str)], v: &str| {
-            names
-                .iter()
-                .find(|(_, n)| *n == v)
-                .map_or(v.to_string(), |(c, _)| c.to_string())
-        };
-        if let Some(t) = &f.media_type {
-            q.push(format!(
-                "ft={}",
-                code(&[("v", "video"), ("l", "livestream")], t)
-            ));
+        for f in FILTERS {
+            q.extend(encode_filter(f, &self.filters));
         }
-        if let Some(a) = &f.age {
-            q.push(format!(
-                "fa={}",
-                code(&[("a", "all_ages"), ("r", "restricted")], a)
-            ));
-        }
-        if !f.states.is_empty() {
-            let codes: Vec<String> = f
-                .states
-                .iter()
-                .map(|s| {
-                    STATES
-                        .iter()
-                        .find(|(_, st)| st.as_str() == s)
-                        .map_or(s.clone(), |(c, _)| c.to_string())
-                })
-                .collect();
-            q.push(format!("fav={}", codes.join(",")));
-        }
-        q.extend(f.date_from.iter().map(|d| format!("fdf={d}")));
-        q.extend(f.date_to.iter().map(|d| format!("fdt={d}")));
         q.push(format!("fv={VERSION}"));
         format!("{}/?{}", self.origin, q.join("&"))
     }
@@ -365,41 +322,13 @@ impl ShareLink {
 
     fn apply(&mut self, key: &str, raw: &str, tree: &mut Option<Node>) -> Result<(), String> {
         let value = unpercent(raw);
-        let f = &mut self.filters;
+        if let Some((f, codes)) = FILTERS.iter().find_map(|f| carried_as(f, key)) {
+            let values = decode_filter(f, key, codes, raw)?;
+            f.set(&mut self.filters, values);
+            return Ok(());
+        }
         match key {
             "qt" => *tree = Some(decode_tree(&value)?),
-            "fc" => f.channels.extend(
-                raw.split(',')
-                    .map(unpercent)
-                    .filter(|c| !c.trim().is_empty()),
-            ),
-            "ft" => {
-                f.media_type = Some(pick("ft", &value, &[("v", "video"), ("l", "livestream")])?)
-            }
-            "fa" => {
-                f.age = Some(pick(
-                    "fa",
-                    &value,
-                    &[("a", "all_ages"), ("r", "restricted")],
-                )?)
-            }
-            "fav" => {
-                for code in value.split(',').filter(|c| !c.is_empty()) {
-                    let state = STATES
-                        .iter()
-                        .find(|(c, s)| *c == code || s.as_str() == code)
-                        .ok_or_else(|| format!("fav: {code:?} is not an availability: use a, m, d, p, mo, u (or available, maybe_missing, deleted, private, members_only, unlisted)"))?;
-                    f.states.push(state.1.as_str().to_string());
-                }
-            }
-            "fdf" | "fdt" => {
-                let d = parse_day(&value).map_err(|e| format!("{key}: {e}"))?;
-                *(if key == "fdf" {
-                    &mut f.date_from
-                } else {
-                    &mut f.date_to
-                }) = Some(d);
-            }
             "fk" => self.ignored.push(format!(
                 "fk={value} (a subtitle-track token: a composite link's tree names its own layers)"
             )),
@@ -414,6 +343,73 @@ impl ShareLink {
         }
         Ok(())
     }
+}
+
+/// The short codes of `f` when a link carries it under `key`.
+fn carried_as(f: &'static Filter, key: &str) -> Option<(&'static Filter, Codes)> {
+    match f.link {
+        LinkField::Code { code, codes, .. } if code == key => Some((f, codes)),
+        _ => None,
+    }
+}
+
+type Codes = &'static [(&'static str, &'static str)];
+
+/// The `key=value` parts that carry filter `f` of `args` (none when unset
+/// or not carried).
+fn encode_filter(f: &Filter, args: &FilterArgs) -> Vec<String> {
+    let LinkField::Code {
+        code,
+        codes,
+        repeat,
+    } = f.link
+    else {
+        return Vec::new();
+    };
+    let short = |v: &str| {
+        let c = codes.iter().find(|(_, n)| *n == v).map_or(v, |(c, _)| c);
+        percent(c)
+    };
+    let values: Vec<String> = match f.to_json(args) {
+        Value::String(v) => vec![short(&v)],
+        Value::Array(list) => list.iter().filter_map(Value::as_str).map(short).collect(),
+        _ => Vec::new(),
+    };
+    if values.is_empty() {
+        Vec::new()
+    } else if repeat {
+        values.iter().map(|v| format!("{code}={v}")).collect()
+    } else {
+        vec![format!("{code}={}", values.join(","))]
+    }
+}
+
+/// The values of filter `f` carried as `key=raw`: comma-separated parts,
+/// each a short code or a full value where the filter has codes, and
+/// passing the filter's check where it has one.
+fn decode_filter(f: &Filter, key: &str, codes: Codes, raw: &str) -> Result<Vec<String>, String> {
+    let parts: Vec<String> = match f.shape {
+        Shape::List(..) => raw
+            .split(',')
+            .map(unpercent)
+            .filter(|v| !v.trim().is_empty())
+            .collect(),
+        _ => vec![unpercent(raw)],
+    };
+    parts
+        .into_iter()
+        .map(|v| {
+            let v = if codes.is_empty() {
+                v
+            } else {
+                pick(key, &v, codes)?
+            };
+            match f.check {
+                Some(check) => check(&v).map_err(|e| format!("{key}: {e}")),
+                None => Ok(v),
+            }
+        })
+        .collect()
 }
 
 fn pick(key: &str, value: &str, names: &[(&str, &str)]) -> Result<String, String> {
@@ -517,8 +513,11 @@ mod tests {
         assert!(err(format!("https://a.example/?qt={}", tree(wide))).contains("more than 32 terms"));
         assert!(err(format!("https://a.example/?qt={ok}&fdf=2024-13-99"))
             .starts_with("fdf: \"2024-13-99\" is not a date"));
-        assert!(err(format!("https://a.example/?qt={ok}&fav=zz"))
-            .starts_with("fav: \"zz\" is not an availability"));
+        assert!(
+            err(format!("https://a.example/?qt={ok}&fav=zz")).starts_with(
+                "fav: \"zz\" is not one of a (available), m (maybe_missing), d (deleted)"
+            )
+        );
         assert!(err(format!("https://a.example/?qt={ok}&ft=x"))
             .starts_with("ft: \"x\" is not one of v (video), l (livestream)"));
         assert!(err(format!("https://a.example/?qt={ok}&fv=2")).contains("version 1"));

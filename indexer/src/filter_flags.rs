@@ -1,0 +1,62 @@
+//! The command line's filter flags, derived from the one table of filters
+//! ([`archilyzer_core::query::FILTERS`]): a flag per filter, repeatable for
+//! a list, its value checked where the table says (a bad value is a usage
+//! error, exit 2), its help the table's.
+
+use archilyzer_core::query::filter_args::Shape;
+use archilyzer_core::query::{FilterArgs, FILTERS};
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+
+/// The filter flags of a command.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FilterFlags(pub FilterArgs);
+
+impl Args for FilterFlags {
+    fn augment_args(cmd: Command) -> Command {
+        FILTERS.iter().fold(cmd, |cmd, f| {
+            let mut arg = Arg::new(f.name).long(f.flag).help(f.help);
+            arg = match f.shape {
+                Shape::Flag(..) => arg.action(ArgAction::SetTrue),
+                Shape::List(..) => arg
+                    .action(ArgAction::Append)
+                    .help(format!("{} (repeatable)", f.help)),
+                Shape::Text(..) | Shape::Seconds(..) => arg.action(ArgAction::Set),
+            };
+            if !matches!(f.shape, Shape::Flag(..)) {
+                arg = arg.value_name(f.name.to_uppercase());
+            }
+            if let Some(check) = f.check {
+                arg = arg.value_parser(check);
+            }
+            cmd.arg(arg)
+        })
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for FilterFlags {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = FilterArgs::default();
+        for f in FILTERS {
+            let values: Vec<String> = match f.shape {
+                Shape::Flag(..) => m.get_flag(f.name).then(String::new).into_iter().collect(),
+                _ => m
+                    .get_many::<String>(f.name)
+                    .into_iter()
+                    .flatten()
+                    .cloned()
+                    .collect(),
+            };
+            f.set(&mut args, values);
+        }
+        Ok(FilterFlags(args))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}

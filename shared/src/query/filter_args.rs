@@ -1,0 +1,389 @@
+//! Every filter a user can set, declared once.
+//!
+//! [`FILTERS`] is the one table of filters. Each row names the filter's
+//! argument (the MCP tools' key and the share-link field it fills), its
+//! command-line flag, its help text, the shape of its value, how a value
+//! is checked, and its share-link code. The front ends derive what they
+//! need from it: the command line's flags, the tools' JSON Schema, reading
+//! a tool call's arguments, share-link encoding and decoding, and the
+//! arguments a plan hands on. What a filter *means* (its predicate) lives
+//! in [`super::filters`], which resolves these values against an archive.
+//!
+//! Adding a filter on a fact the summaries hold touches this table, its
+//! field in [`FilterArgs`], and the predicate in [`super::filters`].
+
+use serde_json::{Map, Value};
+
+use crate::time::{parse_clock, parse_day, Clock};
+
+/// Filter values as a user gave them (checked, where a row says how, by
+/// the front end that reads them; resolved by [`super::Filters::resolve`]).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct FilterArgs {
+    /// Keep videos in these states.
+    pub states: Vec<String>,
+    /// Uploaded on or after (`YYYYMMDD` or `YYYY-MM-DD`).
+    pub date_from: Option<String>,
+    /// Uploaded on or before.
+    pub date_to: Option<String>,
+    /// `video` or `livestream`.
+    pub media_type: Option<String>,
+    /// `all_ages` or `restricted`.
+    pub age: Option<String>,
+    /// Channels by slug or name (additive with groups).
+    pub channels: Vec<String>,
+    /// Groups by id or name.
+    pub groups: Vec<String>,
+    /// Curated tags by id or label.
+    pub tags: Vec<String>,
+    /// Let videos with no upload date pass a date filter.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub include_undated: bool,
+    /// At least this long: seconds, `m:ss` or `h:mm:ss`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_duration: Option<String>,
+    /// At most this long.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_duration: Option<String>,
+}
+
+/// The shape of a filter's value.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// One text.
+    Text(
+        fn(&FilterArgs) -> &Option<String>,
+        fn(&mut FilterArgs) -> &mut Option<String>,
+    ),
+    /// One text, or in JSON a number of seconds.
+    Seconds(
+        fn(&FilterArgs) -> &Option<String>,
+        fn(&mut FilterArgs) -> &mut Option<String>,
+    ),
+    /// Any number of texts (a repeatable flag, a JSON array).
+    List(
+        fn(&FilterArgs) -> &Vec<String>,
+        fn(&mut FilterArgs) -> &mut Vec<String>,
+    ),
+    /// On or off.
+    Flag(fn(&FilterArgs) -> &bool, fn(&mut FilterArgs) -> &mut bool),
+}
+
+/// A value check: the value as stored, or what is wrong with it.
+pub type Check = fn(&str) -> Result<String, String>;
+
+/// How a share link carries a filter.
+#[derive(Debug, Clone, Copy)]
+pub enum LinkField {
+    /// Under `code`; a value is written as its short code from `codes`
+    /// (`(code, value)`), and either is read. A list is written with one
+    /// `code=` per value (`repeat`) or comma-separated.
+    Code {
+        /// The query key.
+        code: &'static str,
+        /// Short codes for values.
+        codes: &'static [(&'static str, &'static str)],
+        /// A list repeats the key rather than joining with commas.
+        repeat: bool,
+    },
+    /// Resolved into the channels it stands for before a link is made.
+    AsChannels,
+    /// Not carried: a link for a search that sets it is refused, saying
+    /// what to do instead.
+    Refused(&'static str),
+}
+
+/// One filter.
+#[derive(Debug, Clone, Copy)]
+pub struct Filter {
+    /// The tools' argument and the engine's name (`date_from`).
+    pub name: &'static str,
+    /// The command line's long flag (`date-from`).
+    pub flag: &'static str,
+    /// An older singular argument the tools still accept (`channel`).
+    pub singular: Option<&'static str>,
+    /// What it does, for `--help` and the tools' schema.
+    pub help: &'static str,
+    /// Its value.
+    pub shape: Shape,
+    /// The check a value must pass where a bad value is a usage error
+    /// (the command line, a share link); it gives the value as stored.
+    /// Without one, a value is resolved and an unknown one named.
+    pub check: Option<Check>,
+    /// How share links carry it.
+    pub link: LinkField,
+}
+
+const STATE_CODES: &[(&str, &str)] = &[
+    ("a", "available"),
+    ("m", "maybe_missing"),
+    ("d", "deleted"),
+    ("p", "private"),
+    ("mo", "members_only"),
+    ("u", "unlisted"),
+];
+
+fn day(text: &str) -> Result<String, String> {
+    parse_day(text).map_err(|e| e.to_string())
+}
+
+fn seconds(text: &str) -> Result<String, String> {
+    parse_clock(text.trim(), Clock::Typed)
+        .map(|s| s.to_string())
+        .ok_or_else(|| {
+            format!("{text:?} is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30)")
+        })
+}
+
+/// Every filter, in the order help and schemas list them.
+pub const FILTERS: &[Filter] = &[
+    Filter {
+        name: "channels",
+        flag: "channel",
+        singular: Some("channel"),
+        help: "Only these channels, by slug or name (additive with groups).",
+        shape: Shape::List(|a| &a.channels, |a| &mut a.channels),
+        check: None,
+        link: LinkField::Code { code: "fc", codes: &[], repeat: true },
+    },
+    Filter {
+        name: "groups",
+        flag: "group",
+        singular: Some("group"),
+        help: "Only channels of these groups, by id or name.",
+        shape: Shape::List(|a| &a.groups, |a| &mut a.groups),
+        check: None,
+        link: LinkField::AsChannels,
+    },
+    Filter {
+        name: "media_type",
+        flag: "media-type",
+        singular: None,
+        help: "video or livestream.",
+        shape: Shape::Text(|a| &a.media_type, |a| &mut a.media_type),
+        check: None,
+        link: LinkField::Code { code: "ft", codes: &[("v", "video"), ("l", "livestream")], repeat: false },
+    },
+    Filter {
+        name: "age",
+        flag: "age",
+        singular: None,
+        help: "all_ages or restricted.",
+        shape: Shape::Text(|a| &a.age, |a| &mut a.age),
+        check: None,
+        link: LinkField::Code { code: "fa", codes: &[("a", "all_ages"), ("r", "restricted")], repeat: false },
+    },
+    Filter {
+        name: "states",
+        flag: "state",
+        singular: None,
+        help: "Keep only videos in these states: available, maybe_missing, deleted, private, members_only, unlisted.",
+        shape: Shape::List(|a| &a.states, |a| &mut a.states),
+        check: None,
+        link: LinkField::Code { code: "fav", codes: STATE_CODES, repeat: false },
+    },
+    Filter {
+        name: "date_from",
+        flag: "date-from",
+        singular: None,
+        help: "Uploaded on or after this day: YYYYMMDD or YYYY-MM-DD, a day the calendar has.",
+        shape: Shape::Text(|a| &a.date_from, |a| &mut a.date_from),
+        check: Some(day),
+        link: LinkField::Code { code: "fdf", codes: &[], repeat: false },
+    },
+    Filter {
+        name: "date_to",
+        flag: "date-to",
+        singular: None,
+        help: "Uploaded on or before this day: YYYYMMDD or YYYY-MM-DD, not before date_from.",
+        shape: Shape::Text(|a| &a.date_to, |a| &mut a.date_to),
+        check: Some(day),
+        link: LinkField::Code { code: "fdt", codes: &[], repeat: false },
+    },
+    Filter {
+        name: "include_undated",
+        flag: "include-undated",
+        singular: None,
+        help: "Let videos with no upload date pass date_from/date_to (by default they are left out, and the answer says how many matched).",
+        shape: Shape::Flag(|a| &a.include_undated, |a| &mut a.include_undated),
+        check: None,
+        link: LinkField::Refused("drop it, or share the search without a date filter"),
+    },
+    Filter {
+        name: "min_duration",
+        flag: "min-duration",
+        singular: None,
+        help: "Only videos at least this long: seconds, m:ss or h:mm:ss (a video of unknown length is left out).",
+        shape: Shape::Seconds(|a| &a.min_duration, |a| &mut a.min_duration),
+        check: Some(seconds),
+        link: LinkField::Refused("drop it, or share the search without a length bound"),
+    },
+    Filter {
+        name: "max_duration",
+        flag: "max-duration",
+        singular: None,
+        help: "Only videos at most this long: seconds, m:ss or h:mm:ss (a video of unknown length is left out).",
+        shape: Shape::Seconds(|a| &a.max_duration, |a| &mut a.max_duration),
+        check: Some(seconds),
+        link: LinkField::Refused("drop it, or share the search without a length bound"),
+    },
+    Filter {
+        name: "tags",
+        flag: "tag",
+        singular: None,
+        help: "Only videos with one of these curated tags, by id or label (see list_tags).",
+        shape: Shape::List(|a| &a.tags, |a| &mut a.tags),
+        check: None,
+        link: LinkField::Refused("drop the tag filter, or name the channels instead"),
+    },
+];
+
+/// The filter of a name.
+pub fn filter(name: &str) -> Option<&'static Filter> {
+    FILTERS.iter().find(|f| f.name == name)
+}
+
+impl Filter {
+    /// Whether `args` sets this filter.
+    pub fn is_set(&self, args: &FilterArgs) -> bool {
+        match self.shape {
+            Shape::Text(get, _) | Shape::Seconds(get, _) => get(args).is_some(),
+            Shape::List(get, _) => !get(args).is_empty(),
+            Shape::Flag(get, _) => *get(args),
+        }
+    }
+
+    /// The value in `args` as JSON (`null`, `[]` or `false` when unset).
+    pub fn to_json(&self, args: &FilterArgs) -> Value {
+        match self.shape {
+            Shape::Text(get, _) | Shape::Seconds(get, _) => get(args).clone().into(),
+            Shape::List(get, _) => get(args).clone().into(),
+            Shape::Flag(get, _) => (*get(args)).into(),
+        }
+    }
+
+    /// The JSON Schema of the tools' argument.
+    pub fn schema(&self) -> Value {
+        let ty = match self.shape {
+            Shape::Text(..) => serde_json::json!({"type": "string"}),
+            Shape::Seconds(..) => serde_json::json!({"type": ["number", "string"]}),
+            Shape::List(..) => serde_json::json!({"type": "array", "items": {"type": "string"}}),
+            Shape::Flag(..) => serde_json::json!({"type": "boolean"}),
+        };
+        let mut s = ty;
+        s["description"] = self.help.into();
+        s
+    }
+
+    /// Reads this filter from a tool call's arguments into `args` (a
+    /// value of the wrong JSON type is left unset, as the schema refuses
+    /// it before a call gets here).
+    pub fn read_json(&self, from: &Map<String, Value>, args: &mut FilterArgs) {
+        let text = |v: &Value| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
+        let value = from.get(self.name);
+        match self.shape {
+            Shape::Text(_, set) => *set(args) = value.and_then(Value::as_str).map(str::to_string),
+            Shape::Seconds(_, set) => *set(args) = value.and_then(text),
+            Shape::Flag(_, set) => *set(args) = value.and_then(Value::as_bool).unwrap_or(false),
+            Shape::List(_, set) => {
+                let list = set(args);
+                let items = value.and_then(Value::as_array).into_iter().flatten();
+                list.extend(items.filter_map(Value::as_str).map(str::to_string));
+                let one = self
+                    .singular
+                    .and_then(|s| from.get(s))
+                    .and_then(Value::as_str);
+                list.extend(one.map(str::to_string));
+            }
+        }
+    }
+
+    /// Unsets this filter in `args`.
+    pub fn clear(&self, args: &mut FilterArgs) {
+        match self.shape {
+            Shape::Text(_, set) | Shape::Seconds(_, set) => *set(args) = None,
+            Shape::List(_, set) => set(args).clear(),
+            Shape::Flag(_, set) => *set(args) = false,
+        }
+    }
+
+    /// Stores `values` given for this filter on the command line or in a
+    /// link: the last one for a single value, all of them for a list.
+    pub fn set(&self, args: &mut FilterArgs, values: Vec<String>) {
+        match self.shape {
+            Shape::Text(_, set) | Shape::Seconds(_, set) => *set(args) = values.into_iter().last(),
+            Shape::List(_, set) => set(args).extend(values),
+            Shape::Flag(_, set) => *set(args) = !values.is_empty(),
+        }
+    }
+}
+
+impl FilterArgs {
+    /// The filters a tool call's arguments set.
+    pub fn from_json(from: &Map<String, Value>) -> FilterArgs {
+        let mut args = FilterArgs::default();
+        for f in FILTERS {
+            f.read_json(from, &mut args);
+        }
+        args
+    }
+
+    /// The filters set, as tool arguments (what a plan hands on).
+    pub fn to_json(&self) -> Map<String, Value> {
+        FILTERS
+            .iter()
+            .filter(|f| f.is_set(self))
+            .map(|f| (f.name.to_string(), f.to_json(self)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_filter_reads_back_what_it_writes() {
+        let call = json!({
+            "states": ["deleted"], "date_from": "2024-01-01", "date_to": "20241231",
+            "include_undated": true, "min_duration": 600, "max_duration": "1:00:00",
+            "media_type": "video", "age": "restricted", "channels": ["a"], "channel": "b",
+            "groups": ["g"], "tags": ["t"]
+        });
+        let args = FilterArgs::from_json(call.as_object().unwrap());
+        assert_eq!(
+            args.channels,
+            ["a", "b"],
+            "the singular form adds to the list"
+        );
+        assert_eq!(args.min_duration.as_deref(), Some("600"));
+        let back = args.to_json();
+        assert_eq!(back.len(), FILTERS.len(), "every filter is set: {back:?}");
+        assert_eq!(FilterArgs::from_json(&back), args);
+        for f in FILTERS {
+            assert!(f.is_set(&args), "{}", f.name);
+            assert_eq!(f.schema()["description"], f.help);
+        }
+    }
+
+    #[test]
+    fn checks_refuse_what_a_usage_error_is() {
+        let check = |name: &str, v: &str| (filter(name).unwrap().check.unwrap())(v);
+        assert_eq!(check("date_from", "2024-02-29").unwrap(), "20240229");
+        assert_eq!(
+            check("date_to", "2015-02-31").unwrap_err(),
+            "\"2015-02-31\" is not a date: February 2015 has 28 days"
+        );
+        assert_eq!(check("min_duration", "1:30").unwrap(), "90");
+        assert_eq!(
+            check("max_duration", "ten minutes").unwrap_err(),
+            "\"ten minutes\" is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30)"
+        );
+    }
+}
