@@ -308,7 +308,7 @@ fn also_heard_once(handle: &SourceHandle, index_dir: &Path, query: &str) -> Resu
         ..Default::default()
     };
     let started = Instant::now();
-    let (found, _) = archilyzer_core::query::suggest::also_heard(Some(&index), &request);
+    let (found, _) = archilyzer_core::query::also_heard(Some(&index), &request);
     Ok(RunFigures {
         wall_ms: started.elapsed().as_secs_f64() * 1000.0,
         hits: found.iter().map(|a| a.variants.len()).sum(),

@@ -11,11 +11,7 @@ use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Context, ToolResult};
 use archilyzer_core::archive::{Archive, Found, Site};
 use archilyzer_core::format::VideoRecord;
-use archilyzer_core::index::Index;
-use archilyzer_core::query::matcher::TokenStream;
-use archilyzer_core::query::suggest::expansions;
-use archilyzer_core::query::terms::hits_of;
-use archilyzer_core::query::{Request, TermSpec, Terms};
+use archilyzer_core::query::count::{Asked, Queries, VideoCount};
 use archilyzer_core::source::SourceHandle;
 
 /// Most ids one `get_transcripts` call reads.
@@ -138,86 +134,28 @@ fn unpublished(ctx: &Context, id: &str, channel: Option<&str>) -> ToolResult {
     }
 }
 
-/// One query of a `get_transcripts` call, compiled as a search compiles
-/// it.
-struct Asked {
-    label: String,
-    terms: Terms,
-}
-
-/// A query's hits in one video: the cues it (or one of the video's site's
-/// aliases) hit, and how many of them only an alias found.
-struct Counted {
-    label: String,
-    cues: Vec<usize>,
-    /// The title matches too: a search's default scopes count it as a
-    /// hit, so this count does as well.
-    title: bool,
-    /// Cues only an alias or a fuzzy expansion found.
-    through_aliases: usize,
-    /// Each fuzzy expansion that hit here, with its own hit count.
-    expansions: Vec<(String, usize)>,
-}
-
-impl Counted {
-    /// Hits as a search counts them: the cues, and the title.
-    fn total(&self) -> usize {
-        self.cues.len() + usize::from(self.title)
+/// How a query's count reads in a batch video's head.
+fn describe(c: &VideoCount) -> String {
+    let mut s = format!("{:?}: {}", c.label, c.total());
+    if c.title {
+        s.push_str(" (1 in the title)");
     }
-
-    fn describe(&self) -> String {
-        let mut s = format!("{:?}: {}", self.label, self.total());
-        if self.title {
-            s.push_str(" (1 in the title)");
-        }
-        if self.through_aliases > 0 {
-            let via = if self.expansions.is_empty() {
-                "an alias"
-            } else {
-                "an alias or a fuzzy expansion"
-            };
-            s.push_str(&format!(" ({} only through {via})", self.through_aliases));
-        }
-        for (phrase, n) in &self.expansions {
-            s.push_str(&format!("; fuzzy {phrase:?}: {n}"));
-        }
-        s
+    if c.through_aliases > 0 {
+        let via = if c.expansions.is_empty() {
+            "an alias"
+        } else {
+            "an alias or a fuzzy expansion"
+        };
+        s.push_str(&format!(" ({} only through {via})", c.through_aliases));
     }
-}
-
-/// Each query's hits in `found`, the way a search decides them.
-fn count_hits(found: &Found, asked: &[Asked], scratch: &mut TokenStream) -> Vec<Counted> {
-    let cues = || found.video.cues.iter().map(|c| c.text.as_str());
-    asked
-        .iter()
-        .map(|a| {
-            let all = a.terms.cue_hits(found.site_index, cues(), scratch);
-            let title = std::iter::once(found.video.title.as_str());
-            let title = !a
-                .terms
-                .cue_hits(found.site_index, title, scratch)
-                .is_empty();
-            let own = hits_of(&a.terms.for_site(found.site_index)[..1], cues(), scratch);
-            let expansions = a
-                .terms
-                .expansions
-                .iter()
-                .map(|(phrase, m)| (phrase.clone(), m.hits(cues(), scratch).len()))
-                .filter(|(_, n)| *n > 0)
-                .collect();
-            Counted {
-                label: a.label.clone(),
-                through_aliases: all.len() - own.len(),
-                cues: all,
-                title,
-                expansions,
-            }
-        })
-        .collect()
+    for (phrase, n) in &c.expansions {
+        s.push_str(&format!("; fuzzy {phrase:?}: {n}"));
+    }
+    s
 }
 
 /// The cues inside the time windows around every hit, in order.
-fn window_lines(v: &VideoRecord, counted: &[Counted], before: f64, after: f64) -> Vec<usize> {
+fn window_lines(v: &VideoRecord, counted: &[VideoCount], before: f64, after: f64) -> Vec<usize> {
     let spans: Vec<(f64, f64)> = counted
         .iter()
         .flat_map(|c| c.cues.iter())
@@ -231,27 +169,14 @@ fn window_lines(v: &VideoRecord, counted: &[Counted], before: f64, after: f64) -
         .collect()
 }
 
-/// The excluded phrase that `found`'s captions or title match, if any:
-/// the fields a search's default scopes look in.
-fn excluded_by(found: &Found, asked: &[Asked], exclude: &[String]) -> Option<String> {
-    let terms = &asked.first()?.terms;
-    let mut scratch = TokenStream::default();
-    let v = &found.video;
-    let cues = v.cues.iter().map(|c| c.text.as_str());
-    terms
-        .excluded(cues, &mut scratch)
-        .or_else(|| terms.excluded(std::iter::once(v.title.as_str()), &mut scratch))
-        .and_then(|i| exclude.get(i).cloned())
-}
-
-/// The queries of a call, compiled against `archive` as a search would
-/// compile them (aliases per site, `use_aliases`, `regex`, `exclude`,
-/// `fuzzy` with the index in `index_dir`), and the notes fuzzy left.
+/// The queries of a call, compiled by the engine as a search compiles
+/// them (aliases per site, `use_aliases`, `regex`, `exclude`, `fuzzy`
+/// with the index in `index_dir`).
 fn asked(
     archive: &Archive,
     index_dir: Option<&std::path::Path>,
     args: &Map<String, Value>,
-) -> Result<(Vec<Asked>, Vec<String>), String> {
+) -> Result<Queries, String> {
     let mut queries: Vec<String> = str_arg(args, "query")
         .map(str::to_string)
         .into_iter()
@@ -269,39 +194,14 @@ fn asked(
             "exclude applies to a query: pass query or queries with it, or drop exclude".into(),
         );
     }
-    let fuzzy = int_arg(args, "fuzzy", 0).min(2) as u8;
-    let index = match (fuzzy, index_dir) {
-        (0, _) | (_, None) => None,
-        (_, Some(dir)) => Index::open(dir, archive, &archive.page_table().0).0,
+    let asked = Asked {
+        queries,
+        regex: bool_arg(args, "regex", false),
+        use_aliases: bool_arg(args, "use_aliases", true),
+        exclude,
+        fuzzy: int_arg(args, "fuzzy", 0).min(2) as u8,
     };
-    let mut notes = Vec::new();
-    let asked = queries
-        .into_iter()
-        .map(|q| {
-            let regex = bool_arg(args, "regex", false);
-            let spec = TermSpec {
-                query: &q,
-                regex,
-                case_sensitive: false,
-                use_aliases: bool_arg(args, "use_aliases", true),
-                exclude: &exclude,
-            };
-            let request = Request {
-                query: q.clone(),
-                regex,
-                fuzzy,
-                ..Request::default()
-            };
-            let (phrases, note) = expansions(index.as_ref(), &request);
-            notes.extend(note);
-            let terms = Terms::compile(archive, spec)
-                .and_then(|t| t.with_expansions(phrases))
-                .map_err(|e| e.to_string())?;
-            Ok(Asked { label: q, terms })
-        })
-        .collect::<Result<_, String>>()?;
-    notes.dedup();
-    Ok((asked, notes))
+    Queries::compile(archive, index_dir, &asked).map_err(|e| e.to_string())
 }
 
 pub fn get_transcripts(
@@ -321,18 +221,8 @@ pub fn get_transcripts(
         ids.truncate(MAX_IDS);
     }
     let index_dir = sources.index_dir(handle);
-    let (asked, fuzzy_notes) = asked(&archive, index_dir.as_deref(), args)?;
-    notes.extend(fuzzy_notes);
-    let exclude = list_arg(args, "exclude");
-    let mut alias_notes: Vec<String> = Vec::new();
-    for a in &asked {
-        for n in a.terms.describe(archive.sites().len()) {
-            if !alias_notes.contains(&n) {
-                alias_notes.push(n);
-            }
-        }
-    }
-    notes.extend(alias_notes);
+    let asked = asked(&archive, index_dir.as_deref(), args)?;
+    notes.extend(asked.notes.iter().cloned());
     let before = int_arg(args, "before", 30) as f64;
     let after = int_arg(args, "after", 30) as f64;
     let max_lines = int_arg(args, "max_lines", 200);
@@ -345,7 +235,7 @@ pub fn get_transcripts(
     for id in &ids {
         if want_video {
             if let Some(found) = find_video(&archive, id, &hints)? {
-                if let Some(phrase) = excluded_by(&found, &asked, &exclude) {
+                if let Some(phrase) = asked.excluded_by(&found.video) {
                     pieces.push(Piece::fixed(format!(
                         "# {id}\nnot shown: it matches the excluded phrase {phrase:?}, as search_transcripts with the same exclude would leave it out (drop exclude to read it)\n\n"
                     )));
@@ -486,7 +376,7 @@ fn assemble(pieces: &[Piece], notes: &[String], budget: usize) -> String {
 fn render_batch_video(
     pieces: &mut Vec<Piece>,
     found: &Found,
-    asked: &[Asked],
+    asked: &Queries,
     (before, after, max_lines): (f64, f64, usize),
     base: bool,
 ) -> Value {
@@ -497,8 +387,7 @@ fn render_batch_video(
     if let Some(b) = &base_line {
         piece.head.push_str(&format!("- moment_base: {b}\n"));
     }
-    let mut scratch = TokenStream::default();
-    let counted = count_hits(found, asked, &mut scratch);
+    let counted = asked.count(found.site_index, v);
     let lines = if asked.is_empty() {
         piece.whole = Some(v.slug.clone());
         (0..v.cues.len()).collect()
@@ -506,7 +395,7 @@ fn render_batch_video(
         window_lines(v, &counted, before, after)
     };
     if !counted.is_empty() {
-        let per: Vec<String> = counted.iter().map(Counted::describe).collect();
+        let per: Vec<String> = counted.iter().map(describe).collect();
         piece
             .head
             .push_str(&format!("- matches per query: {}\n", per.join(", ")));

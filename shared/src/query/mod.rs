@@ -4,6 +4,8 @@
 //!   schemas and share links derive from it).
 //! - [`filters`]: filters and channel scope, one predicate for planning and
 //!   confirming.
+//! - [`count`]: a query's hits in one video, counted as a search counts
+//!   them (what `get_transcripts` reports).
 //! - [`matcher`]: phrases and regexes decided on the real text.
 //! - [`prune`]: the pages a query could match, from the index's words.
 //! - [`plan`]: which pages to read: scope ∩ filters ∩ query, plus every page
@@ -16,18 +18,19 @@
 //! fresh, stale, corrupt, foreign or absent; only `pages_read` differs.
 
 mod confirm;
+pub mod count;
 mod error;
 pub mod filter_args;
-pub mod filtered;
+pub(crate) mod filtered;
 pub mod filters;
-pub mod matcher;
+pub(crate) mod matcher;
 pub mod order;
-pub mod plan;
-pub mod prefilter;
-pub mod prune;
-pub mod scan;
-pub mod suggest;
-pub mod terms;
+pub(crate) mod plan;
+pub(crate) mod prefilter;
+pub(crate) mod prune;
+pub(crate) mod scan;
+pub(crate) mod suggest;
+pub(crate) mod terms;
 pub mod vocabulary;
 
 use std::path::Path;
@@ -37,8 +40,8 @@ use serde::Serialize;
 pub use error::QueryError;
 pub use filter_args::{Filter, FILTERS};
 pub use filters::{check_range, DateBound, FilterArgs, Filters};
-pub use matcher::Matcher;
-pub use terms::{TermSpec, Terms};
+pub use suggest::also_heard;
+pub(crate) use terms::{TermSpec, Terms};
 
 use crate::archive::Archive;
 use crate::index::IndexStatus;

@@ -271,3 +271,7 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "prefilter_property.rs"]
+mod property;

@@ -3,9 +3,9 @@
 //! into the query's words, JSON escapes that make the parser copy a text),
 //! every phrase finds the same cues with the page set as without it.
 
-use archilyzer_core::format::PageView;
-use archilyzer_core::query::matcher::{Matcher, TokenStream};
-use archilyzer_core::query::prefilter::PageHint;
+use crate::format::PageView;
+use crate::query::matcher::{Matcher, TokenStream};
+use crate::query::prefilter::PageHint;
 use proptest::prelude::*;
 use std::sync::Arc;
 
