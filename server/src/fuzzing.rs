@@ -100,6 +100,7 @@ fn fixture() -> &'static (Archive, Vec<(String, usize)>) {
 fn fuzz_request() -> Request {
     let mut r = Request {
         query: "really".into(),
+        use_aliases: false,
         ..Request::default()
     };
     r.filters.channels = vec!["daily-dispatch".into()];

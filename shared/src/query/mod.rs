@@ -46,8 +46,10 @@ pub(crate) use terms::{TermSpec, Terms};
 use crate::archive::Archive;
 use crate::index::IndexStatus;
 
-/// A search as a caller asks for it.
-#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
+/// A search as a caller asks for it. The default is what both front ends
+/// default to: a plain phrase, aliases on, every field of captions and
+/// titles, no filter, no cap.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct Request {
     /// The phrase, or the regex with `regex`.
@@ -77,6 +79,23 @@ pub struct Request {
     /// Stop reading pages once this many videos matched (`None`: no cap);
     /// the coverage then says PARTIAL.
     pub max_videos: Option<usize>,
+}
+
+impl Default for Request {
+    fn default() -> Request {
+        Request {
+            query: String::new(),
+            regex: false,
+            case_sensitive: false,
+            use_aliases: true,
+            exclude: Vec::new(),
+            fuzzy: 0,
+            scopes: Vec::new(),
+            filters: FilterArgs::default(),
+            max_pages: None,
+            max_videos: None,
+        }
+    }
 }
 
 fn is_zero(n: &u8) -> bool {

@@ -81,6 +81,8 @@ fn report(
     let request = Request {
         query: word.clone(),
         filters: filters.clone(),
+        // The word itself, not what an alias would add to it.
+        use_aliases: false,
         ..Request::default()
     };
     let r = search(archive, Some(index_dir), &request)?;
