@@ -9,7 +9,8 @@ use crate::plural::counted;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::format::clock;
 use archilyzer_core::query::order::Order;
-use archilyzer_core::query::{search_each, Request, Response, Scope, VideoResult};
+use archilyzer_core::query::{search_each, Request, Response, VideoResult};
+use archilyzer_core::report;
 use archilyzer_core::share::eval::link_for;
 use archilyzer_core::source::SourceHandle;
 
@@ -109,53 +110,38 @@ pub fn share_link(
 
 /// One video and its hits as text.
 pub fn render_video(v: &VideoResult) -> String {
-    let mut out = String::new();
-    {
-        let date = v.upload_date.as_deref().unwrap_or("no date");
+    let mut out = format!(
+        "{}/{}  {} ({})\n",
+        v.channel,
+        v.slug,
+        v.title,
+        report::video_facts(v, v.hits.len())
+    );
+    if let Some(w) = v.caption_warning() {
+        out.push_str(&format!("  {w}\n"));
+    }
+    for h in &v.hits {
         out.push_str(&format!(
-            "{}/{}  {} ({date}, {} hit(s))\n",
-            v.channel,
-            v.slug,
-            v.title,
-            v.hits.len()
+            "  [{}] {}\n",
+            report::hit_place(h),
+            h.labelled_text()
         ));
-        if let Some(w) = v.caption_warning() {
-            out.push_str(&format!("  {w}\n"));
-        }
-        for h in &v.hits {
-            let at = match (h.scope, h.start) {
-                (Scope::Transcripts | Scope::Chat, Some(t)) => format!("[{}]", clock(t)),
-                (scope, _) => format!("[{}]", scope.as_str()),
-            };
-            out.push_str(&format!("  {at} {}\n", h.labelled_text()));
-        }
     }
     out
 }
 
-/// The lines after the videos: totals, index, notes, coverage, corpus.
+/// The lines after the videos: totals, what was read, notes, coverage,
+/// the corpus.
 pub fn footer(r: &Response, limit: Option<usize>) -> String {
-    let mut lines = vec![format!(
-        "{} video(s), {} hit(s); read {} of {} page(s) ({:.1} MB); {}",
-        r.total_videos,
-        r.total_hits,
-        r.pages_read,
-        r.pages_total,
-        r.bytes_read as f64 / 1e6,
-        r.index.describe()
-    )];
+    let mut lines = vec![report::counts(r.total_videos, r.total_hits)];
     if let Some(l) = limit.filter(|l| *l < r.total_videos) {
         lines.push(format!(
             "showing the first {l} of {} video(s) (--limit)",
             r.total_videos
         ));
     }
-    lines.extend(r.notes.iter().cloned());
-    lines.extend(r.coverage.describe());
-    for u in &r.unreadable {
-        lines.push(format!("UNREADABLE: {u}"));
-    }
-    lines.push(format!("(corpus: {})", r.source));
+    lines.extend(report::footer(r));
+    lines.push(report::corpus(&r.source));
     lines.join("\n") + "\n"
 }
 

@@ -20,6 +20,8 @@
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
 //! - [`index`]: the offline index (which pages hold which words, and every
 //!   video), its build and its reader; the format is described there.
+//! - [`report`]: the words a search result is told in, for every front
+//!   end.
 //! - [`query`]: the engine: filters, the plan (which pages to read), the
 //!   scan that confirms every hit on the page text, and the matcher.
 //! - `testkit` (feature `testkit`, tests only): a loopback HTTP server that
@@ -127,6 +129,7 @@ pub mod logging;
 pub mod net;
 pub mod output;
 pub mod query;
+pub mod report;
 pub mod share;
 pub mod source;
 pub mod staging;

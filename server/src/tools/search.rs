@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 use super::worklist;
 
 use crate::budget;
-use crate::links::{clock, LinkTarget};
+use crate::links::LinkTarget;
 use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
 use archilyzer_core::archive::Archive;
@@ -21,6 +21,7 @@ use archilyzer_core::collapse::{collapse, Row};
 use archilyzer_core::format::SiteScope;
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
+use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
 
 /// Default scan cap, in pages.
@@ -66,19 +67,7 @@ fn run(
 
 /// Footer lines every search result carries.
 fn footer(r: &Response) -> Vec<String> {
-    let mut lines = vec![format!(
-        "searched {} of {} page(s) ({:.1} MB); {}",
-        r.pages_read,
-        r.pages_total,
-        r.bytes_read as f64 / 1e6,
-        r.index.describe()
-    )];
-    lines.extend(r.notes.iter().cloned());
-    lines.extend(r.coverage.describe());
-    for u in &r.unreadable {
-        lines.push(format!("UNREADABLE (not searched): {u}"));
-    }
-    lines
+    report::footer(r)
 }
 
 pub(crate) fn target<'a>(archive: &'a Archive, v: &'a VideoResult) -> LinkTarget<'a> {
@@ -127,13 +116,12 @@ struct Block {
 
 fn block(n: usize, archive: &Archive, row: &Row, snippets: bool, base_style: bool) -> Block {
     let v = &row.video;
-    let date = v.upload_date.as_deref().unwrap_or("no date");
     let mut head = format!(
-        "## {n}. {}\n- id: {} · channel: {} · {date} · {} match(es)\n",
+        "## {n}. {}\n- id: {} · channel: {} · {}\n",
         v.title,
         v.slug,
         v.channel,
-        v.hits.len()
+        report::video_facts(v, v.hits.len())
     );
     if let Some(w) = v.caption_warning() {
         head.push_str(&format!("- {w}\n"));
@@ -162,15 +150,16 @@ fn block(n: usize, archive: &Archive, row: &Row, snippets: bool, base_style: boo
         .hits
         .iter()
         .map(|h| {
+            let place = report::hit_place(h);
             let stamp = match (h.scope, h.start) {
                 (Scope::Transcripts | Scope::Chat, Some(s)) if base.is_some() => {
-                    format!("[{}|{}]", clock(s), s.floor() as u64)
+                    format!("[{place}|{}]", s.floor() as u64)
                 }
                 (Scope::Transcripts | Scope::Chat, Some(s)) => match t.moment(s) {
-                    Some(link) => format!("[{}]({link})", clock(s)),
-                    None => format!("[{}]", clock(s)),
+                    Some(link) => format!("[{place}]({link})"),
+                    None => format!("[{place}]"),
                 },
-                (scope, _) => format!("[{}]", scope.as_str()),
+                _ => format!("[{place}]"),
             };
             let text = budget::clip(&h.labelled_text(), budget::MAX_HIT_CHARS);
             format!("- {stamp} {text}\n")
@@ -292,8 +281,8 @@ pub fn render_page(
         ));
     }
     out.push_str(&format!(
-        "{total} video(s), {} match(es) for {label}\n\n",
-        r.total_hits
+        "{} for {label}\n\n",
+        report::counts(total, r.total_hits)
     ));
     for (row, b) in shown.iter().zip(&blocks) {
         out.push_str(&b.head);
@@ -418,9 +407,8 @@ pub fn enumerate_matches(
     tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
     tail.push_str(&footer(&r).join("\n"));
     let head = format!(
-        "{} video(s), {} match(es); {batches} batch(es) of {batch}\n",
-        rows.len(),
-        r.total_hits
+        "{}; {batches} batch(es) of {batch}\n",
+        report::counts(rows.len(), r.total_hits)
     );
     let fixed = first_lines(&archive, &r).len() + head.len() + tail.len() + 700;
     let page = list.page(

@@ -98,7 +98,7 @@ impl<'a> List<'a> {
             format!(" · ⧉ also {}", row.also.join(", "))
         };
         format!(
-            "{}. {} · {} · {} · {} · {} match(es){also}\n",
+            "{}. {} · {} · {} · {} · {} hit(s){also}\n",
             i + 1,
             v.slug,
             crate::budget::clip(&v.title, 200),

@@ -1,0 +1,63 @@
+//! The words a search result is told in. The command line and the MCP
+//! server both print with these, so where they say the same thing (how
+//! many videos and hits, how much was read, what could not be read, where
+//! a hit is) they say it in the same words; each front end only lays the
+//! pieces out (plain lines, or Markdown with links).
+
+use crate::format::clock;
+use crate::query::{Hit, Response, Scope, VideoResult};
+
+/// `N video(s), M hit(s)`.
+pub fn counts(videos: usize, hits: usize) -> String {
+    format!("{videos} video(s), {hits} hit(s)")
+}
+
+/// How much of the archive was read, and what the index did.
+pub fn pages_read(r: &Response) -> String {
+    format!(
+        "searched {} of {} page(s) ({:.1} MB); {}",
+        r.pages_read,
+        r.pages_total,
+        r.bytes_read as f64 / 1e6,
+        r.index.describe()
+    )
+}
+
+/// A page that could not be read, so was not searched.
+pub fn unreadable(what: &str) -> String {
+    format!("UNREADABLE (not searched): {what}")
+}
+
+/// Which archive answered.
+pub fn corpus(source: &str) -> String {
+    format!("(corpus: {source})")
+}
+
+/// The lines every search result ends with: what was read, the notes
+/// (filters, aliases, fuzzy variants, order), coverage, and every page
+/// that could not be read.
+pub fn footer(r: &Response) -> Vec<String> {
+    let mut lines = vec![pages_read(r)];
+    lines.extend(r.notes.iter().cloned());
+    lines.extend(r.coverage.describe());
+    lines.extend(r.unreadable.iter().map(|u| unreadable(u)));
+    lines
+}
+
+/// Where a hit is: its time in the video (`12:34`), or the field it is
+/// in (`title`, `description`…) when the field has no time.
+pub fn hit_place(h: &Hit) -> String {
+    match (h.scope, h.start) {
+        (Scope::Transcripts | Scope::Chat, Some(s)) => clock(s),
+        (scope, _) => scope.as_str().to_string(),
+    }
+}
+
+/// A video's date and hit count: `2023-06-01 · N hit(s)` (the date as the
+/// archive stores it, or `no date`).
+pub fn video_facts(v: &VideoResult, hits: usize) -> String {
+    format!(
+        "{} · {hits} hit(s)",
+        v.upload_date.as_deref().unwrap_or("no date")
+    )
+}
