@@ -15,33 +15,33 @@ lint:
 
 # What the committed test archive holds.
 stats:
-    cargo run --release -p archilyzer-index -- stats --local testdata/archive/alpha
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- stats --local testdata/archive/alpha
 
 # Regenerate the committed test archive (deterministic: same bytes).
 testdata:
-    cargo run --release -p archilyzer-index -- gen --out testdata/archive --bytes 3MB --seed 1
+    cargo run --release -p archilyzer-index --bin archilyzer-dev -- gen --out testdata/archive --bytes 3MB --seed 1
 
 # Import the TWIML corpus beside the checkout into /tmp/twiml.
 twiml:
-    cargo run --release -p archilyzer-index -- import --from ../shared/corpora/twiml/vtt --out /tmp/twiml --channel twiml --channel-name "TWIML AI Podcast"
-    cargo run --release -p archilyzer-index -- stats --local /tmp/twiml
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- import --from ../shared/corpora/twiml/vtt --out /tmp/twiml --channel twiml --channel-name "TWIML AI Podcast"
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- stats --local /tmp/twiml
 
 # A generated archive of the reference shape in /tmp/ref: alpha is 5 channels, 1.35 GB.
 gen-ref:
-    cargo run --release -p archilyzer-index -- gen --out /tmp/ref --bytes 1.53GB --seed 1
+    cargo run --release -p archilyzer-index --bin archilyzer-dev -- gen --out /tmp/ref --bytes 1.53GB --seed 1
 
 # Index the committed test archive (into the cache dir).
 build-index:
-    cargo run --release -p archilyzer-index -- build --local testdata/archive/alpha
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local testdata/archive/alpha
 
 # Index vs full scan on the committed test archive.
 parity: build-index
-    cargo run --release -p archilyzer-index -- check --local testdata/archive/alpha
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- check --local testdata/archive/alpha
 
 # The reference benchmark on /tmp/ref (see gen-ref).
 bench:
-    cargo run --release -p archilyzer-index -- build --local /tmp/ref/alpha
-    cargo run --release -p archilyzer-index -- bench --local /tmp/ref/alpha
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local /tmp/ref/alpha
+    cargo run --release -p archilyzer-index --bin archilyzer-dev -- bench --local /tmp/ref/alpha
 
 # Fuzz every parser for SECONDS each (default 60); crashes land in fuzz/artifacts.
 fuzz seconds="60":
@@ -61,6 +61,6 @@ soak:
 # 540 and one page in four: the shape of a rare word.
 real-ref videos="12000":
     python3 scripts/ytdlp_download.py ../shared/corpora/twiml/vtt /tmp/real-ref/dl {{videos}} 5
-    cargo run --release -p archilyzer-index -- import --from /tmp/real-ref/dl --out /tmp/real-ref/archive
-    cargo run --release -p archilyzer-index -- build --local /tmp/real-ref/archive --index /tmp/real-ref/index
-    cargo run --release -p archilyzer-index -- bench --local /tmp/real-ref/archive --index /tmp/real-ref/index --repeat 5 --rare austerity --common transformers --remote-latency-ms 50 --remote-mbps 100
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- import --from /tmp/real-ref/dl --out /tmp/real-ref/archive
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local /tmp/real-ref/archive --index /tmp/real-ref/index
+    cargo run --release -p archilyzer-index --bin archilyzer-dev -- bench --local /tmp/real-ref/archive --index /tmp/real-ref/index --repeat 5 --rare austerity --common transformers --remote-latency-ms 50 --remote-mbps 100

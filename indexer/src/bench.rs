@@ -1,4 +1,4 @@
-//! `archilyzer-index bench`: the reference query set, timed, beside a
+//! `archilyzer-dev bench`: the reference query set, timed, beside a
 //! full scan of the same files by `rg` in the same run.
 //!
 //! Two kinds of figure: pages read and MB parsed are properties of the
@@ -477,7 +477,94 @@ fn remote_rows(
     Ok(out)
 }
 
-/// What `archilyzer-index bench` was asked, and the load it measured.
+/// Flags of `archilyzer-dev bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub source: crate::cli::SourceArgs,
+    #[command(flatten)]
+    pub index: crate::cli::IndexArgs,
+    /// Runs per row; the median is reported.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+    /// Refuse to run above this load average per core...
+    #[arg(long, default_value_t = 0.7)]
+    pub max_load: f64,
+    /// ...unless forced; wall figures are then marked UNRELIABLE.
+    #[arg(long)]
+    pub force: bool,
+    /// The rare word (default: the word in the fewest pages).
+    #[arg(long)]
+    pub rare: Option<String>,
+    /// The common word (default: the most widespread one).
+    #[arg(long)]
+    pub common: Option<String>,
+    /// Also write the figures as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Also time the rows against this archive served over loopback
+    /// HTTP (`serve`), with this latency per request in ms...
+    #[arg(long, requires = "remote_mbps")]
+    pub remote_latency_ms: Option<u64>,
+    /// ...and this bandwidth in MB/s, shared by all requests.
+    #[arg(long, requires = "remote_latency_ms")]
+    pub remote_mbps: Option<u64>,
+}
+
+/// Flags of `archilyzer-dev bench-one` (one run of one row, in a fresh
+/// process: what `bench` starts).
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchOneArgs {
+    #[arg(long)]
+    pub handle: String,
+    #[arg(long)]
+    pub index: PathBuf,
+    #[arg(long)]
+    pub row: String,
+}
+
+/// Runs the bench the flags describe, refusing a loaded machine unless
+/// forced.
+pub fn command(args: &BenchArgs) -> Result<std::process::ExitCode> {
+    let load = load_per_core().unwrap_or(0.0);
+    if load > args.max_load && !args.force {
+        anyhow::bail!(
+            "the load average is {load:.2} per core, above --max-load {}: wall times would not be comparable; \
+             wait for an idle machine, or pass --force and every wall figure is marked UNRELIABLE",
+            args.max_load
+        );
+    }
+    let archive = args.source.open()?;
+    let dir = args.index.dir(&archive)?;
+    let options = BenchOptions {
+        repeat: args.repeat,
+        load,
+        unreliable: load > args.max_load,
+        rare: args.rare.clone(),
+        common: args.common.clone(),
+        json: args.json.clone(),
+        remote: args
+            .remote_latency_ms
+            .zip(args.remote_mbps)
+            .map(|(ms, mbps)| crate::serve::Pace {
+                latency: std::time::Duration::from_millis(ms),
+                bytes_per_sec: mbps * 1_000_000,
+                ignore_ranges: false,
+            }),
+    };
+    run(&archive, &dir, &options)?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// One run of one row, printed as JSON (what `bench` reads back).
+pub fn command_one(args: &BenchOneArgs) -> Result<std::process::ExitCode> {
+    let row: Row = serde_json::from_str(&args.row)?;
+    let figures = run_once(&SourceHandle::parse(&args.handle)?, &args.index, &row)?;
+    println!("{}", serde_json::to_string(&figures)?);
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// What `archilyzer-dev bench` was asked, and the load it measured.
 pub struct BenchOptions {
     /// Runs per row; the median is reported.
     pub repeat: usize,

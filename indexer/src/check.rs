@@ -10,12 +10,56 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::index::RawIndex;
 use archilyzer_core::query::{search, FilterArgs, Request, Response};
 use fst::Streamer;
+
+use crate::cli::{IndexArgs, SourceArgs};
+
+/// Flags of `archilyzer-index check`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Queries, one per line: plain text, `re:REGEX`, or a JSON request.
+    /// Default: a set sampled from the archive.
+    #[arg(long)]
+    pub queries: Option<std::path::PathBuf>,
+}
+
+/// Runs the check the flags describe; exit 1 on any difference.
+pub fn command(args: &CheckArgs) -> Result<ExitCode> {
+    let archive = args.source.open()?;
+    let dir = args.index.dir(&archive)?;
+    let queries = match &args.queries {
+        Some(file) => read_queries(file)?,
+        None => sample_queries(&archive, &dir)?,
+    };
+    let report = check(&archive, &dir, &queries, &|line| eprintln!("check: {line}"));
+    for d in report.differences.iter().take(10) {
+        eprintln!("check: DIFFERENCE {d}");
+    }
+    println!(
+        "check: {} queries, {} hit(s); pages read with the index {} vs full scan {}; {} difference(s) (corpus: {})",
+        report.queries,
+        report.hits,
+        report.pages_read_indexed,
+        report.pages_read_full,
+        report.differences.len(),
+        archive.handle()
+    );
+    Ok(if report.differences.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
 
 /// What a check found.
 #[derive(Debug, Default)]

@@ -1,13 +1,18 @@
-//! archilyzer-index as a library: what the `archilyzer-index` binary does,
-//! in modules the tests can call.
+//! archilyzer-index as a library: what the `archilyzer-index` and
+//! `archilyzer-dev` binaries do, in modules the tests can call. Each
+//! subcommand is a module with its flags and one `command` function.
 //!
-//! - [`bench`]: the reference query set, timed beside `rg`.
+//! - [`cli`]: the flags several commands share (the archive, the index).
+//! - [`build`]: writing an archive's index, with progress.
+//! - [`terms`]: a word's neighbours in the vocabulary.
+//! - [`filter_flags`]: the filter flags, derived from the one filter table.
+//! - [`bench`]: the reference query set, timed beside `rg` (`archilyzer-dev`).
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
 //! - [`plural`]: counts in messages (`1 video`, `2 videos`).
 //! - [`progress`]: progress bars on a terminal, lines otherwise.
 //! - [`compose`]: writing a composed public dir (pages, manifests, extras).
-//! - [`generate`]: the deterministic archive generator.
+//! - [`generate`]: the deterministic archive generator (`archilyzer-dev`).
 //! - [`import`]: composing an archive from caption files people have.
 //! - [`stats`]: figures about an archive.
 //! - [`size`]: human byte sizes on the command line (`50MB`, `1.3GiB`).
@@ -15,7 +20,9 @@
 //!   for the remote benchmark rows.
 
 pub mod bench;
+pub mod build;
 pub mod check;
+pub mod cli;
 pub mod compose;
 pub mod filter_flags;
 pub mod generate;
@@ -26,3 +33,4 @@ pub mod search;
 pub mod serve;
 pub mod size;
 pub mod stats;
+pub mod terms;

@@ -3,18 +3,90 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::process::ExitCode;
 
+use crate::cli::{order_arg, IndexArgs, SourceArgs};
 use crate::filter_flags::FilterFlags;
 use crate::plural::counted;
 use archilyzer_core::archive::Archive;
-use archilyzer_core::format::clock;
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, Request, Response, VideoResult};
 use archilyzer_core::report;
 use archilyzer_core::share::eval::link_for;
 use archilyzer_core::source::SourceHandle;
 
-/// The flags of a search (also used by `check` and `bench`).
+/// Flags of `archilyzer-index search`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Read every page in scope; do not use an index.
+    #[arg(long, conflicts_with = "index")]
+    pub no_index: bool,
+    #[command(flatten)]
+    pub query: Box<QueryArgs>,
+    /// List at most this many videos (totals stay complete).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Also print a viewer share link that re-runs this search (the
+    /// MCP server's open_link opens it).
+    #[arg(long)]
+    pub share_link: bool,
+    /// The origin the share link names (default: the archive's own URL).
+    #[arg(long, requires = "share_link")]
+    pub origin: Option<String>,
+    /// archive (default: streamed as pages are read), relevance (BM25
+    /// over the confirmed hits), newest or oldest (these hold every
+    /// match in memory to sort it).
+    #[arg(long, default_value = "archive", value_parser = order_arg)]
+    pub order: Order,
+}
+
+/// Runs the search the flags describe and prints it to stdout.
+pub fn command(args: &SearchArgs) -> anyhow::Result<ExitCode> {
+    args.query.validate().unwrap_or_else(|e| e.exit());
+    let archive = args.source.open()?;
+    let request = args.query.request();
+    let share = args
+        .share_link
+        .then(|| share_link(&archive, args.origin.as_deref(), &request))
+        .transpose()?;
+    let dir = if args.no_index {
+        None
+    } else {
+        Some(args.index.dir(&archive)?)
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let shape = Shape {
+        limit: args.limit,
+        json: args.json,
+        share: share.as_deref(),
+        order: args.order,
+    };
+    run(&archive, dir.as_deref(), &request, &shape, &mut out)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How a search's result is written.
+pub struct Shape<'a> {
+    /// List at most this many videos (totals stay whole).
+    pub limit: Option<usize>,
+    /// One JSON object instead of text.
+    pub json: bool,
+    /// A share link to print after the footer.
+    pub share: Option<&'a str>,
+    /// The order videos are listed in.
+    pub order: Order,
+}
+
+/// The flags of a query (also used by `check` and `bench`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct QueryArgs {
     /// The query: whole words, an optional final `*` (or a regex with --regex).
@@ -175,17 +247,19 @@ pub const LOCAL_LINK_NOTE: &str = "this link names a folder on this machine (the
 /// How `run` lists videos: `Archive` streams them as pages are read
 /// (memory does not grow with the result); any other order holds the
 /// matches and sorts them first (see `archilyzer_core::query::order`).
-#[allow(clippy::too_many_arguments)]
 pub fn run(
     archive: &Archive,
     index_dir: Option<&Path>,
     request: &Request,
-    limit: Option<usize>,
-    json: bool,
-    share: Option<&str>,
-    order: Order,
+    shape: &Shape,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    let Shape {
+        limit,
+        json,
+        share,
+        order,
+    } = *shape;
     let limit_n = limit.unwrap_or(usize::MAX);
     let mut written = 0;
     let mut failure: Option<std::io::Error> = None;
@@ -257,30 +331,4 @@ pub fn run(
         }
     }
     Ok(())
-}
-
-/// One line of `archilyzer-index terms`: the word, its counts, and an
-/// example moment.
-pub fn term_line(t: &archilyzer_core::query::vocabulary::TermReport) -> String {
-    let label = if t.asked { " (asked)" } else { "" };
-    let example = t.example.as_ref().and_then(|v| {
-        let h = v.hits.first()?;
-        let at = h
-            .start
-            .map_or(String::new(), |s| format!(" at {}", clock(s)));
-        Some(format!(
-            "; e.g. \"{}\" ({}/{}){at}: {}",
-            v.title,
-            v.channel,
-            v.slug,
-            h.labelled_text()
-        ))
-    });
-    format!(
-        "{}{label}: {}, {}{}",
-        t.word,
-        counted(t.videos as u64, "video"),
-        counted(t.hits as u64, "hit"),
-        example.unwrap_or_default()
-    )
 }

@@ -1,4 +1,4 @@
-//! `archilyzer-index serve`: a composed public dir served over HTTP on
+//! `archilyzer-dev serve`: a composed public dir served over HTTP on
 //! loopback, slowed down on purpose, so the remote reader can be measured
 //! as a distant static host would treat it.
 //!
@@ -31,6 +31,49 @@ pub struct Pace {
 /// A running server; it stops with the process.
 pub struct Server {
     addr: SocketAddr,
+}
+
+/// Flags of `archilyzer-dev serve`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The folder to serve (its files appear at the root URL).
+    pub dir: std::path::PathBuf,
+    /// The loopback address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8780")]
+    pub addr: SocketAddr,
+    /// Wait this long before each response, in ms.
+    #[arg(long, default_value_t = 0)]
+    pub latency_ms: u64,
+    /// Send all bodies together at most this fast, in MB/s (0: no cap).
+    #[arg(long, default_value_t = 0)]
+    pub mbps: u64,
+    /// Answer Range requests with the whole file, as some hosts do.
+    #[arg(long)]
+    pub no_ranges: bool,
+}
+
+/// Serves the folder the flags name until the process is stopped.
+pub fn command(args: &ServeArgs) -> anyhow::Result<std::process::ExitCode> {
+    let pace = Pace {
+        latency: Duration::from_millis(args.latency_ms),
+        bytes_per_sec: args.mbps * 1_000_000,
+        ignore_ranges: args.no_ranges,
+    };
+    let server = Server::start(&args.dir, args.addr, pace)?;
+    let cap = if args.mbps == 0 {
+        "no bandwidth cap".to_string()
+    } else {
+        format!("{} MB/s", args.mbps)
+    };
+    eprintln!(
+        "serving {} at {} ({} ms a request, {cap}); Ctrl-C stops",
+        args.dir.display(),
+        server.url(),
+        args.latency_ms
+    );
+    loop {
+        std::thread::park();
+    }
 }
 
 impl Server {

@@ -7,6 +7,37 @@ use archilyzer_core::archive::Archive;
 use archilyzer_core::source::ReadError;
 use serde::Serialize;
 
+use crate::cli::{IndexArgs, SourceArgs};
+
+/// Flags of `archilyzer-index stats`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints the figures of the archive the flags name.
+pub fn command(args: &StatsArgs) -> anyhow::Result<std::process::ExitCode> {
+    let archive = args.source.open()?;
+    let mut f = figures(&archive)?;
+    f.index = args
+        .index
+        .dir(&archive)
+        .ok()
+        .map(|d| index_figures(&archive, &d));
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&f)?);
+    } else {
+        print!("{}", render(&f));
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 /// Figures for one channel.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct ChannelFigures {

@@ -66,7 +66,7 @@ fn no_archive_at_the_default_names_the_flags_and_variables_that_choose_one() {
 
 #[test]
 fn every_subcommand_that_reads_an_archive_shows_the_default_in_its_help() {
-    for sub in ["build", "search", "check", "bench", "stats"] {
+    for sub in ["build", "search", "check", "stats", "terms"] {
         let o = bin().args([sub, "--help"]).output().unwrap();
         let help = String::from_utf8_lossy(&o.stdout);
         assert!(
@@ -75,6 +75,29 @@ fn every_subcommand_that_reads_an_archive_shows_the_default_in_its_help() {
             "{sub} --help:\n{help}"
         );
     }
+}
+
+#[test]
+fn the_developer_tools_are_not_in_the_command_line_people_install() {
+    for sub in ["gen", "bench", "bench-one", "serve"] {
+        let o = bin().args([sub, "--help"]).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{sub}");
+        assert!(
+            stderr(&o).contains(&format!("unrecognized subcommand '{sub}'")),
+            "{}",
+            stderr(&o)
+        );
+        let o = Command::new(env!("CARGO_BIN_EXE_archilyzer-dev"))
+            .args([sub, "--help"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "archilyzer-dev {sub}: {}", stderr(&o));
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_archilyzer-dev"))
+        .args(["bench", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("[env: TRANSCRIPT_LOCAL_DIR=]"));
 }
 
 #[test]

@@ -80,7 +80,13 @@ impl Scratch {
     /// Runs the binary in `cwd` (default the scratch root) with HOME set to
     /// the scratch's `home`.
     fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_archilyzer-index"))
+        // `gen` is a developer tool, in its own binary.
+        let exe = if args.first() == Some(&"gen") {
+            env!("CARGO_BIN_EXE_archilyzer-dev")
+        } else {
+            env!("CARGO_BIN_EXE_archilyzer-index")
+        };
+        Command::new(exe)
             .args(args)
             .current_dir(cwd)
             .env("HOME", self.root.join("home"))

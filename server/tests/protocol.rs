@@ -241,17 +241,13 @@ fn made_by_the_command_line(archive_dir: &Path, index: &Path, into: &Path) -> st
     request.filters.states = vec!["available".into(), "deleted".into()];
     let link = search::share_link(&archive, None, &request).unwrap();
     let mut out = Vec::new();
-    search::run(
-        &archive,
-        Some(index),
-        &request,
-        None,
-        true,
-        Some(&link),
-        archilyzer_core::query::order::Order::Archive,
-        &mut out,
-    )
-    .unwrap();
+    let shape = search::Shape {
+        limit: None,
+        json: true,
+        share: Some(&link),
+        order: archilyzer_core::query::order::Order::Archive,
+    };
+    search::run(&archive, Some(index), &request, &shape, &mut out).unwrap();
     let path = into.join("made.json");
     std::fs::write(&path, out).unwrap();
     path

@@ -1,4 +1,4 @@
-//! `archilyzer-index gen`: a deterministic archive of any size, with every
+//! `archilyzer-dev gen`: a deterministic archive of any size, with every
 //! file of the format populated with plausible values.
 //!
 //! Layout of the output directory:
@@ -32,6 +32,45 @@ use crate::compose::{self, Pager, Staging};
 use archilyzer_core::output::{self, OutputKind};
 pub use video::Videos;
 pub use vocab::{Vocabulary, TRAP_PHRASES};
+
+/// What to generate.
+/// Flags of `archilyzer-dev gen`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GenArgs {
+    /// The directory to create (replaced atomically if it exists).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Approximate transcript bytes, e.g. 4MB or 1.3GB.
+    #[arg(long, value_parser = crate::size::parse_size)]
+    pub bytes: u64,
+    /// Seed of every random choice; the same seed gives the same bytes.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Channels of the main site (alpha), at least 3.
+    #[arg(long, default_value_t = 5)]
+    pub channels: usize,
+}
+
+/// Generates the archive the flags describe and says what it wrote.
+pub fn command(args: &GenArgs) -> Result<std::process::ExitCode> {
+    let options = GenOptions {
+        out: args.out.clone(),
+        bytes: args.bytes,
+        seed: args.seed,
+        channels: args.channels,
+    };
+    let r = generate(&options, &|line| eprintln!("gen: {line}"))?;
+    eprintln!(
+        "gen: wrote {} ({}, {}, {:.1} MB) in {:.2} s: {:.0} MB/s",
+        args.out.display(),
+        crate::plural::counted(r.videos, "video"),
+        crate::plural::counted(r.pages, "page"),
+        r.bytes_written as f64 / 1e6,
+        r.seconds,
+        r.bytes_written as f64 / 1e6 / r.seconds.max(1e-9)
+    );
+    Ok(std::process::ExitCode::SUCCESS)
+}
 
 /// What to generate.
 #[derive(Debug, Clone)]

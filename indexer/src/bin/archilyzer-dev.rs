@@ -1,0 +1,58 @@
+//! `archilyzer-dev`: the developers' tools, kept out of the command line
+//! people install: a deterministic archive generator, the benchmark
+//! (each row in a fresh process, beside `rg`), and a slowed loopback host
+//! for measuring remote reads.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use archilyzer_index::{bench, generate, serve};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "archilyzer-dev",
+    version,
+    about = "Developer tools for archilyzer-index: generate, benchmark, serve"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write a deterministic archive of any size (four composed dirs:
+    /// alpha, beta, cited, hub).
+    Gen(generate::GenArgs),
+    /// Time the reference query set (each run a fresh process) beside a
+    /// full scan of the same files by `rg -o -i -w`.
+    Bench(bench::BenchArgs),
+    /// One run of one bench row (used by `bench`).
+    #[command(hide = true)]
+    BenchOne(bench::BenchOneArgs),
+    /// Serve a composed dir over HTTP on loopback, slowed on purpose (a
+    /// latency per request, a bandwidth cap), with Range and ETag support
+    /// as static hosts have: for measuring remote reads.
+    Serve(serve::ServeArgs),
+}
+
+fn main() -> ExitCode {
+    archilyzer_core::logging::init();
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Gen(args) => generate::command(&args),
+        Command::Bench(args) => bench::command(&args),
+        Command::BenchOne(args) => bench::command_one(&args),
+        Command::Serve(args) => serve::command(&args),
+    }
+}

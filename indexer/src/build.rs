@@ -1,0 +1,55 @@
+//! `archilyzer-index build`: writes an archive's index, with a progress
+//! bar on a terminal, and says what it did.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use archilyzer_core::index;
+
+use crate::cli::{IndexArgs, SourceArgs};
+use crate::plural::counted;
+use crate::progress::Progress;
+
+/// Flags of `archilyzer-index build`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+}
+
+/// Builds the index the flags name and prints its report.
+pub fn command(args: &BuildArgs) -> Result<ExitCode> {
+    let archive = args.source.open()?;
+    let dir = args.index.dir(&archive)?;
+    index::claim(&archive, &dir)?;
+    let progress = Progress::new("build", "pages");
+    let report = index::build(&archive, &dir, &|event| match event {
+        index::BuildEvent::Start { to_read, .. } => progress.set_total(to_read as u64),
+        index::BuildEvent::PageRead { .. } => progress.tick(),
+    })
+    .with_context(|| {
+        format!(
+            "the build did not finish; the index at {} is as it was before (nothing was replaced). Free space or fix the cause, then build again",
+            dir.display()
+        )
+    })?;
+    progress.finish();
+    eprintln!(
+        "build: {}: {} read ({:.1} MB), {} unchanged; {}, {}; index {:.1} MB at {} in {:.2} s",
+        counted(report.pages as u64, "page"),
+        report.read,
+        report.bytes_read as f64 / 1e6,
+        report.reused,
+        counted(report.terms as u64, "word"),
+        counted(report.videos as u64, "video"),
+        report.index_bytes as f64 / 1e6,
+        dir.display(),
+        report.seconds
+    );
+    for f in &report.failed {
+        eprintln!("build: UNREADABLE {f} (searches will read it in full)");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,76 @@
+//! Flags several commands share: which archive to read, and where its
+//! index lives.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::index;
+use archilyzer_core::query::order::Order;
+use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
+use clap::Args;
+
+/// Which archive to read. Precedence: hub > remote > local; without any,
+/// the environment (TRANSCRIPT_HUB_URL, TRANSCRIPT_SITE_URL,
+/// TRANSCRIPT_LOCAL_DIR), else ./export/public.
+#[derive(Args, Debug, Clone)]
+pub struct SourceArgs {
+    /// A composed public dir on disk (read when no --hub or --remote is given).
+    #[arg(long, env = "TRANSCRIPT_LOCAL_DIR", default_value = DEFAULT_LOCAL_DIR)]
+    pub local: PathBuf,
+    /// A deployed site origin (https://...).
+    #[arg(long, env = "TRANSCRIPT_SITE_URL")]
+    pub remote: Option<String>,
+    /// A hub origin; `URL#a,b` reads only members a and b. A directory
+    /// holding a hub's corpus.json is read as that hub.
+    #[arg(long, env = "TRANSCRIPT_HUB_URL")]
+    pub hub: Option<String>,
+}
+
+impl SourceArgs {
+    /// The handle the flags name.
+    pub fn handle(&self) -> Result<SourceHandle> {
+        Ok(SourceHandle::from_flags(
+            self.hub.as_deref(),
+            self.remote.as_deref(),
+            &self.local,
+        )?)
+    }
+
+    /// The archive the flags name, opened.
+    pub fn open(&self) -> Result<Archive> {
+        let handle = self.handle()?;
+        if let Some(missing) = handle.missing_local() {
+            anyhow::bail!(missing);
+        }
+        Archive::open(&handle, &OpenOptions::default())
+            .with_context(|| format!("cannot open {handle}"))
+    }
+}
+
+/// Where the index lives.
+#[derive(Args, Debug, Clone)]
+pub struct IndexArgs {
+    /// The index directory (default: the cache dir, one subdir per source;
+    /// ARCHILYZER_INDEX_DIR overrides the root).
+    #[arg(long = "index")]
+    pub index: Option<PathBuf>,
+}
+
+impl IndexArgs {
+    /// The index directory of `archive`.
+    pub fn dir(&self, archive: &Archive) -> Result<PathBuf> {
+        match &self.index {
+            Some(d) => Ok(d.clone()),
+            None => index::default_dir(archive.handle())
+                .context("no cache directory on this system: pass --index DIR"),
+        }
+    }
+}
+
+/// An `--order` value.
+pub fn order_arg(text: &str) -> Result<Order, String> {
+    Order::parse(text).ok_or_else(|| {
+        format!("{text:?} is not an order: use archive, relevance, newest or oldest")
+    })
+}
