@@ -7,8 +7,8 @@ use anyhow::{Context, Result};
 use archilyzer_core::index;
 
 use crate::cli::{IndexArgs, SourceArgs};
-use crate::plural::counted;
 use crate::progress::Progress;
+use archilyzer_core::report::counted;
 
 /// Flags of `archilyzer-index build`.
 #[derive(clap::Args, Debug, Clone)]

@@ -9,7 +9,6 @@
 //! - [`bench`]: the reference query set, timed beside `rg` (`archilyzer-dev`).
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
-//! - [`plural`]: counts in messages (`1 video`, `2 videos`).
 //! - [`progress`]: progress bars on a terminal, lines otherwise.
 //! - [`compose`]: writing a composed public dir (pages, manifests, extras).
 //! - [`generate`]: the deterministic archive generator (`archilyzer-dev`).
@@ -27,7 +26,6 @@ pub mod compose;
 pub mod filter_flags;
 pub mod generate;
 pub mod import;
-pub mod plural;
 pub mod progress;
 pub mod search;
 pub mod serve;

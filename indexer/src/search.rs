@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use crate::cli::{order_arg, IndexArgs, SourceArgs};
 use crate::filter_flags::FilterFlags;
-use crate::plural::counted;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, Request, Response, VideoResult};
@@ -217,27 +216,6 @@ pub fn footer(r: &Response, limit: Option<usize>) -> String {
     lines.join("\n") + "\n"
 }
 
-/// The line saying how many matched videos are mirrors of another match
-/// (clusters of `duplicates.json`), which `archilyzer-mcp` folds into one
-/// row per recording by default; `None` when there are none.
-pub fn mirrors_note(archive: &Archive, matched: Vec<VideoResult>) -> Option<String> {
-    let total = matched.len();
-    let c = archilyzer_core::collapse::collapse(archive, matched);
-    let verb = if c.mirrors == 1 {
-        "is a mirror"
-    } else {
-        "are mirrors"
-    };
-    (c.mirrors > 0).then(|| {
-        format!(
-            "{} of the {total} videos {verb} of another match ({}): {}; archilyzer-mcp lists one row per recording (collapse_duplicates)",
-            c.mirrors,
-            counted(c.clusters as u64, "duplicate cluster"),
-            counted(c.rows.len() as u64, "distinct recording"),
-        )
-    })
-}
-
 /// Said with a share link whose origin is a folder on this machine.
 pub const LOCAL_LINK_NOTE: &str = "this link names a folder on this machine (the archive declares no site.url): archilyzer-mcp opens it here (open_link), nowhere else; pass --origin URL for a link to the published site";
 
@@ -307,7 +285,9 @@ pub fn run(
     }
     let mut response = result.map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
     response.notes.push(order.describe().to_string());
-    response.notes.extend(mirrors_note(archive, matched));
+    response
+        .notes
+        .extend(archilyzer_core::collapse::mirrors_note(archive, matched));
     if json {
         let mut rest = serde_json::to_value(&response)?;
         if let Some(map) = rest.as_object_mut() {

@@ -9,7 +9,7 @@ use archilyzer_core::query::FilterArgs;
 use archilyzer_core::report;
 
 use crate::cli::{IndexArgs, SourceArgs};
-use crate::plural::counted;
+use archilyzer_core::report::counted;
 
 /// Flags of `archilyzer-index terms`.
 #[derive(clap::Args, Debug, Clone)]

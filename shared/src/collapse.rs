@@ -92,3 +92,24 @@ pub fn collapse(archive: &Archive, videos: Vec<VideoResult>) -> Collapsed {
         clusters,
     }
 }
+
+/// The line saying how many matched videos are mirrors of another match
+/// (clusters of `duplicates.json`), which `archilyzer-mcp` folds into one
+/// row per recording by default; `None` when there are none.
+pub fn mirrors_note(archive: &Archive, matched: Vec<VideoResult>) -> Option<String> {
+    let total = matched.len();
+    let c = collapse(archive, matched);
+    let verb = if c.mirrors == 1 {
+        "is a mirror"
+    } else {
+        "are mirrors"
+    };
+    (c.mirrors > 0).then(|| {
+        format!(
+            "{} of the {total} videos {verb} of another match ({}): {}; archilyzer-mcp lists one row per recording (collapse_duplicates)",
+            c.mirrors,
+            crate::report::counted(c.clusters as u64, "duplicate cluster"),
+            crate::report::counted(c.rows.len() as u64, "distinct recording"),
+        )
+    })
+}

@@ -7,6 +7,16 @@
 use crate::format::clock;
 use crate::query::{Hit, Response, Scope, VideoResult};
 
+/// A count and its noun, in the plural when it is not one: `1 video`,
+/// `2 videos`.
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// `N video(s), M hit(s)`.
 pub fn counts(videos: usize, hits: usize) -> String {
     format!("{videos} video(s), {hits} hit(s)")
@@ -60,4 +70,16 @@ pub fn video_facts(v: &VideoResult, hits: usize) -> String {
         "{} · {hits} hit(s)",
         v.upload_date.as_deref().unwrap_or("no date")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn counts_take_the_plural_unless_one() {
+        assert_eq!(counted(0, "video"), "0 videos");
+        assert_eq!(counted(1, "video"), "1 video");
+        assert_eq!(counted(2, "hit"), "2 hits");
+    }
 }

@@ -63,8 +63,8 @@ pub fn command(args: &GenArgs) -> Result<std::process::ExitCode> {
     eprintln!(
         "gen: wrote {} ({}, {}, {:.1} MB) in {:.2} s: {:.0} MB/s",
         args.out.display(),
-        crate::plural::counted(r.videos, "video"),
-        crate::plural::counted(r.pages, "page"),
+        archilyzer_core::report::counted(r.videos, "video"),
+        archilyzer_core::report::counted(r.pages, "page"),
         r.bytes_written as f64 / 1e6,
         r.seconds,
         r.bytes_written as f64 / 1e6 / r.seconds.max(1e-9)

@@ -40,9 +40,9 @@ use anyhow::Result;
 use archilyzer_core::format::*;
 use archilyzer_core::output::{Claim, OutputKind};
 
-use crate::plural::counted;
 use crate::size::parse_size;
 use archilyzer_core::captions::Skipped;
+use archilyzer_core::report::counted;
 use files::{BareName, Inputs};
 
 /// Flags of `archilyzer-index import`.

@@ -14,7 +14,7 @@ use super::terms::hits_of;
 use super::{Hit, Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::{PageView, Post, SummaryRow, VideoView};
+use crate::format::{CaptionSource, ChatMessage, CueView, PageView, Post, SummaryRow, VideoView};
 
 /// What one page gave: its matching videos (or posts), and what could
 /// not be checked.
@@ -213,77 +213,157 @@ fn chat_results(
             continue;
         }
         let texts: Vec<&str> = chat.messages.iter().map(|m| m.text.as_str()).collect();
-        let start = |i: usize| Some(chat.messages[i].t);
-        let mut hits = unit_hits(
-            c.terms.for_site(p.site),
-            Scope::Chat,
-            &texts,
-            &start,
-            false,
-            scratch,
-        );
-        for h in &mut hits {
+        let fields = [Field {
+            scope: Scope::Chat,
+            texts,
+            times: Times::Chat(&chat.messages),
+            span: false,
+        }];
+        let Some(mut r) = judge(c, p.site, &fields, scratch) else {
+            continue;
+        };
+        for h in &mut r.hits {
             h.author = Some(chat.messages[h.unit].author.clone());
         }
-        if !hits.is_empty()
-            && unit_hits(
-                &c.terms.excludes,
-                Scope::Chat,
-                &texts,
-                &start,
-                false,
-                scratch,
-            )
-            .is_empty()
-        {
-            let mut r = result_of(
-                site,
-                p,
-                &record.slug,
-                &record.title,
-                record.upload_date.clone(),
-                "video",
-                hits,
-            );
-            r.url = record.webpage_url.clone();
-            r.platform = record.platform;
-            r.machine_translated =
-                record.caption_source == crate::format::CaptionSource::Translated;
-            r.expansion_hits = expansion_counts(c, Scope::Chat, &texts, &start, scratch);
-            r.length = length_of(texts.iter().copied());
-            match verdict {
-                Verdict::Passes => out.videos.push(r),
-                _ => out.undated += 1,
-            }
+        let r = r.into_result(
+            site,
+            p,
+            Item {
+                kind: "video",
+                slug: &record.slug,
+                title: &record.title,
+                date: record.upload_date.clone(),
+                url: record.webpage_url.clone(),
+                platform: record.platform,
+                captions: record.caption_source,
+                length: length_of(fields[0].texts.iter().copied()),
+            },
+        );
+        match verdict {
+            Verdict::Passes => out.videos.push(r),
+            _ => out.undated += 1,
         }
     }
     Ok(out)
 }
 
-/// Hits of `matchers` over `texts`: spanning across them when `span`
-/// (captions), else each alone. `start(i)` gives unit i's time.
-fn unit_hits(
-    matchers: &[Matcher],
+/// One field of an item to match: its scope, its texts, when each was
+/// said, and whether a phrase may run on from one text into the next
+/// (captions).
+struct Field<'t> {
     scope: Scope,
-    texts: &[&str],
-    start: &dyn Fn(usize) -> Option<f64>,
+    texts: Vec<&'t str>,
+    times: Times<'t>,
     span: bool,
-    scratch: &mut TokenStream,
-) -> Vec<Hit> {
-    let found: Vec<usize> = if span {
-        hits_of(matchers, texts.iter().copied(), scratch)
+}
+
+/// When each text of a field was said.
+#[derive(Clone, Copy)]
+enum Times<'t> {
+    /// Not timed (titles, descriptions, posts).
+    Untimed,
+    /// Caption cues.
+    Cues(&'t [CueView<'t>]),
+    /// Chat messages.
+    Chat(&'t [ChatMessage]),
+}
+
+impl Times<'_> {
+    fn at(self, i: usize) -> Option<f64> {
+        match self {
+            Times::Untimed => None,
+            Times::Cues(cues) => cues[i].start(),
+            Times::Chat(messages) => Some(messages[i].t),
+        }
+    }
+}
+
+/// What a result says about the item it is (a video, or a post).
+struct Item<'a> {
+    kind: &'static str,
+    slug: &'a str,
+    title: &'a str,
+    date: Option<String>,
+    url: Option<String>,
+    platform: Option<crate::format::Platform>,
+    captions: CaptionSource,
+    /// What relevance weighs its hits against ([`length_of`] its text).
+    length: u32,
+}
+
+/// An item the query hits and no exclude does: its hits, each fuzzy
+/// variant's own count; [`Judged::into_result`] names it.
+struct Judged {
+    hits: Vec<Hit>,
+    expansion_hits: Vec<usize>,
+}
+
+impl Judged {
+    fn into_result(self, site: &Site, p: &PageRef, item: Item) -> VideoResult {
+        VideoResult {
+            site: site.id().to_string(),
+            channel: p.channel.clone(),
+            slug: item.slug.to_string(),
+            title: item.title.to_string(),
+            upload_date: item.date,
+            url: item.url,
+            platform: item.platform,
+            machine_translated: item.captions == CaptionSource::Translated,
+            kind: item.kind,
+            page: p.page,
+            hits: self.hits,
+            expansion_hits: self.expansion_hits,
+            length: item.length,
+        }
+    }
+}
+
+/// The one decision of this module: an item (its fields) answers when the
+/// query's matchers for site number `site` hit it and no exclude matcher
+/// does; then each fuzzy variant is counted on its own.
+fn judge(c: &Compiled, site: usize, fields: &[Field], scratch: &mut TokenStream) -> Option<Judged> {
+    let hits = fields_hits(c.terms.for_site(site), fields, scratch);
+    if hits.is_empty() || !fields_hits(&c.terms.excludes, fields, scratch).is_empty() {
+        return None;
+    }
+    let expansion_hits = c
+        .terms
+        .expansions
+        .iter()
+        .map(|(_, m)| fields_hits(std::slice::from_ref(m), fields, scratch).len())
+        .collect();
+    Some(Judged {
+        hits,
+        expansion_hits,
+    })
+}
+
+/// Every hit of `matchers` in `fields`, field by field.
+fn fields_hits(matchers: &[Matcher], fields: &[Field], scratch: &mut TokenStream) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    for f in fields {
+        hits.extend(unit_hits(matchers, f, scratch));
+    }
+    hits
+}
+
+/// Hits of `matchers` over a field's texts: spanning across them when the
+/// field allows (captions), else each alone.
+fn unit_hits(matchers: &[Matcher], f: &Field, scratch: &mut TokenStream) -> Vec<Hit> {
+    let found: Vec<usize> = if f.span {
+        hits_of(matchers, f.texts.iter().copied(), scratch)
     } else {
-        (0..texts.len())
-            .filter(|&i| !hits_of(matchers, std::iter::once(texts[i]), scratch).is_empty())
+        (0..f.texts.len())
+            .filter(|&i| !hits_of(matchers, std::iter::once(f.texts[i]), scratch).is_empty())
             .collect()
     };
     found
         .into_iter()
         .map(|i| Hit {
-            scope,
+            scope: f.scope,
             unit: i,
-            start: start(i),
-            text: texts[i].to_string(),
+            start: f.times.at(i),
+            text: f.texts[i].to_string(),
             author: None,
         })
         .collect()
@@ -297,58 +377,38 @@ fn length_of<'a>(texts: impl Iterator<Item = &'a str>) -> u32 {
     u32::try_from(bytes).unwrap_or(u32::MAX)
 }
 
-/// The hits each fuzzy expansion finds in one field's `texts` on its own.
-fn expansion_counts(
+/// The fields of a video in the scopes searched.
+fn video_fields<'t>(
     c: &Compiled,
-    scope: Scope,
-    texts: &[&str],
-    start: &dyn Fn(usize) -> Option<f64>,
-    scratch: &mut TokenStream,
-) -> Vec<usize> {
-    c.terms
-        .expansions
-        .iter()
-        .map(|(_, m)| unit_hits(std::slice::from_ref(m), scope, texts, start, false, scratch).len())
-        .collect()
-}
-
-/// Every hit of a video in the scopes searched.
-fn record_hits(
-    matchers: &[Matcher],
-    c: &Compiled,
-    site: &Site,
+    site: &'t Site,
     channel: &str,
-    v: &VideoView,
-    scratch: &mut TokenStream,
-) -> Vec<Hit> {
-    let untimed = |_: usize| None;
-    let mut hits = Vec::new();
-    for &scope in &c.scopes {
-        let (texts, span): (Vec<&str>, bool) = match scope {
-            Scope::Transcripts => (v.cues.iter().map(|cue| cue.text.as_ref()).collect(), true),
-            Scope::Title => (vec![v.title.as_ref()], false),
+    v: &'t VideoView<'t>,
+) -> Vec<Field<'t>> {
+    let untimed = |scope, texts| Field {
+        scope,
+        texts,
+        times: Times::Untimed,
+        span: false,
+    };
+    c.scopes
+        .iter()
+        .filter_map(|&scope| match scope {
+            Scope::Transcripts => Some(Field {
+                scope,
+                texts: v.cues.iter().map(|cue| cue.text.as_ref()).collect(),
+                times: Times::Cues(&v.cues),
+                span: true,
+            }),
+            Scope::Title => Some(untimed(scope, vec![v.title.as_ref()])),
             Scope::Metadata => {
                 let channel_name = site.channel(channel).map_or("", |ch| ch.name.as_str());
-                (vec![v.title.as_ref(), channel_name], false)
+                Some(untimed(scope, vec![v.title.as_ref(), channel_name]))
             }
-            Scope::Description => (vec![v.description.as_ref()], false),
-            Scope::Tags => (v.tags.iter().map(|t| t.as_ref()).collect(), false),
-            Scope::Chat | Scope::Posts => continue,
-        };
-        if scope == Scope::Transcripts {
-            hits.extend(unit_hits(
-                matchers,
-                scope,
-                &texts,
-                &|i| v.cues[i].start(),
-                span,
-                scratch,
-            ));
-        } else {
-            hits.extend(unit_hits(matchers, scope, &texts, &untimed, span, scratch));
-        }
-    }
-    hits
+            Scope::Description => Some(untimed(scope, vec![v.description.as_ref()])),
+            Scope::Tags => Some(untimed(scope, v.tags.iter().map(|t| t.as_ref()).collect())),
+            Scope::Chat | Scope::Posts => None,
+        })
+        .collect()
 }
 
 fn video_result(
@@ -358,32 +418,22 @@ fn video_result(
     c: &Compiled,
     scratch: &mut TokenStream,
 ) -> Option<VideoResult> {
-    let hits = record_hits(c.terms.for_site(p.site), c, site, &p.channel, v, scratch);
-    if hits.is_empty()
-        || !record_hits(&c.terms.excludes, c, site, &p.channel, v, scratch).is_empty()
-    {
-        return None;
-    }
-    let mut r = result_of(
+    let fields = video_fields(c, site, &p.channel, v);
+    let r = judge(c, p.site, &fields, scratch)?;
+    Some(r.into_result(
         site,
         p,
-        &v.slug,
-        &v.title,
-        v.upload_date.as_deref().map(str::to_string),
-        "video",
-        hits,
-    );
-    r.url = v.webpage_url.as_deref().map(str::to_string);
-    r.platform = v.platform;
-    r.machine_translated = v.caption_source == crate::format::CaptionSource::Translated;
-    r.length = length_of(v.cues.iter().map(|c| c.text.as_ref()));
-    r.expansion_hits = c
-        .terms
-        .expansions
-        .iter()
-        .map(|(_, m)| record_hits(std::slice::from_ref(m), c, site, &p.channel, v, scratch).len())
-        .collect();
-    Some(r)
+        Item {
+            kind: "video",
+            slug: &v.slug,
+            title: &v.title,
+            date: v.upload_date.as_deref().map(str::to_string),
+            url: v.webpage_url.as_deref().map(str::to_string),
+            platform: v.platform,
+            captions: v.caption_source,
+            length: length_of(v.cues.iter().map(|c| c.text.as_ref())),
+        },
+    ))
 }
 
 fn post_result(
@@ -393,67 +443,26 @@ fn post_result(
     c: &Compiled,
     scratch: &mut TokenStream,
 ) -> Option<VideoResult> {
-    let texts = [post.text.as_str()];
-    let untimed = |_: usize| None;
-    let hits = unit_hits(
-        c.terms.for_site(p.site),
-        Scope::Posts,
-        &texts,
-        &untimed,
-        false,
-        scratch,
-    );
-    if hits.is_empty()
-        || !unit_hits(
-            &c.terms.excludes,
-            Scope::Posts,
-            &texts,
-            &untimed,
-            false,
-            scratch,
-        )
-        .is_empty()
-    {
-        return None;
-    }
+    let fields = [Field {
+        scope: Scope::Posts,
+        texts: vec![post.text.as_str()],
+        times: Times::Untimed,
+        span: false,
+    }];
+    let r = judge(c, p.site, &fields, scratch)?;
     let title = format!("post by {}, {}", post.author, post.date);
-    let mut r = result_of(
+    Some(r.into_result(
         site,
         p,
-        &post.id,
-        &title,
-        Some(post.date.clone()),
-        "post",
-        hits,
-    );
-    r.url = post.url.clone();
-    r.expansion_hits = expansion_counts(c, Scope::Posts, &texts, &untimed, scratch);
-    r.length = length_of(texts.iter().copied());
-    Some(r)
-}
-
-fn result_of(
-    site: &Site,
-    p: &PageRef,
-    slug: &str,
-    title: &str,
-    date: Option<String>,
-    kind: &'static str,
-    hits: Vec<Hit>,
-) -> VideoResult {
-    VideoResult {
-        site: site.id().to_string(),
-        channel: p.channel.clone(),
-        slug: slug.to_string(),
-        title: title.to_string(),
-        upload_date: date,
-        url: None,
-        platform: None,
-        machine_translated: false,
-        kind,
-        page: p.page,
-        hits,
-        expansion_hits: Vec::new(),
-        length: 0,
-    }
+        Item {
+            kind: "post",
+            slug: &post.id,
+            title: &title,
+            date: Some(post.date.clone()),
+            url: post.url.clone(),
+            platform: None,
+            captions: CaptionSource::default(),
+            length: length_of(std::iter::once(post.text.as_str())),
+        },
+    ))
 }
