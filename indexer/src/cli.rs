@@ -68,6 +68,15 @@ impl IndexArgs {
     }
 }
 
+/// The exit code of a command's result; an error is printed on stderr
+/// with its causes, and exits 1.
+pub fn finish(result: Result<std::process::ExitCode>) -> std::process::ExitCode {
+    result.unwrap_or_else(|e| {
+        eprintln!("error: {e:#}");
+        std::process::ExitCode::FAILURE
+    })
+}
+
 /// An `--order` value.
 pub fn order_arg(text: &str) -> Result<Order, String> {
     Order::parse(text).ok_or_else(|| {

@@ -39,13 +39,7 @@ enum Command {
 
 fn main() -> ExitCode {
     archilyzer_core::logging::init();
-    match run(Cli::parse()) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    archilyzer_index::cli::finish(run(Cli::parse()))
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
