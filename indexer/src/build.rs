@@ -37,11 +37,19 @@ pub fn command(args: &BuildArgs) -> Result<ExitCode> {
     })?;
     progress.finish();
     eprintln!(
-        "build: {}: {} read ({:.1} MB), {} unchanged; {}, {}; index {:.1} MB at {} in {:.2} s",
+        "build: {}: {} read ({:.1} MB), {} unchanged{}; {}, {}; index {:.1} MB at {} in {:.2} s",
         counted(report.pages as u64, "page"),
         report.read,
         report.bytes_read as f64 / 1e6,
         report.reused,
+        if report.rehashed > 0 {
+            format!(
+                " ({} rewritten with the same bytes, proved by hashing)",
+                report.rehashed
+            )
+        } else {
+            String::new()
+        },
         counted(report.terms as u64, "word"),
         counted(report.videos as u64, "video"),
         report.index_bytes as f64 / 1e6,

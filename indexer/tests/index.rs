@@ -155,6 +155,44 @@ fn a_page_the_index_cannot_vouch_for_is_read_when_edited_with_the_same_size() {
     assert!(status.describe().contains("1 of"), "{}", status.describe());
 }
 
+/// Writes `path` anew with the bytes it holds, so only its stamp changes.
+fn rewrite_same_bytes(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    std::fs::write(path, &bytes).unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+}
+
+#[test]
+fn a_page_rewritten_with_the_same_bytes_is_reused_after_hashing_and_an_edited_one_is_read() {
+    let f = fixture();
+    let pages = manifest(&f, "daily-dispatch").pages.len() as u32;
+    for n in 1..=pages {
+        rewrite_same_bytes(&page_file(&f, "daily-dispatch", n));
+    }
+    let path = page_file(&f, "daily-dispatch", 3);
+    let word = a_word_of(&path);
+    let new_word = "q".repeat(word.len());
+    edit_page(&path, &word, &new_word);
+    let before = open_local(&f.site);
+    let (_, status) = index::Index::open(&f.index, &before, &before.page_table().0);
+    assert!(
+        matches!(status, IndexStatus::PartlyStale { unvouched, .. } if unvouched == pages as usize),
+        "new stamps: no page is vouched for by stamp alone ({status:?})"
+    );
+    let report = build(&f);
+    assert_eq!(report.read, 1, "only the edited page is read: {report:?}");
+    assert_eq!(report.rehashed, pages as usize - 1, "{report:?}");
+    let (status, _, hits) = assert_parity(&f, &plain(&new_word));
+    assert!(!hits.is_empty(), "the edited word is found");
+    assert_eq!(status, IndexStatus::Fresh, "the new stamps are recorded");
+}
+
 #[test]
 fn a_page_added_after_the_build_is_read() {
     let f = fixture();

@@ -67,6 +67,9 @@ pub struct BuildReport {
     pub read: usize,
     /// Pages carried over unread.
     pub reused: usize,
+    /// Of those, pages whose file was written anew with the same bytes,
+    /// proved unchanged by hashing them (see `index::reuse`).
+    pub rehashed: usize,
     /// Bytes of the pages read.
     pub bytes_read: u64,
     /// `page: reason` for each page (or manifest) that could not be read.
@@ -144,14 +147,8 @@ pub fn build(
     let old = RawIndex::load(dir)
         .ok()
         .filter(|o| o.meta.source == source && o.compatible());
-    let reuse: Vec<Option<u32>> = keys
-        .iter()
-        .zip(&pages)
-        .map(|(k, p)| {
-            old.as_ref()
-                .and_then(|o| o.reusable(k, &p.sha256, p.stamp.as_deref()))
-        })
-        .collect();
+    let carried = super::reuse::carried_over(archive, &pages, &keys, old.as_ref());
+    let reuse = carried.ids;
     let to_read: Vec<usize> = (0..pages.len()).filter(|&i| reuse[i].is_none()).collect();
     progress(BuildEvent::Start {
         pages: pages.len(),
@@ -189,6 +186,7 @@ pub fn build(
     );
     report.read = to_read.len();
     report.reused = pages.len() - to_read.len();
+    report.rehashed = carried.rehashed;
     let meta = Meta {
         format: FORMAT_VERSION,
         normalizer: NORMALIZER_VERSION,

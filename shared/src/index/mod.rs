@@ -93,6 +93,7 @@ mod cache;
 mod error;
 mod open;
 mod read;
+mod reuse;
 pub mod select;
 pub mod similar;
 

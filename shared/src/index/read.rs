@@ -85,9 +85,16 @@ impl RawIndex {
 
     /// The recorded page id, if the page is unchanged and was read.
     pub fn reusable(&self, key: &PageKey, sha256: &str, stamp: Option<&str>) -> Option<u32> {
+        let id = self.read_with_sha(key, sha256)?;
+        (self.meta.pages[id as usize].stamp.as_deref() == stamp).then_some(id)
+    }
+
+    /// The recorded page id, if the index read this page, without failure,
+    /// when its manifest gave this sha256 (whatever its stamp then).
+    pub fn read_with_sha(&self, key: &PageKey, sha256: &str) -> Option<u32> {
         let id = self.page_id(key)?;
         let p = &self.meta.pages[id as usize];
-        (p.sha256 == sha256 && p.stamp.as_deref() == stamp && p.failed.is_none()).then_some(id)
+        (p.sha256 == sha256 && p.failed.is_none()).then_some(id)
     }
 
     /// The page ids of the postings at `offset`.
