@@ -752,3 +752,68 @@ fn a_kept_translation_is_marked_and_search_labels_it() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["videos"][0]["machine_translated"], true, "{v}");
 }
+
+#[test]
+fn a_reimport_keeps_the_curated_files_of_the_archive_and_refuses_unknown_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    write(&from, "1_Hello.srt", "1\n00:00:01,000 --> 00:00:02,000\nhello there\n\n2\n00:00:03,000 --> 00:00:04,000\nzanzibar\n");
+    let out = tmp.path().join("out");
+    let import = || {
+        run(&[
+            "import",
+            "--from",
+            from.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    assert!(import().status.success());
+    // Where the README says aliases go: the archive's aliases.json.
+    let aliases = r#"[{"id":"greeting","label":"Greeting","triggers":["salutations"],"regex":"\\bhello\\b"}]"#;
+    write(&out, "aliases.json", aliases);
+    let o = import();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("kept aliases.json from the archive this import replaces (a curated file the format defines; import does not write it)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("aliases.json")).unwrap(),
+        aliases
+    );
+    let o = run(&[
+        "search",
+        "--no-index",
+        "--json",
+        "--local",
+        out.to_str().unwrap(),
+        "salutations",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["total_videos"], 1, "the alias still fires: {v}");
+    assert_eq!(v["videos"][0]["hits"][0]["text"], "hello there", "{v}");
+    assert!(
+        v["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("expanded via alias Greeting"),
+        "{v}"
+    );
+
+    write(&out, "notes.txt", "mine");
+    let o = import();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("it holds files archilyzer-index did not write (notes.txt)"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
+    );
+}

@@ -61,6 +61,40 @@ impl OutputKind {
         }
     }
 
+    /// The top-level entries a command of this kind writes itself, when
+    /// it knows them all: an imported archive's. `None`: every entry of a
+    /// marked folder is the command's own.
+    fn written(self) -> Option<&'static [&'static str]> {
+        match self {
+            OutputKind::Archive => Some(&[
+                MARKER,
+                "corpus.json",
+                "summaries",
+                "transcripts",
+                "chat",
+                "stats",
+            ]),
+            OutputKind::GeneratedArchives | OutputKind::Index => None,
+        }
+    }
+
+    /// The top-level entries the archive format defines that a person
+    /// curates and the command does not write: a rewrite keeps them
+    /// ([`Claim::keep_curated`]).
+    pub fn curated(self) -> &'static [&'static str] {
+        match self {
+            OutputKind::Archive => &[
+                "aliases.json",
+                "tags.json",
+                "duplicates.json",
+                "digests",
+                "posts",
+                "reports",
+            ],
+            OutputKind::GeneratedArchives | OutputKind::Index => &[],
+        }
+    }
+
     /// The bytes of the marker file: fixed, so generated archives stay
     /// byte-for-byte reproducible.
     pub fn marker_bytes(self) -> Vec<u8> {
@@ -269,13 +303,48 @@ impl Claim {
             Ok(_) => {}
         }
         match ours {
-            Some(kind) if kind == self.kind => Ok(()),
+            Some(kind) if kind == self.kind => match self.unknown_entries() {
+                (_, 0) => Ok(()),
+                (entries, total) => Err(self.refusal(Why::Foreign { entries, total })),
+            },
             Some(kind) => Err(self.refusal(Why::OtherKind(kind))),
             None => match foreign_entries(&self.resolved) {
                 (_, 0) => Ok(()),
                 (entries, total) => Err(self.refusal(Why::Foreign { entries, total })),
             },
         }
+    }
+
+    /// Entries of our own target that this kind neither writes nor keeps
+    /// as curated: put there by someone else, so never replaced unasked.
+    fn unknown_entries(&self) -> (Vec<String>, usize) {
+        let Some(written) = self.kind.written() else {
+            return (Vec::new(), 0);
+        };
+        let known = |name: &str| written.contains(&name) || self.kind.curated().contains(&name);
+        let (names, _) = entries(&self.resolved, usize::MAX);
+        let mut unknown: Vec<String> = names.into_iter().filter(|n| !known(n)).collect();
+        let total = unknown.len();
+        unknown.truncate(SHOWN_ENTRIES);
+        (unknown, total)
+    }
+
+    /// Copies the curated entries of the target as it is now
+    /// ([`OutputKind::curated`]) into `staged`, the folder that will
+    /// replace it; the names of those kept.
+    pub fn keep_curated(&self, staged: &Path) -> std::io::Result<Vec<String>> {
+        if self.marker_kind() != Some(self.kind) {
+            return Ok(Vec::new());
+        }
+        let mut kept = Vec::new();
+        for name in self.kind.curated() {
+            let from = self.resolved.join(name);
+            if std::fs::symlink_metadata(&from).is_ok() && !staged.join(name).exists() {
+                copy_tree(&from, &staged.join(name))?;
+                kept.push(name.to_string());
+            }
+        }
+        Ok(kept)
     }
 
     /// The kind the target's marker names, if it has a readable one.
@@ -307,6 +376,32 @@ const SHOWN_ENTRIES: usize = 5;
 
 /// The first few entry names of `dir` (sorted) and how many there are.
 fn foreign_entries(dir: &Path) -> (Vec<String>, usize) {
+    entries(dir, SHOWN_ENTRIES)
+}
+
+/// Copies a file or a folder (recursively), never following a link: a
+/// link is copied as the file it names is not (it is refused).
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(from)?;
+    if meta.is_dir() {
+        std::fs::create_dir(to)?;
+        for e in std::fs::read_dir(from)? {
+            let e = e?;
+            copy_tree(&e.path(), &to.join(e.file_name()))?;
+        }
+        Ok(())
+    } else if meta.is_file() {
+        std::fs::copy(from, to).map(|_| ())
+    } else {
+        Err(std::io::Error::other(format!(
+            "{} is neither a file nor a folder; move it out of the archive and run again",
+            from.display()
+        )))
+    }
+}
+
+/// The first `shown` entry names of `dir` (sorted) and how many there are.
+fn entries(dir: &Path, shown: usize) -> (Vec<String>, usize) {
     let mut names: Vec<String> = match std::fs::read_dir(dir) {
         Ok(rd) => rd
             .filter_map(|e| e.ok())
@@ -317,7 +412,7 @@ fn foreign_entries(dir: &Path) -> (Vec<String>, usize) {
     };
     names.sort();
     let total = names.len();
-    names.truncate(SHOWN_ENTRIES);
+    names.truncate(shown);
     (names, total)
 }
 

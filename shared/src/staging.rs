@@ -59,6 +59,12 @@ impl Staging {
             .path()
     }
 
+    /// Copies into the staged directory the curated files of the target
+    /// being replaced (see [`Claim::keep_curated`]); the names kept.
+    pub fn keep_curated(&self) -> io::Result<Vec<String>> {
+        self.claim.keep_curated(self.path())
+    }
+
     /// Replaces the target with the staged directory, after checking the
     /// claim once more. An existing target is moved into a fresh directory
     /// beside it and removed after the rename.

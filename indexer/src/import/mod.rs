@@ -152,6 +152,9 @@ pub struct ImportReport {
     pub metadata_only: Vec<String>,
     /// Which caption file was chosen where there were several, and why.
     pub choices: Vec<String>,
+    /// Curated files of the archive replaced (`aliases.json`…), carried
+    /// into the new one.
+    pub kept: Vec<String>,
     /// Videos whose only captions are machine translations, left without
     /// a transcript (see `--keep-translations`), each with what it had.
     pub translations_only: Vec<String>,
@@ -193,6 +196,11 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
     }
     for f in &report.failures {
         progress(&format!("FAILED {f}"));
+    }
+    for k in &report.kept {
+        progress(&format!(
+            "kept {k} from the archive this import replaces (a curated file the format defines; import does not write it)"
+        ));
     }
     for line in summary(&report, args) {
         progress(&line);

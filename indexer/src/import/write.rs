@@ -80,6 +80,7 @@ pub(super) fn archive(
             generated_at: None,
         }),
     )?;
+    report.kept = staging.keep_curated()?;
     Ok(staging.commit()?)
 }
 
