@@ -77,6 +77,25 @@ pub fn finish(result: Result<std::process::ExitCode>) -> std::process::ExitCode 
     })
 }
 
+/// On Ctrl-C: removes the unfinished staging folder of whatever this
+/// process is writing, says in one line per target that it is as it was,
+/// and exits 130 (the shell's code for an interrupt).
+pub fn clean_up_on_interrupt() {
+    let installed = ctrlc::set_handler(|| {
+        let lines = archilyzer_core::staging::abandon_all();
+        if lines.is_empty() {
+            eprintln!("interrupted: nothing was being written");
+        }
+        for line in lines {
+            eprintln!("{line}");
+        }
+        std::process::exit(130);
+    });
+    if let Err(e) = installed {
+        tracing::warn!("Ctrl-C will not clean up after itself: {e}");
+    }
+}
+
 /// An `--order` value.
 pub fn order_arg(text: &str) -> Result<Order, String> {
     Order::parse(text).ok_or_else(|| {

@@ -43,6 +43,7 @@ enum Command {
 
 fn main() -> ExitCode {
     archilyzer_core::logging::init();
+    archilyzer_index::cli::clean_up_on_interrupt();
     archilyzer_index::cli::finish(run(Cli::parse()))
 }
 

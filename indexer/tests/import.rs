@@ -817,3 +817,128 @@ fn a_reimport_keeps_the_curated_files_of_the_archive_and_refuses_unknown_ones() 
         "mine"
     );
 }
+
+/// The unfinished staging folders beside `out`.
+fn partials(out: &Path) -> Vec<String> {
+    let name = format!(".{}.partial-", out.file_name().unwrap().to_string_lossy());
+    std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&name))
+        .collect()
+}
+
+#[test]
+fn ctrl_c_during_an_import_removes_its_unfinished_copy_and_says_the_archive_is_as_it_was() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    write(
+        &from,
+        "1_Hello.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\nhello there\n",
+    );
+    let out = tmp.path().join("out");
+    let import = || {
+        let mut cmd = bin();
+        cmd.args([
+            "import",
+            "--from",
+            from.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::piped());
+        cmd
+    };
+    assert!(import().output().unwrap().status.success());
+    let before = std::fs::read(out.join("summaries/index.json")).unwrap();
+    // A caption file that never ends (a FIFO no one writes) holds the
+    // second pass open after the staging folder is made.
+    let fifo = from.join("2_Block.srt");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let child = import().spawn().unwrap();
+    let waited = std::time::Instant::now();
+    while partials(&out).is_empty() && waited.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!partials(&out).is_empty(), "the import is writing");
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "interrupted: {} is as it was (nothing replaced); the unfinished copy was removed",
+            out.display()
+        )),
+        "{stderr}"
+    );
+    assert!(partials(&out).is_empty(), "{:?}", partials(&out));
+    assert_eq!(
+        std::fs::read(out.join("summaries/index.json")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    write(
+        &from,
+        "1_Hello.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\nhello there\n",
+    );
+    let out = tmp.path().join("out");
+    let marker = archilyzer_core::output::OutputKind::Archive.marker_bytes();
+    let left = |name: &str, pid: u32| {
+        let dir = tmp.path().join(name);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join(archilyzer_core::output::MARKER), &marker).unwrap();
+        std::fs::write(
+            dir.join(archilyzer_core::staging::PID_FILE),
+            pid.to_string(),
+        )
+        .unwrap();
+        std::fs::write(dir.join("page.json"), vec![b'x'; 2_000_000]).unwrap();
+        dir
+    };
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let stale = left(".out.partial-AbC123", dead);
+    let running = left(".out.partial-XyZ789", std::process::id());
+    let o = run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "removed {} (2.0 MB), the unfinished copy of an interrupted run",
+            stale.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stale.exists());
+    assert!(
+        running.exists(),
+        "a running process's staging folder is left alone"
+    );
+}

@@ -5,15 +5,60 @@
 //! never a mix. Only a claimed target is replaced ([`Claim`]): the claim is
 //! checked again just before the rename, and the staged directory carries
 //! the claim's marker, so the next run recognises it as ours. A staging
-//! directory dropped before [`Staging::commit`] is removed; one left by a
-//! killed process is named `.<target>.partial-*` and is harmless. The old
+//! directory dropped before [`Staging::commit`] is removed, and so is
+//! every live one when the binary is interrupted ([`abandon_all`]). One
+//! left by a killed process (`.<target>.partial-*`) holds the marker and
+//! the id of the process that made it ([`PID_FILE`]); the next run into
+//! the same target removes it once that process is gone, and says so
+//! ([`Staging::remove_stale`]). The old
 //! target is moved into a fresh directory of our own before it is
 //! removed, so no other path beside the target is ever touched.
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-use crate::output::Claim;
+use crate::output::{Claim, MARKER};
+
+/// The file in a staging directory naming the process writing it; removed
+/// before the directory becomes the target.
+pub const PID_FILE: &str = ".archilyzer-staging-pid";
+
+/// A staging directory left without a pid file (by an older release) is
+/// stale once untouched this long.
+const UNCLAIMED_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The staging directories being written by this process, and their
+/// targets: what [`abandon_all`] removes.
+static LIVE: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<(PathBuf, PathBuf)>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes every staging directory this process is writing (for an
+/// interrupt: Ctrl-C); one line per target saying it is as it was.
+pub fn abandon_all() -> Vec<String> {
+    live()
+        .drain(..)
+        .map(|(dir, target)| {
+            let _ = std::fs::remove_dir_all(&dir);
+            format!(
+                "interrupted: {} is as it was (nothing replaced); the unfinished copy was removed",
+                target.display()
+            )
+        })
+        .collect()
+}
+
+/// A staging directory of an earlier run that was removed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stale {
+    /// Where it was.
+    pub path: PathBuf,
+    /// How many bytes it held.
+    pub bytes: u64,
+}
 
 fn context(e: io::Error, what: String) -> io::Error {
     io::Error::new(e.kind(), format!("{what}: {e}"))
@@ -24,12 +69,14 @@ fn context(e: io::Error, what: String) -> io::Error {
 pub struct Staging {
     dir: Option<tempfile::TempDir>,
     claim: Claim,
+    stale: Vec<Stale>,
 }
 
 impl Staging {
     /// A fresh directory beside the claimed target (same file system, so
     /// the final rename is atomic).
     pub fn beside(claim: Claim) -> io::Result<Self> {
+        let stale = Staging::remove_stale(&claim);
         let parent = parent_of(claim.resolved());
         std::fs::create_dir_all(&parent)
             .map_err(|e| context(e, format!("cannot create {}", parent.display())))?;
@@ -44,11 +91,50 @@ impl Staging {
             })?;
         claim
             .mark(dir.path())
+            .and_then(|()| {
+                std::fs::write(dir.path().join(PID_FILE), std::process::id().to_string())
+            })
             .map_err(|e| context(e, format!("cannot write in {}", dir.path().display())))?;
+        live().push((dir.path().to_path_buf(), claim.target().to_path_buf()));
         Ok(Staging {
             dir: Some(dir),
             claim,
+            stale,
         })
+    }
+
+    /// What the run before left and this one removed, one line each.
+    pub fn removed_stale(&self) -> Vec<String> {
+        self.stale
+            .iter()
+            .map(|s| {
+                format!(
+                    "removed {} ({:.1} MB), the unfinished copy of an interrupted run",
+                    s.path.display(),
+                    s.bytes as f64 / 1e6
+                )
+            })
+            .collect()
+    }
+
+    /// Removes the staging directories of earlier runs into the target of
+    /// `claim` that carry our marker and whose process is gone.
+    pub fn remove_stale(claim: &Claim) -> Vec<Stale> {
+        let parent = parent_of(claim.resolved());
+        let prefix = format!(".{}.partial-", name_of(claim.resolved()));
+        let mut removed = Vec::new();
+        for e in std::fs::read_dir(&parent).into_iter().flatten().flatten() {
+            let path = e.path();
+            let ours =
+                e.file_name().to_string_lossy().starts_with(&prefix) && path.join(MARKER).is_file();
+            if ours && is_abandoned(&path) {
+                let bytes = size_of(&path);
+                if std::fs::remove_dir_all(&path).is_ok() {
+                    removed.push(Stale { path, bytes });
+                }
+            }
+        }
+        removed
     }
 
     /// The staging directory to write into.
@@ -72,6 +158,8 @@ impl Staging {
         self.claim
             .check()
             .map_err(|r| io::Error::new(io::ErrorKind::AlreadyExists, r.to_string()))?;
+        std::fs::remove_file(self.path().join(PID_FILE))?;
+        forget(self.path());
         let target = self.claim.resolved().to_path_buf();
         let staged = self.dir.take().expect("commit runs once");
         let aside = if target.exists() {
@@ -107,6 +195,57 @@ impl Staging {
                 .map_err(|e| context(e, format!("cannot remove {}", path.display())))?;
         }
         Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.dir {
+            forget(dir.path());
+        }
+    }
+}
+
+/// Takes `dir` off the list of live staging directories.
+fn forget(dir: &Path) {
+    live().retain(|(d, _)| d != dir);
+}
+
+/// Whether the staging directory at `dir` belongs to no running process:
+/// its pid file names a process that is gone, or, with no pid file (an
+/// older release wrote it), it has not been touched for an hour.
+fn is_abandoned(dir: &Path) -> bool {
+    match std::fs::read_to_string(dir.join(PID_FILE)) {
+        Ok(pid) => pid
+            .trim()
+            .parse::<u32>()
+            .is_ok_and(|pid| pid != std::process::id() && !process_alive(pid)),
+        Err(_) => std::fs::metadata(dir)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > UNCLAIMED_AFTER),
+    }
+}
+
+/// Whether process `pid` runs, where the system can say (`/proc`); where
+/// it cannot, every process counts as running, so nothing is removed.
+fn process_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+}
+
+/// Bytes under `path`.
+fn size_of(path: &Path) -> u64 {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| size_of(&e.path()))
+            .sum(),
+        Ok(m) => m.len(),
+        Err(_) => 0,
     }
 }
 

@@ -153,6 +153,9 @@ pub fn generate(options: &GenOptions, progress: &dyn Fn(&str)) -> Result<GenRepo
     let started = Instant::now();
     let claim = output::Claim::new(&options.out, OutputKind::GeneratedArchives, "--out", &[])?;
     let staging = Staging::beside(claim)?;
+    for line in staging.removed_stale() {
+        progress(&line);
+    }
     let root = staging.path().to_path_buf();
     let vocab = vocabulary(options);
     let videos = Videos::new(&vocab, options.seed, options.bytes);

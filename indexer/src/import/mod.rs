@@ -152,6 +152,8 @@ pub struct ImportReport {
     pub metadata_only: Vec<String>,
     /// Which caption file was chosen where there were several, and why.
     pub choices: Vec<String>,
+    /// Unfinished staging folders of interrupted runs, removed.
+    pub cleaned: Vec<String>,
     /// Curated files of the archive replaced (`aliases.json`…), carried
     /// into the new one.
     pub kept: Vec<String>,
@@ -196,6 +198,9 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
     }
     for f in &report.failures {
         progress(&format!("FAILED {f}"));
+    }
+    for c in &report.cleaned {
+        progress(c);
     }
     for k in &report.kept {
         progress(&format!(

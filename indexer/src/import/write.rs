@@ -29,6 +29,7 @@ pub(super) fn archive(
             .with_context(|| format!("--channel {slug:?} cannot name a directory"))?;
     }
     let staging = Staging::beside(claim)?;
+    report.cleaned = staging.removed_stale();
     let root = staging.path();
     let mut entries = Vec::new();
     let mut summaries = Vec::new();

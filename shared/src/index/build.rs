@@ -471,6 +471,9 @@ fn write(
         (files::META, json(files::META, serde_json::to_vec(&meta))?),
     ];
     let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", &e))?;
+    for line in staging.removed_stale() {
+        tracing::warn!("{line}");
+    }
     let mut total = 0;
     for (name, bytes) in &contents {
         std::fs::write(staging.path().join(name), bytes).map_err(|e| io(name, &e))?;
