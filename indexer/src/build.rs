@@ -4,6 +4,9 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use std::path::Path;
+
+use archilyzer_core::archive::Archive;
 use archilyzer_core::index;
 
 use crate::cli::{IndexArgs, SourceArgs};
@@ -23,9 +26,15 @@ pub struct BuildArgs {
 pub fn command(args: &BuildArgs) -> Result<ExitCode> {
     let archive = args.source.open()?;
     let dir = args.index.dir(&archive)?;
-    index::claim(&archive, &dir)?;
+    run(&archive, &dir)
+}
+
+/// Builds (or brings up to date) the index of `archive` in `dir`, with
+/// progress, and prints what it did.
+pub fn run(archive: &Archive, dir: &Path) -> Result<ExitCode> {
+    index::claim(archive, dir)?;
     let progress = Progress::new("build", "pages");
-    let report = index::build(&archive, &dir, &|event| match event {
+    let report = index::build(archive, dir, &|event| match event {
         index::BuildEvent::Start { to_read, .. } => progress.set_total(to_read as u64),
         index::BuildEvent::PageRead { .. } => progress.tick(),
     })

@@ -74,6 +74,16 @@ impl<'a> Pager<'a> {
     /// Adds one record, keyed by `slug` (a post's id for posts); returns
     /// its page and its size in bytes.
     pub fn push<T: Serialize>(&mut self, slug: &str, record: &T) -> Result<(u32, usize)> {
+        let placed = self.push_uncut(slug, record)?;
+        if self.current.len() >= self.target_bytes {
+            self.flush()?;
+        }
+        Ok(placed)
+    }
+
+    /// Adds one record to the page being written whatever its size (a
+    /// page kept as it was); [`Pager::cut`] ends the page.
+    pub fn push_uncut<T: Serialize>(&mut self, slug: &str, record: &T) -> Result<(u32, usize)> {
         if self.current_count > 0 {
             self.current.push(b',');
         }
@@ -83,10 +93,12 @@ impl<'a> Pager<'a> {
         self.current_count += 1;
         let page = self.next_page();
         self.slug_to_page.insert(slug.to_string(), page);
-        if self.current.len() >= self.target_bytes {
-            self.flush()?;
-        }
         Ok((page, size))
+    }
+
+    /// Ends the page being written (nothing when it is empty).
+    pub fn cut(&mut self) -> Result<()> {
+        self.flush()
     }
 
     fn flush(&mut self) -> Result<()> {

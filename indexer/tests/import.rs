@@ -942,3 +942,175 @@ fn a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_one() {
         "a running process's staging folder is left alone"
     );
 }
+
+#[test]
+fn import_with_build_is_the_daily_loop_and_an_unchanged_reimport_reads_no_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    write(
+        &from,
+        "1_Hello.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\nhello there\n",
+    );
+    let (out, idx) = (tmp.path().join("out"), tmp.path().join("idx"));
+    let daily = || {
+        let o = run(&[
+            "import",
+            "--from",
+            from.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--build",
+            "--index",
+            idx.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    assert!(daily().contains("build: 1 page: 1 read"));
+    let again = daily();
+    assert!(
+        again.contains("build: 1 page: 0 read (0.0 MB), 1 unchanged (1 rewritten with the same bytes, proved by hashing)"),
+        "{again}"
+    );
+    write(
+        &from,
+        "2_Bye.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\ngoodbye now\n",
+    );
+    let o = run(&[
+        "search",
+        "--json",
+        "--local",
+        out.to_str().unwrap(),
+        "--index",
+        idx.to_str().unwrap(),
+        "goodbye",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["total_videos"], 0, "not imported yet");
+    daily();
+    let o = run(&[
+        "search",
+        "--json",
+        "--local",
+        out.to_str().unwrap(),
+        "--index",
+        idx.to_str().unwrap(),
+        "goodbye",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (v["total_videos"].as_u64(), v["index"].as_str()),
+        (Some(1), Some("index: fresh")),
+        "{v}"
+    );
+}
+
+/// Each transcript page's sha256, by file.
+fn page_shas(out: &Path) -> std::collections::BTreeMap<String, String> {
+    let m: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("transcripts/imported/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    m["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["file"].as_str().unwrap().to_string(),
+                p["sha256"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_reimport_rewrites_at_most_two_pages_for_a_back_filled_added_or_removed_video() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    let srt =
+        |n: u32| format!("1\n00:00:01,000 --> 00:00:02,000\nepisode {n} says words number {n}\n");
+    for n in (2..=60).step_by(2) {
+        write(&from, &format!("{n}_Episode.srt"), &srt(n));
+    }
+    let out = tmp.path().join("out");
+    let import = |extra: &[&str]| {
+        let o = bin()
+            .args([
+                "import",
+                "--from",
+                from.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args(["--page-bytes", "400B"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let changed = |before: &std::collections::BTreeMap<String, String>| {
+        let after = page_shas(&out);
+        let moved = after
+            .iter()
+            .filter(|(f, sha)| before.get(*f) != Some(sha))
+            .count();
+        moved + before.keys().filter(|f| !after.contains_key(*f)).count()
+    };
+    import(&[]);
+    let first = page_shas(&out);
+    assert!(first.len() >= 8, "{} pages", first.len());
+    import(&[]);
+    assert_eq!(changed(&first), 0, "the same download rewrites no page");
+
+    write(&from, "1_Episode.srt", &srt(1)); // older than every other
+    let before = page_shas(&out);
+    import(&[]);
+    assert!(
+        changed(&before) <= 2,
+        "back-filled: {} pages changed",
+        changed(&before)
+    );
+    write(&from, "99_Episode.srt", &srt(99)); // newer than every other
+    let before = page_shas(&out);
+    import(&[]);
+    assert!(
+        changed(&before) <= 2,
+        "added: {} pages changed",
+        changed(&before)
+    );
+    std::fs::remove_file(from.join("10_Episode.srt")).unwrap();
+    let before = page_shas(&out);
+    import(&[]);
+    assert!(
+        changed(&before) <= 2,
+        "removed: {} pages changed",
+        changed(&before)
+    );
+
+    let archive = open_local(&out);
+    let site = &archive.sites()[0];
+    let all: Vec<String> = (1..=page_shas(&out).len() as u32)
+        .flat_map(|p| site.transcript_page("imported", p).unwrap().videos.clone())
+        .map(|v| v.slug)
+        .collect();
+    assert_eq!(all.len(), 31, "every video once");
+    assert_ne!(
+        all[0], "imported-1",
+        "kept layout: the back-filled video went last"
+    );
+    import(&["--repack"]);
+    let site = open_local(&out);
+    let first_video = &site.sites()[0]
+        .transcript_page("imported", 1)
+        .unwrap()
+        .videos[0];
+    assert_eq!(
+        first_video.slug, "imported-1",
+        "--repack writes date order again"
+    );
+}

@@ -28,6 +28,7 @@
 
 mod chat;
 mod files;
+mod layout;
 mod result;
 mod write;
 mod ytdlp;
@@ -82,6 +83,19 @@ pub struct ImportArgs {
     /// such a video is listed without a transcript, and named.
     #[arg(long)]
     pub keep_translations: bool,
+    /// Write every channel in date order from scratch, instead of keeping
+    /// the pages of the archive being replaced (which rewrites only the
+    /// pages that changed; see `import::layout`).
+    #[arg(long)]
+    pub repack: bool,
+    /// Then build (or bring up to date) the archive's index: the daily
+    /// loop in one command.
+    #[arg(long)]
+    pub build: bool,
+    /// With --build: the index directory (default: the cache dir, as
+    /// `build` chooses it).
+    #[arg(long, requires = "build")]
+    pub index: Option<PathBuf>,
     /// Target size of a transcript page.
     #[arg(long, default_value = "7.5MB", value_parser = parse_size)]
     pub page_bytes: u64,
@@ -210,13 +224,24 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
     for line in summary(&report, args) {
         progress(&line);
     }
-    Ok(ExitCode::from(if !report.failures.is_empty() {
+    let code = if !report.failures.is_empty() {
         EXIT_FAILED_FILES
     } else if !report.skipped_cues.is_empty() {
         EXIT_SKIPPED_CUES
     } else {
         EXIT_OK
-    }))
+    };
+    if args.build {
+        let cli = crate::cli::IndexArgs {
+            index: args.index.clone(),
+        };
+        let archive = archilyzer_core::archive::Archive::open(
+            &archilyzer_core::source::SourceHandle::local(&args.out),
+            &archilyzer_core::archive::OpenOptions::default(),
+        )?;
+        crate::build::run(&archive, &cli.dir(&archive)?)?;
+    }
+    Ok(ExitCode::from(code))
 }
 
 /// The closing lines: what was written, and what was not, with counts.
@@ -270,7 +295,12 @@ pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport
             .map(|f| format!("\n  FAILED {f}"))
             .collect::<String>()
     );
-    write::archive(args, claim, planned, &mut report)?;
+    let previous = if args.repack {
+        layout::Previous::default()
+    } else {
+        layout::Previous::of(&args.out)
+    };
+    write::archive(args, claim, planned, &previous, &mut report)?;
     Ok(report)
 }
 

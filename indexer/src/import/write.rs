@@ -8,8 +8,8 @@ use archilyzer_core::format::*;
 use archilyzer_core::output::Claim;
 
 use super::{
-    chat, files, group_channels, name_videos, result, site_name, ytdlp, CueSource, ImportArgs,
-    ImportReport, Planned,
+    chat, files, group_channels, layout, name_videos, result, site_name, ytdlp, CueSource,
+    ImportArgs, ImportReport, Planned,
 };
 use crate::compose::{self, Pager, Staging};
 use crate::progress::Progress;
@@ -19,6 +19,7 @@ pub(super) fn archive(
     args: &ImportArgs,
     claim: Claim,
     planned: Vec<Planned>,
+    previous: &layout::Previous,
     report: &mut ImportReport,
 ) -> Result<()> {
     let progress = Progress::new("import", "videos");
@@ -35,17 +36,7 @@ pub(super) fn archive(
     let mut summaries = Vec::new();
     let page_target = args.page_bytes.clamp(1, usize::MAX as u64) as usize;
     for (slug, (name, platform, mut list)) in channels {
-        list.sort_by(|a, b| {
-            let key = |v: &Planned| {
-                (
-                    v.record.upload_date.clone(),
-                    v.seq,
-                    v.record.slug.clone(),
-                    v.record.title.clone(),
-                )
-            };
-            key(a).cmp(&key(b))
-        });
+        list.sort_by(|a, b| layout::date_order(a).cmp(&layout::date_order(b)));
         let entry = ChannelEntry {
             slug: slug.clone(),
             name,
@@ -56,9 +47,14 @@ pub(super) fn archive(
         };
         let videos = name_videos(&slug, list);
         let mut channel = Channel::new(root, entry, page_target);
-        for v in videos {
-            channel.add(v, report, &mut summaries)?;
-            progress.tick();
+        for page in layout::arrange(&slug, videos, previous) {
+            for v in page.videos {
+                channel.add(v, page.open, report, &mut summaries)?;
+                progress.tick();
+            }
+            if !page.open {
+                channel.pages.cut()?;
+            }
         }
         entries.push(channel.finish()?);
     }
@@ -110,11 +106,13 @@ impl<'a> Channel<'a> {
         }
     }
 
-    /// Reads `v`'s cues (and chat) and writes it; a video whose cues
-    /// cannot be read at all is named in the report and left out.
+    /// Reads `v`'s cues (and chat) and writes it, on an `open` page (cut
+    /// by size) or a page kept whole; a video whose cues cannot be read at
+    /// all is named in the report and left out.
     fn add(
         &mut self,
         mut v: Planned,
+        open: bool,
         report: &mut ImportReport,
         summaries: &mut Vec<SummaryRow>,
     ) -> Result<()> {
@@ -122,7 +120,11 @@ impl<'a> Channel<'a> {
             return Ok(());
         }
         let record = v.record;
-        let (page, _) = self.pages.push(&record.slug, &record)?;
+        let (page, _) = if open {
+            self.pages.push(&record.slug, &record)?
+        } else {
+            self.pages.push_uncut(&record.slug, &record)?
+        };
         summaries.push(SummaryRow::of(&self.entry.slug, page, &record));
         self.stats.insert(record.slug.clone(), stats_of(&record));
         if let Some(path) = &v.chat {

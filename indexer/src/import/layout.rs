@@ -1,0 +1,129 @@
+//! Where each video of a channel goes: the page layout.
+//!
+//! A fresh import cuts a channel's videos into pages by size, in date
+//! order. A re-import into an archive of ours keeps the layout that archive
+//! has, so the daily loop rewrites few pages and the next `build` reads
+//! only those:
+//!
+//! - every video still there stays on its page, in its place (a page whose
+//!   videos are unchanged is written with the same bytes);
+//! - a page left with no video is filled by the channel's last page, so
+//!   at most that one page changes its number;
+//! - new videos, in date order, go onto the last page until it reaches the
+//!   target size, then onto new pages.
+//!
+//! Adding, back-filling, removing or changing one video thus rewrites at
+//! most two pages of its channel. The price: a kept archive's pages are in
+//! the order videos arrived, dated order only within each import's new
+//! pages; `import --repack` writes the whole archive in date order again.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use archilyzer_core::format::Summaries;
+
+use super::Planned;
+
+/// The pages of each channel of an existing archive: the slugs on each,
+/// in page order and in their order on the page.
+#[derive(Debug, Default)]
+pub struct Previous {
+    channels: BTreeMap<String, Vec<Vec<String>>>,
+}
+
+impl Previous {
+    /// The layout of the archive at `out`, read from its summaries (rows
+    /// are written in page order); empty when there is none to read.
+    pub fn of(out: &Path) -> Previous {
+        let path = out.join(archilyzer_core::format::paths::SUMMARIES);
+        let rows = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Summaries>(&b).ok())
+            .map(|s| s.videos)
+            .unwrap_or_default();
+        let mut channels: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
+        for row in rows {
+            let pages = channels.entry(row.channel).or_default();
+            let n = row.page.max(1) as usize;
+            if pages.len() < n {
+                pages.resize(n, Vec::new());
+            }
+            pages[n - 1].push(row.slug);
+        }
+        Previous { channels }
+    }
+}
+
+/// One page to write: its videos, and whether the pager may cut it by
+/// size (a kept page is written whole, as it was).
+pub struct PagePlan {
+    pub videos: Vec<Planned>,
+    /// The page continues with the new videos until the target size.
+    pub open: bool,
+}
+
+/// The pages of `channel`, its `videos` given in date order.
+pub fn arrange(channel: &str, videos: Vec<Planned>, previous: &Previous) -> Vec<PagePlan> {
+    let Some(old) = previous.channels.get(channel) else {
+        return vec![PagePlan { videos, open: true }];
+    };
+    let mut by_slug: HashMap<String, Planned> = videos
+        .into_iter()
+        .map(|v| (v.record.slug.clone(), v))
+        .collect();
+    let mut kept: Vec<Vec<Planned>> = old
+        .iter()
+        .map(|slugs| slugs.iter().filter_map(|s| by_slug.remove(s)).collect())
+        .collect();
+    fill_holes(&mut kept);
+    let mut new: Vec<Planned> = by_slug.into_values().collect();
+    new.sort_by(|a, b| date_order(a).cmp(&date_order(b)));
+    let last = kept.len().saturating_sub(1);
+    let mut pages: Vec<PagePlan> = kept
+        .into_iter()
+        .enumerate()
+        .map(|(i, videos)| PagePlan {
+            videos,
+            open: i == last,
+        })
+        .collect();
+    match pages.last_mut() {
+        Some(p) => p.videos.extend(new),
+        None => pages.push(PagePlan {
+            videos: new,
+            open: true,
+        }),
+    }
+    pages
+}
+
+/// Fills each page left empty with the last page, so only that page's
+/// number changes; drops empty pages at the end.
+fn fill_holes(pages: &mut Vec<Vec<Planned>>) {
+    while pages.last().is_some_and(Vec::is_empty) {
+        pages.pop();
+    }
+    let mut i = 0;
+    while i < pages.len() {
+        if pages[i].is_empty() {
+            let last = pages.pop().unwrap_or_default();
+            if i < pages.len() {
+                pages[i] = last;
+            }
+            while pages.last().is_some_and(Vec::is_empty) {
+                pages.pop();
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The order a fresh import writes a channel in.
+pub fn date_order(v: &Planned) -> (Option<String>, Option<u64>, String, String) {
+    (
+        v.record.upload_date.clone(),
+        v.seq,
+        v.record.slug.clone(),
+        v.record.title.clone(),
+    )
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Measures the daily loop (re-import, rebuild) on a yt-dlp download of
+real captions: how many pages each step rewrites and reads, and its time.
+
+Usage: python3 scripts/daily_loop.py BIN_DIR CAPTIONS_DIR WORK_DIR [VIDEOS] [CHANNELS]
+
+It writes WORK_DIR/full (VIDEOS + 20 videos, with scripts/ytdlp_download.py),
+holds 10 of them back as *new* (dated after every other video) and 10 as
+*back-filled* (dated in 2010, among the oldest), then times:
+  1. import + build of the rest;
+  2. the same import again (nothing changed);
+  3. the 10 new videos added;
+  4. the 10 back-filled videos added.
+Each step prints its wall time, the transcript pages whose bytes changed
+per channel, and what build read.
+"""
+
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+
+def pages(archive):
+    out = {}
+    for m in glob.glob(os.path.join(archive, "transcripts", "*", "manifest.json")):
+        ch = os.path.basename(os.path.dirname(m))
+        for p in json.load(open(m))["pages"]:
+            out[(ch, p["file"])] = p["sha256"]
+    return out
+
+
+def run(cmd):
+    t = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode not in (0, 3):
+        sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
+    return time.perf_counter() - t, p.stderr
+
+
+def main():
+    bins, captions, work = sys.argv[1:4]
+    videos = int(sys.argv[4]) if len(sys.argv) > 4 else 5805
+    channels = sys.argv[5] if len(sys.argv) > 5 else "5"
+    index_bin = os.path.join(bins, "archilyzer-index")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    full, dl = os.path.join(work, "full"), os.path.join(work, "dl")
+    here = os.path.dirname(os.path.abspath(__file__))
+    subprocess.run([sys.executable, os.path.join(here, "ytdlp_download.py"), captions, full,
+                    str(videos + 20), channels], check=True)
+    infos = sorted(glob.glob(os.path.join(full, "*", "*.info.json")))
+    spread = infos[:: len(infos) // 20][:20]  # across every channel
+    held_new, held_old = spread[0::2], spread[1::2]
+    for i, path in enumerate(held_new + held_old):
+        info = json.load(open(path))
+        info["upload_date"] = f"2030010{1 + i % 9}" if path in held_new else f"2010010{1 + i % 9}"
+        json.dump(info, open(path, "w"))
+    shutil.copytree(full, dl)
+    held = held_new + held_old
+    for path in held:
+        rel = os.path.relpath(path, full)
+        for f in glob.glob(os.path.join(dl, rel[: -len(".info.json")] + ".*")):
+            os.remove(f)
+    archive, index = os.path.join(work, "archive"), os.path.join(work, "index")
+    cmd = [index_bin, "import", "--from", dl, "--out", archive, "--build", "--index", index]
+
+    def step(name):
+        before = pages(archive) if os.path.exists(archive) else {}
+        seconds, err = run(cmd)
+        after = pages(archive)
+        changed = {}
+        for key, sha in after.items():
+            if before.get(key) != sha:
+                changed[key[0]] = changed.get(key[0], 0) + 1
+        build = re.findall(r"build: \d+ pages?: .*", err)
+        print(f"{name}: {seconds:.1f} s; pages rewritten per channel {dict(sorted(changed.items()))} "
+              f"of {len(after)}; {build[-1] if build else err[-300:]}")
+
+    step("first import + build")
+    step("same download again")
+    for path in held_new:
+        for f in glob.glob(path[: -len(".info.json")] + ".*"):
+            shutil.copy(f, os.path.join(dl, os.path.relpath(f, full)))
+    step("plus 10 new videos")
+    for path in held_old:
+        for f in glob.glob(path[: -len(".info.json")] + ".*"):
+            shutil.copy(f, os.path.join(dl, os.path.relpath(f, full)))
+    step("plus 10 back-filled videos")
+
+
+main()
