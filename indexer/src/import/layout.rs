@@ -77,7 +77,7 @@ pub fn arrange(channel: &str, videos: Vec<Planned>, previous: &Previous) -> Vec<
         .collect();
     fill_holes(&mut kept);
     let mut new: Vec<Planned> = by_slug.into_values().collect();
-    new.sort_by(|a, b| date_order(a).cmp(&date_order(b)));
+    new.sort_by_key(date_order);
     let last = kept.len().saturating_sub(1);
     let mut pages: Vec<PagePlan> = kept
         .into_iter()

@@ -36,7 +36,7 @@ pub(super) fn archive(
     let mut summaries = Vec::new();
     let page_target = args.page_bytes.clamp(1, usize::MAX as u64) as usize;
     for (slug, (name, platform, mut list)) in channels {
-        list.sort_by(|a, b| layout::date_order(a).cmp(&layout::date_order(b)));
+        list.sort_by_key(layout::date_order);
         let entry = ChannelEntry {
             slug: slug.clone(),
             name,
