@@ -8,6 +8,7 @@
 //! written to a staging directory and renamed into place (invariant 3).
 
 use crate::in_order::in_order;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
@@ -89,10 +90,10 @@ pub struct BuildReport {
 struct PageWords {
     /// Each word, with the positions on the page of the videos (chat
     /// threads, posts) that hold it.
-    words: HashMap<Box<str>, Vec<u32>>,
+    words: FxHashMap<Box<str>, Vec<u32>>,
     /// Words of page-wide fields (the channel name): they hold for every
     /// video of the page, so their postings never name holders.
-    page_wide: HashSet<Box<str>>,
+    page_wide: FxHashSet<Box<str>>,
     /// Units on the page.
     units: u32,
     /// Whether holders may be named (transcript pages only: chat and posts
