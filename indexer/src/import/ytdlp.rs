@@ -30,6 +30,9 @@ struct Info {
     uploader: Option<String>,
     uploader_id: Option<String>,
     extractor_key: Option<String>,
+    /// Older yt-dlp and youtube-dl write this (`youtube`, `rumble`…)
+    /// where newer ones add `extractor_key`.
+    extractor: Option<String>,
     /// The spoken language, as yt-dlp detected it.
     language: Option<String>,
     availability: Option<String>,
@@ -181,7 +184,7 @@ fn record(id: &str, info: &Info) -> Imported {
     } else {
         info.id.clone()
     };
-    let platform = platform_of(info.extractor_key.as_deref());
+    let platform = platform_of(info);
     let channel_name = info
         .channel
         .clone()
@@ -241,8 +244,39 @@ fn record(id: &str, info: &Info) -> Imported {
     }
 }
 
-fn platform_of(extractor: Option<&str>) -> Platform {
-    let key = extractor.unwrap_or("").to_ascii_lowercase();
+/// The platform an info JSON names: its `extractor_key`, else its
+/// `extractor`, else the host of its `webpage_url`, so a video of a known
+/// platform always gets moment links.
+fn platform_of(info: &Info) -> Platform {
+    let named = [info.extractor_key.as_deref(), info.extractor.as_deref()]
+        .into_iter()
+        .flatten()
+        .map(platform_named)
+        .find(|p| *p != Platform::Other);
+    named.unwrap_or_else(|| {
+        let host = info
+            .webpage_url
+            .as_deref()
+            .and_then(|u| url::Url::parse(u).ok())
+            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+            .unwrap_or_default();
+        platform_of_host(&host)
+    })
+}
+
+/// The platform of a web host (`www.youtube.com`, `youtu.be`, `rumble.com`…).
+fn platform_of_host(host: &str) -> Platform {
+    let host = host.trim_start_matches("www.").trim_start_matches("m.");
+    let name = match host {
+        "youtu.be" | "youtube-nocookie.com" => "youtube",
+        "archive.org" => "archiveorg",
+        h => h.split('.').next().unwrap_or(""),
+    };
+    platform_named(name)
+}
+
+fn platform_named(extractor: &str) -> Platform {
+    let key = extractor.to_ascii_lowercase();
     match key.as_str() {
         k if k.starts_with("youtube") => Platform::Youtube,
         k if k.starts_with("rumble") => Platform::Rumble,
@@ -262,5 +296,54 @@ fn state_of(availability: Option<&str>) -> State {
         Some("unlisted") => State::Unlisted,
         Some("subscriber_only" | "premium_only" | "needs_auth") => State::MembersOnly,
         _ => State::Available,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(json: &str) -> Info {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn the_platform_comes_from_the_extractor_key_else_the_extractor_else_the_page_host() {
+        let cases = [
+            (r#"{"extractor_key":"Youtube"}"#, Platform::Youtube),
+            (r#"{"extractor":"youtube"}"#, Platform::Youtube),
+            (
+                r#"{"extractor":"youtube:tab","webpage_url":"https://rumble.com/v1"}"#,
+                Platform::Youtube,
+            ),
+            (
+                r#"{"webpage_url":"https://www.youtube.com/watch?v=abcdefghijk"}"#,
+                Platform::Youtube,
+            ),
+            (
+                r#"{"webpage_url":"https://youtu.be/abcdefghijk"}"#,
+                Platform::Youtube,
+            ),
+            (
+                r#"{"webpage_url":"https://m.youtube.com/watch?v=abcdefghijk"}"#,
+                Platform::Youtube,
+            ),
+            (
+                r#"{"extractor":"generic","webpage_url":"https://rumble.com/v9-x.html"}"#,
+                Platform::Rumble,
+            ),
+            (
+                r#"{"webpage_url":"https://www.twitch.tv/videos/1"}"#,
+                Platform::Twitch,
+            ),
+            (
+                r#"{"webpage_url":"https://example.com/v/1"}"#,
+                Platform::Other,
+            ),
+            (r#"{}"#, Platform::Other),
+        ];
+        for (json, want) in cases {
+            assert_eq!(platform_of(&info(json)), want, "{json}");
+        }
     }
 }
