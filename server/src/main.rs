@@ -118,7 +118,13 @@ impl ServerHandler for Archilyzer {
                 let Ok(serde_json::Value::Object(schema)) = serde_json::to_value(&t.schema) else {
                     unreachable!("schemas are objects")
                 };
+                let Ok(serde_json::Value::Object(output)) = serde_json::to_value(&t.output) else {
+                    unreachable!("output schemas are objects")
+                };
                 Tool::new(t.name, t.description, Arc::new(schema))
+                    .with_title(t.title)
+                    .with_annotations(t.effect.annotations(t.title))
+                    .with_raw_output_schema(Arc::new(output))
             })
             .collect();
         Ok(ListToolsResult::with_all_items(tools))

@@ -102,6 +102,22 @@ async def run(mode, connect, archive, token, made, over_http=False):
         check(names == EXPECTED_TOOLS, f"{mode}: tools/list is the exact ordered list", str(names))
         for t in tools.tools:
             check(t.input_schema.get("additionalProperties") is False, f"{mode}: {t.name} schema is closed")
+        for t in tools.tools:
+            a = t.annotations
+            check(bool(t.title) and a is not None and a.title == t.title and a.destructive_hint is False
+                  and a.read_only_hint is not None and a.open_world_hint is not None and a.idempotent_hint is not None,
+                  f"{mode}: {t.name} has a title and every annotation", str(a))
+            check(isinstance(t.output_schema, dict) and t.output_schema.get("type") == "object"
+                  and "corpus" in t.output_schema.get("required", []),
+                  f"{mode}: {t.name} declares an output schema", str(t.output_schema)[:300])
+        hints = {t.name: (t.annotations.read_only_hint, t.annotations.open_world_hint) for t in tools.tools}
+        check(hints["search_transcripts"] == (True, False) and hints["get_transcripts"] == (True, False)
+              and hints["fetch_clip"][0] is False and hints["enqueue"][0] is False
+              and hints["transcript"] == (True, True),
+              f"{mode}: read tools are read-only and closed-world; fetch_clip and enqueue are not read-only", str(hints))
+        check("videos" in tools.tools[names.index("search_transcripts")].output_schema["required"]
+              and "next_cursor" in tools.tools[names.index("enumerate_matches")].output_schema["required"],
+              f"{mode}: the search tools declare their rows (the client validates every result against them)")
         described = {t.name: t.description for t in tools.tools}
         check("alias-aware" in described["get_transcripts"] and "size budget" in described["get_transcripts"]
               and "replaces the default" in described["search_transcripts"] and "size budget" in described["search_transcripts"]

@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod notes;
+pub mod output;
 pub mod read;
 pub mod registry;
 pub mod reports;

@@ -34,9 +34,46 @@ pub enum Runs {
 /// A tool body that resolves its own corpus and returns its handle.
 pub type FindsItsCorpus = fn(&Context, &Map<String, Value>, Progress) -> (ToolResult, String);
 
+/// What calling a tool does to the world: the MCP annotations a client
+/// auto-approves by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Reads the archive (or this server's own state); changes nothing.
+    Reads,
+    /// Reads something outside the archive (the editor, umtool, a video
+    /// site through yt-dlp); changes nothing.
+    ReadsOutside,
+    /// Has the editor fetch media into its store: adds a file, removes
+    /// nothing; asking again returns the same artifact.
+    FetchesMedia,
+    /// Queues work in the editor: each call adds a job.
+    QueuesWork,
+}
+
+impl Effect {
+    /// The annotations, with the tool's `title`.
+    pub fn annotations(self, title: &str) -> rmcp::model::ToolAnnotations {
+        let (read_only, idempotent, open_world) = match self {
+            Effect::Reads => (true, true, false),
+            Effect::ReadsOutside => (true, true, true),
+            Effect::FetchesMedia => (false, true, true),
+            Effect::QueuesWork => (false, false, true),
+        };
+        rmcp::model::ToolAnnotations::with_title(title)
+            .read_only(read_only)
+            .destructive(false)
+            .idempotent(idempotent)
+            .open_world(open_world)
+    }
+}
+
 /// A tool.
 pub struct Tool {
     pub name: &'static str,
+    /// A short title for people (a client's approval prompt).
+    pub title: &'static str,
+    /// What calling it does (its MCP annotations).
+    pub effect: Effect,
     pub description: &'static str,
     /// The input schema (a closed JSON Schema object).
     pub schema: Value,
@@ -44,19 +81,39 @@ pub struct Tool {
     /// Listed by `tools/list`; a hidden tool is an alias kept for old
     /// clients.
     pub advertised: bool,
+    /// The schema of its structured result ([`super::output`]).
+    pub output: Value,
 }
 
 /// A tool; every schema gets the `max_chars` budget property.
-fn tool(name: &'static str, description: &'static str, mut schema: Value, runs: Runs) -> Tool {
+fn tool(
+    name: &'static str,
+    title: &'static str,
+    effect: Effect,
+    description: &'static str,
+    mut schema: Value,
+    runs: Runs,
+) -> Tool {
     if let Some(Value::Object(props)) = schema.get_mut("properties") {
         props.insert("max_chars".into(), crate::budget::property());
     }
     Tool {
         name,
+        title,
+        effect,
         description,
         schema,
         runs,
         advertised: true,
+        output: super::output::schema(None),
+    }
+}
+
+impl Tool {
+    /// The tool with a declared structured result.
+    fn returns(mut self, output: Value) -> Tool {
+        self.output = output;
+        self
     }
 }
 
@@ -66,10 +123,13 @@ static TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
     let mut all = table();
     all.push(Tool {
         name: "use_source",
+        title: "Resolve a source (old name)",
+        effect: Effect::Reads,
         description: "Old name of resolve_source: says which handle to pass as source.",
         schema: object(source_only(), &["source"]),
         runs: OnSource(|c| catalog::resolve_source(&c.ctx.sources, c.handle, true)),
         advertised: false,
+        output: super::output::schema(None),
     });
     all
 });
@@ -89,24 +149,32 @@ fn table() -> Vec<Tool> {
     vec![
         tool(
             "list_channels",
+            "List channels",
+            Effect::Reads,
             "List the archive's channels under their groups, with video counts and a group cheat-sheet for scoping.",
             object(with(source_only(), json!({"refresh": {"type": "boolean", "description": "Drop every cache of this source first."}})), &[]),
             OnSource(|c| catalog::list_channels(&c.ctx.sources, c.handle, c.args)),
         ),
         tool(
             "list_tags",
+            "List curated tags",
+            Effect::Reads,
             "The curated tags the archive publishes (what the tags filter takes): id, label, group, and how many videos carry each, per channel.",
             object(source_only(), &[]),
             OnSource(|c| catalog::list_tags(&c.ctx.sources, c.handle)),
         ),
         tool(
             "list_reports",
+            "List reports",
+            Effect::Reads,
             "The cited reports a site publishes: title, kind, claim and citation counts, a fact-check's verdict tally. A hub has none of its own: pass a member as source.",
             object(source_only(), &[]),
             OnSource(|c| reports::list_reports(&c.ctx.sources, c.handle)),
         ),
         tool(
             "get_report",
+            "Read a report",
+            Effect::Reads,
             "One report: its verdict tally, each claim with its verdict and findings, and every citation's verbatim quote, original link and the site's moment page.",
             object(
                 with(source_only(), json!({
@@ -119,6 +187,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "search_transcripts",
+            "Search transcripts",
+            Effect::Reads,
             "Search captions and titles (other fields on request) for a phrase or regex, alias-aware; returns matching videos with timestamped, linked snippets, most relevant first (order). Naming scopes replaces the default (captions and titles): include transcripts to keep captions. The answer fits a size budget (max_chars): every listed video gets the same number of hit lines, a cut video says how many hits it left out, and counts stay complete. Page with offset; use enumerate_matches to count or cover everything.",
             object(
                 with(
@@ -134,9 +204,12 @@ fn table() -> Vec<Tool> {
                 &["query"],
             ),
             OnSource(|c| search::search_transcripts(&c.ctx.sources, c.handle, c.args, c.progress)),
-        ),
+        )
+        .returns(super::output::search()),
         tool(
             "enumerate_matches",
+            "List every match",
+            Effect::Reads,
             "A query's complete match set as a worklist (id, title, channel, date, match count) in archive order, with complete totals and the batch count. A worklist longer than the size budget (max_chars) comes in pages: call again with the same arguments and the next_cursor each page gives, until none is given. Same query and filters as search_transcripts.",
             object(
                 with(with(filter_properties(), query), json!({
@@ -146,9 +219,12 @@ fn table() -> Vec<Tool> {
                 &["query"],
             ),
             OnSource(|c| search::enumerate_matches(&c.ctx.sources, c.handle, c.args, c.progress)),
-        ),
+        )
+        .returns(super::output::enumerate()),
         tool(
             "similar_terms",
+            "Words spelled like this",
+            Effect::Reads,
             "A word and its neighbours in the index's vocabulary (within max_edits: what speech recognition may have written for a name), each searched on its own in the scope given, with video and hit counts and one linked example moment. Use it before concluding something was never said, and to build an alias.",
             object(
                 with(shared(&["source", "channels", "groups", "channel"]), json!({
@@ -161,6 +237,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "get_transcript",
+            "Read a transcript",
+            Effect::ReadsOutside,
             "One video's transcript as markdown: metadata and linked, timestamped captions. A transcript longer than the size budget (max_chars) is cut at a line and says the offset to continue from. A video the archive has not published is asked of the local Archilyzer editor when one is configured.",
             object(
                 with(source_only(), json!({
@@ -174,6 +252,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "get_transcripts",
+            "Read several transcripts",
+            Effect::Reads,
             "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts. The size budget (max_chars) is shared fairly: every video gets the same number of lines, and a cut video says what it left out. Queries are compiled exactly as search_transcripts compiles them: alias-aware (use_aliases, default true; the aliases that fired are named), regex, exclude.",
             object(
                 with(shared(&["source", "use_aliases", "exclude", "fuzzy"]), json!({
@@ -195,18 +275,24 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "get_post",
+            "Read a post",
+            Effect::Reads,
             "One archived social post. Posts have no timeline: cite them with no time.",
             object(with(source_only(), json!({"post_id": {"type": "string", "description": "The post's id."}})), &["post_id"]),
             OnSource(|c| reports::get_post(&c.ctx.sources, c.handle, c.args)),
         ),
         tool(
             "get_thread",
+            "Read a thread",
+            Effect::Reads,
             "A post's whole thread, in order.",
             object(with(source_only(), json!({"post_id": {"type": "string", "description": "The id of any post of the thread."}})), &["post_id"]),
             OnSource(|c| reports::get_thread(&c.ctx.sources, c.handle, c.args)),
         ),
         tool(
             "get_video_metadata",
+            "Video details",
+            Effect::Reads,
             "Everything known about one video without its transcript: metadata, view/like counts, cue count and coverage, other archived copies with their timing-alignment verdict, and AI chapters.",
             object(
                 with(source_only(), json!({
@@ -219,6 +305,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "fetch_clip",
+            "Fetch a clip through the editor",
+            Effect::FetchesMedia,
             "The media behind a cited moment, fetched by the local Archilyzer editor through its paced, cookie-aware, provenanced job: never run yt-dlp yourself. A window is the cited span plus pad (default 3 s) on each side, at most 15 min; full: true fetches the whole recording into the editor's saved-video store (a video the editor already knows). Waits up to wait_seconds (default 90, max 300), then answers a job id to resume with job; under a client with a 60 s request timeout pass wait_seconds of 50 or less. Pass the citing corpus as source so a Rumble id maps to the editor's. The file is a read-only corpus artifact. Needs ARCHILYZER_EDITOR_URL and WORKER_TOKEN.",
             object(
                 with(source_only(), json!({
@@ -240,6 +328,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "get_job",
+            "Editor job status",
+            Effect::ReadsOutside,
             "One editor job: kind, channel, status, times, exit code, its place in its queue, and the last tail log lines. For a job id enqueue or fetch_clip answered. Needs the editor.",
             object(
                 json!({
@@ -252,6 +342,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "enqueue",
+            "Queue archival work",
+            Effect::QueuesWork,
             "Queue archival work on a channel the editor archives, as its channel page's buttons do: sync (full), download-missing, retry-bucket (bucket, ids: the way to download chosen videos), transcribe-bucket (ids), fetch-posts (full, older), import-video (url). Answers the job id; the editor runs it at each platform's pace. Only when the operator asks. Needs the editor.",
             object(
                 json!({
@@ -269,6 +361,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "channel_coverage",
+            "Channel coverage on the editor",
+            Effect::ReadsOutside,
             "What a channel holds on the editor's disk, by date: count, first and last day, per year, and every gap longer than gap_days; date_from/date_to narrow it, list lists the videos. Videos are dated by their recorded date when the channel has a title rule, else their upload date. Needs the editor.",
             object(
                 json!({
@@ -284,6 +378,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "notes",
+            "Operator notes (umtool)",
+            Effect::ReadsOutside,
             "The operator's notes in umtool on articles and report-video projects: list (every open note, by target), read (one target's digest, anchors resolved, and the source file to edit), reply (answers the umtool command to run; nothing is posted). Needs UMTOOL_URL.",
             object(
                 json!({
@@ -298,6 +394,8 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "open_link",
+            "Open a share link",
+            Effect::Reads,
             "Re-run a viewer share link here at full fidelity (its query tree of AND/OR/NOT over any scopes, and every filter) in one call: the plan, the first page of linked results, and the corpus handle to pass as source from then on. dry_run for the plan alone; overrides to adjust it.",
             object(
                 json!({
@@ -314,18 +412,24 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "list_sources",
+            "List sources",
+            Effect::Reads,
             "Show the default corpus and, for a hub, its member sites as ready-to-paste source handles.",
             object(Map::new(), &[]),
             OnSource(|c| catalog::list_sources(&c.ctx.sources)),
         ),
         tool(
             "resolve_source",
+            "Resolve a source",
+            Effect::Reads,
             "Turn a URL, member name or handle into the canonical source handle and check that it can be read.",
             object(source_only(), &["source"]),
             OnSource(|c| catalog::resolve_source(&c.ctx.sources, c.handle, false)),
         ),
         tool(
             "transcript",
+            "Transcript of any video URL",
+            Effect::ReadsOutside,
             "The spoken words of any video URL (YouTube, TikTok and whatever else yt-dlp fetches), even one not in the archive: its captions when it has any, else speech-to-text on this machine. Answers url, platform, title, channel, duration_s, upload_date, caption_source (manual, auto or asr), lang, n_segments, chars, segments [{t, text}] and text with [h:mm:ss] markers; a speech-to-text result adds asr {model, language, mean_logprob, confident}: branch on confident, a false one is not evidence.",
             object(
                 json!({
@@ -345,12 +449,16 @@ fn table() -> Vec<Tool> {
         ),
         tool(
             "sweep_plan",
+            "Plan a sweep",
+            Effect::Reads,
             "Turn a /sweep request (plain English, a share link anywhere in it, key=value settings: channels, groups, batch_size, parse_model, report, directive, source, content_types, regex) into a resolved, step-by-step map-reduce plan over the complete worklist. Pass the request exactly as typed.",
             object(with(source_only(), json!({"request": {"type": "string", "description": "The whole request, as typed."}})), &["request"]),
             OnSource(|c| plans::plan_tool(c.ctx, Kind::Sweep, c.args)),
         ),
         tool(
             "ask_plan",
+            "Plan an answer",
+            Effect::Reads,
             "Turn an /ask question (plain English, a share link anywhere in it, key=value settings) into a resolved, step-by-step plan: scope, find, read, answer with linked citations.",
             object(with(source_only(), json!({"request": {"type": "string", "description": "The whole question, as typed."}})), &["request"]),
             OnSource(|c| plans::plan_tool(c.ctx, Kind::Ask, c.args)),

@@ -1,0 +1,114 @@
+//! The tools' output schemas: what a tool's `structuredContent` holds,
+//! declared in `tools/list` so a client can validate it. Every result is
+//! an object naming the corpus that answered; the search tools declare
+//! their counts, rows and coverage field by field.
+
+use serde_json::{json, Value};
+
+/// The schema of a tool's structured result; `fields` adds properties and
+/// required keys to what every result has.
+pub fn schema(fields: Option<Value>) -> Value {
+    let mut s = json!({
+        "type": "object",
+        "properties": {"corpus": {"type": "string", "description": "The corpus that answered."}},
+        "required": ["corpus"],
+    });
+    if let Some(extra) = fields {
+        if let (Some(props), Some(more)) = (
+            s["properties"].as_object_mut(),
+            extra["properties"].as_object(),
+        ) {
+            props.extend(more.clone());
+        }
+        if let (Some(req), Some(more)) =
+            (s["required"].as_array_mut(), extra["required"].as_array())
+        {
+            req.extend(more.iter().cloned());
+        }
+    }
+    s
+}
+
+/// What both search tools report about what was read.
+fn totals() -> Value {
+    json!({
+        "total": {"type": "integer", "minimum": 0, "description": "Videos (posts) that match, after folding mirrors."},
+        "total_hits": {"type": "integer", "minimum": 0, "description": "Confirmed hits in all of them."},
+        "undated_left_out": {"type": "integer", "minimum": 0},
+        "pages_read": {"type": "integer", "minimum": 0},
+        "index": {"type": "string"},
+        "notes": {"type": "array", "items": {"type": "string"}},
+        "coverage": {"type": "object", "properties": {"partial": {"type": "boolean"}}, "required": ["partial"]},
+        "unreadable": {"type": "array", "items": {"type": "string"}}
+    })
+}
+
+fn with_totals(mut props: Value, required: &[&str]) -> Value {
+    if let (Some(p), Some(t)) = (props.as_object_mut(), totals().as_object()) {
+        p.extend(t.clone());
+    }
+    let mut req: Vec<&str> = vec![
+        "total",
+        "total_hits",
+        "pages_read",
+        "index",
+        "notes",
+        "coverage",
+    ];
+    req.extend(required);
+    json!({"properties": props, "required": req})
+}
+
+/// `search_transcripts` (and `open_link`'s page of results).
+pub fn search() -> Value {
+    let hit = json!({
+        "type": "object",
+        "properties": {
+            "scope": {"type": "string"}, "unit": {"type": "integer"},
+            "start": {"type": ["number", "null"], "description": "Seconds into the video."},
+            "text": {"type": "string"}
+        },
+        "required": ["scope", "unit", "text"]
+    });
+    let video = json!({
+        "type": "object",
+        "properties": {
+            "site": {"type": "string"}, "channel": {"type": "string"}, "slug": {"type": "string"},
+            "title": {"type": "string"}, "upload_date": {"type": ["string", "null"]},
+            "url": {"type": ["string", "null"]}, "kind": {"type": "string"},
+            "hits": {"type": "array", "items": hit},
+            "hits_total": {"type": "integer", "minimum": 0}
+        },
+        "required": ["channel", "slug", "title", "hits", "hits_total"]
+    });
+    schema(Some(with_totals(
+        json!({
+            "offset": {"type": "integer", "minimum": 0},
+            "has_more": {"type": "boolean"},
+            "videos": {"type": "array", "items": video}
+        }),
+        &["videos", "has_more"],
+    )))
+}
+
+/// `enumerate_matches`: one page of the worklist.
+pub fn enumerate() -> Value {
+    let row = json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"}, "title": {"type": "string"}, "channel": {"type": "string"},
+            "date": {"type": ["string", "null"]}, "matches": {"type": "integer", "minimum": 0}
+        },
+        "required": ["id", "title", "channel", "matches"]
+    });
+    schema(Some(with_totals(
+        json!({
+            "first_row": {"type": "integer", "minimum": 1},
+            "batch_size": {"type": "integer"},
+            "batches": {"type": "integer"},
+            "videos": {"type": "array", "items": row},
+            "next_cursor": {"type": ["string", "null"], "description": "Pass it back to get the next page; null on the last."}
+        }),
+        &["videos", "next_cursor"],
+    )))
+}
