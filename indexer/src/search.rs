@@ -204,7 +204,11 @@ pub fn render_video(v: &VideoResult) -> String {
 /// The lines after the videos: totals, what was read, notes, coverage,
 /// the corpus.
 pub fn footer(r: &Response, limit: Option<usize>) -> String {
-    let mut lines = vec![report::counts(r.total_videos, r.total_hits)];
+    let mut lines = vec![report::headline(
+        "the query",
+        (r.exact.videos, r.exact.hits),
+        (r.total_videos, r.total_hits),
+    )];
     if let Some(l) = limit.filter(|l| *l < r.total_videos) {
         lines.push(format!(
             "showing the first {l} of {} video(s) (--limit)",

@@ -867,6 +867,75 @@ fn hit_set(r: &archilyzer_core::query::Response) -> BTreeSet<(String, String, St
 }
 
 #[test]
+fn a_wider_fuzzy_search_only_adds_words_and_finds_a_superset_of_videos() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let raw = index::RawIndex::load(&f.index).unwrap();
+    let words: Vec<String> = {
+        use fst::Streamer;
+        let mut stream = raw.terms.stream();
+        let mut out = Vec::new();
+        while let Some((t, _)) = stream.next() {
+            let t = String::from_utf8_lossy(t).into_owned();
+            if t.chars().count() >= 5 && t.chars().all(|c| c.is_ascii_lowercase()) {
+                out.push(t);
+            }
+        }
+        out
+    };
+    let mut checked = 0;
+    for w in words.iter().step_by(words.len() / 200 + 1) {
+        let one: BTreeSet<String> = raw.similar(w, 1, 8).into_iter().map(|v| v.word).collect();
+        let two: Vec<index::similar::Variant> = raw.similar(w, 2, 8);
+        let two_words: BTreeSet<String> = two.iter().map(|v| v.word.clone()).collect();
+        assert!(
+            one.is_subset(&two_words),
+            "{w}: {one:?} not within {two_words:?}"
+        );
+        assert!(
+            two.windows(2).all(|p| p[0].edits <= p[1].edits),
+            "{w}: nearest first"
+        );
+        checked += usize::from(!one.is_empty());
+    }
+    assert!(checked > 5, "{checked} words with neighbours");
+    let word = words
+        .iter()
+        .find(|w| !raw.similar(w, 1, 8).is_empty())
+        .unwrap();
+    let videos = |fuzzy: u8| -> BTreeSet<String> {
+        let q = Request {
+            fuzzy,
+            ..plain(word)
+        };
+        let r = search(&archive, Some(&f.index), &q).unwrap();
+        r.videos.iter().map(|v| v.slug.clone()).collect()
+    };
+    let (zero, one, two) = (videos(0), videos(1), videos(2));
+    assert!(
+        zero.is_subset(&one) && one.is_subset(&two),
+        "fuzzy 0 ⊆ 1 ⊆ 2 for {word}"
+    );
+    // Exact first: the counts of the word as typed, beside the wider ones.
+    let exact = search(&archive, Some(&f.index), &plain(word)).unwrap();
+    let wide = search(
+        &archive,
+        Some(&f.index),
+        &Request {
+            fuzzy: 2,
+            ..plain(word)
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        (wide.exact.videos, wide.exact.hits),
+        (exact.total_videos, exact.total_hits),
+        "the exact count of a fuzzy search is the plain search's"
+    );
+    assert!(wide.total_hits > wide.exact.hits);
+}
+
+#[test]
 fn fuzzy_finds_exactly_the_union_of_the_query_and_its_named_expansions() {
     let f = fixture();
     let archive = open_local(&f.site);

@@ -134,6 +134,12 @@ async def run(mode, connect, archive, token, made, over_http=False):
         check(text.rstrip().endswith(f"(corpus: local:{archive})"), f"{mode}: the result names its corpus", text[-300:])
         structured = result.structured_content
         check(structured["total"] > 3 and len(structured["videos"]) == 3 and structured["has_more"], f"{mode}: structured content carries the page", json.dumps(structured)[:500])
+        plain = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 1, "use_aliases": False})
+        exact = plain.structured_content
+        check(structured["exact"] == {"videos": exact["total"], "hits": exact["total_hits"]}
+              and structured["total_hits"] > exact["total_hits"]
+              and f'{exact["total"]} video(s), {exact["total_hits"]} hit(s) for "k cups" exactly as typed; with the aliases and fuzzy variants named below: {structured["total"]} video(s), {structured["total_hits"]} hit(s)' in text,
+              f"{mode}: the headline gives the exact count first, then what the alias added", text[:600])
 
         result = await client.call_tool("search_transcripts", {"query": "k cups", "states": ["delted"], "channels": ["nope"]})
         text = text_of(result)

@@ -22,6 +22,20 @@ pub fn counts(videos: usize, hits: usize) -> String {
     format!("{videos} video(s), {hits} hit(s)")
 }
 
+/// The first words of a result: the counts of the query as typed, then,
+/// when aliases or fuzzy variants found more, the counts with them, so
+/// the number an agent quotes first is the exact one.
+pub fn headline(label: &str, exact: (usize, usize), with_variants: (usize, usize)) -> String {
+    if exact == with_variants {
+        return format!("{} for {label}", counts(with_variants.0, with_variants.1));
+    }
+    format!(
+        "{} for {label} exactly as typed; with the aliases and fuzzy variants named below: {}",
+        counts(exact.0, exact.1),
+        counts(with_variants.0, with_variants.1)
+    )
+}
+
 /// How much of the archive was read, and what the index did.
 pub fn pages_read(r: &Response) -> String {
     format!(

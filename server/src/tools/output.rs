@@ -33,7 +33,13 @@ pub fn schema(fields: Option<Value>) -> Value {
 fn totals() -> Value {
     json!({
         "total": {"type": "integer", "minimum": 0, "description": "Videos (posts) that match, after folding mirrors."},
-        "total_hits": {"type": "integer", "minimum": 0, "description": "Confirmed hits in all of them."},
+        "total_hits": {"type": "integer", "minimum": 0, "description": "Confirmed hits in all of them, aliases and fuzzy variants included."},
+        "exact": {
+            "type": "object",
+            "description": "Videos and hits of the query exactly as typed, without aliases and fuzzy variants: the number to quote.",
+            "properties": {"videos": {"type": "integer", "minimum": 0}, "hits": {"type": "integer", "minimum": 0}},
+            "required": ["videos", "hits"]
+        },
         "undated_left_out": {"type": "integer", "minimum": 0},
         "pages_read": {"type": "integer", "minimum": 0},
         "index": {"type": "string"},
@@ -50,6 +56,7 @@ fn with_totals(mut props: Value, required: &[&str]) -> Value {
     let mut req: Vec<&str> = vec![
         "total",
         "total_hits",
+        "exact",
         "pages_read",
         "index",
         "notes",

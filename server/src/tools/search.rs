@@ -280,9 +280,10 @@ pub fn render_page(
             "⚠ INCOMPLETE PAGE — {total} total, showing {a}–{b}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n"
         ));
     }
+    let exact_videos = rows.iter().filter(|row| row.video.exact_hits > 0).count();
     out.push_str(&format!(
-        "{} for {label}\n\n",
-        report::counts(total, r.total_hits)
+        "{}\n\n",
+        report::headline(label, (exact_videos, r.exact.hits), (total, r.total_hits))
     ));
     for (row, b) in shown.iter().zip(&blocks) {
         out.push_str(&b.head);
@@ -306,6 +307,7 @@ pub fn render_page(
     let structured = json!({
         "total": total,
         "total_hits": r.total_hits,
+        "exact": {"videos": exact_videos, "hits": r.exact.hits},
         "undated_left_out": r.undated_left_out,
         "also_heard": r.also_heard,
         "fuzzy": r.fuzzy,
@@ -406,9 +408,15 @@ pub fn enumerate_matches(
     let mut tail = String::from("\n---\n");
     tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
     tail.push_str(&footer(&r).join("\n"));
+    let exact_videos = rows.iter().filter(|row| row.video.exact_hits > 0).count();
+    let label = format!("{:?}", str_arg(args, "query").unwrap_or(""));
     let head = format!(
         "{}; {batches} batch(es) of {batch}\n",
-        report::counts(rows.len(), r.total_hits)
+        report::headline(
+            &label,
+            (exact_videos, r.exact.hits),
+            (rows.len(), r.total_hits)
+        )
     );
     let fixed = first_lines(&archive, &r).len() + head.len() + tail.len() + 700;
     let page = list.page(
@@ -427,6 +435,7 @@ pub fn enumerate_matches(
     let structured = json!({
         "total": rows.len(),
         "total_hits": r.total_hits,
+        "exact": {"videos": exact_videos, "hits": r.exact.hits},
         "undated_left_out": r.undated_left_out,
         "also_heard": r.also_heard,
         "fuzzy": r.fuzzy,
@@ -457,6 +466,7 @@ mod tests {
             videos: vec![],
             total_videos: 0,
             total_hits: 0,
+            exact: Default::default(),
             undated_left_out: 0,
             also_heard: vec![],
             fuzzy: vec![],

@@ -5,8 +5,9 @@
 //! Promise: [`RawIndex::similar`] returns every word of the vocabulary
 //! within `max_edits` Levenshtein edits (insert, delete, substitute) of
 //! the word, other than the word itself, that at least one video holds,
-//! most videos first (ties: alphabetical), at most `limit`. It reads the
-//! term dictionary only, never a page.
+//! nearest first (every 1-edit word before any 2-edit one, so a wider
+//! search only ever adds words), then most videos, then alphabetical, at
+//! most `limit`. It reads the term dictionary only, never a page.
 //!
 //! The dictionary is walked with [`Edits`], an automaton that keeps one
 //! row of the Levenshtein table per prefix (distances in characters, not
@@ -26,6 +27,8 @@ pub struct Variant {
     pub word: String,
     /// Videos (transcript records) that hold it.
     pub videos: u64,
+    /// Its distance from the query word, in character edits.
+    pub edits: u32,
 }
 
 /// The edits a suggestion may be away from a query word of `len`
@@ -53,13 +56,21 @@ impl RawIndex {
             }
             let videos = self.videos_holding(offset).unwrap_or(0);
             if videos > 0 {
+                let found = String::from_utf8_lossy(term).into_owned();
                 out.push(Variant {
-                    word: String::from_utf8_lossy(term).into_owned(),
+                    edits: distance(word, &found),
+                    word: found,
                     videos,
                 });
             }
         }
-        out.sort_by(|a, b| b.videos.cmp(&a.videos).then_with(|| a.word.cmp(&b.word)));
+        out.sort_by(|a, b| {
+            (a.edits, std::cmp::Reverse(a.videos), &a.word).cmp(&(
+                b.edits,
+                std::cmp::Reverse(b.videos),
+                &b.word,
+            ))
+        });
         out.truncate(limit);
         out
     }
@@ -71,6 +82,23 @@ impl RawIndex {
             .and_then(|offset| self.videos_holding(offset))
             .unwrap_or(0)
     }
+}
+
+/// The Levenshtein distance of `a` and `b`, in characters.
+fn distance(a: &str, b: &str) -> u32 {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<u32> = (0..=b.len() as u32).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i as u32 + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = u32::from(ca != *cb);
+            let next = (prev + cost).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// Words within `max` Levenshtein edits (in characters) of a query word,

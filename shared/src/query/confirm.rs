@@ -296,6 +296,8 @@ struct Item<'a> {
 struct Judged {
     hits: Vec<Hit>,
     expansion_hits: Vec<usize>,
+    /// Hits of the query as typed alone (no alias, no fuzzy variant).
+    exact_hits: usize,
 }
 
 impl Judged {
@@ -313,6 +315,7 @@ impl Judged {
             page: p.page,
             hits: self.hits,
             expansion_hits: self.expansion_hits,
+            exact_hits: self.exact_hits,
             length: item.length,
         }
     }
@@ -322,10 +325,18 @@ impl Judged {
 /// query's matchers for site number `site` hit it and no exclude matcher
 /// does; then each fuzzy variant is counted on its own.
 fn judge(c: &Compiled, site: usize, fields: &[Field], scratch: &mut TokenStream) -> Option<Judged> {
-    let hits = fields_hits(c.terms.for_site(site), fields, scratch);
+    let matchers = c.terms.for_site(site);
+    let hits = fields_hits(matchers, fields, scratch);
     if hits.is_empty() || !fields_hits(&c.terms.excludes, fields, scratch).is_empty() {
         return None;
     }
+    // The query as typed is the first matcher; the rest are aliases and
+    // fuzzy variants.
+    let exact_hits = if matchers.len() > 1 {
+        fields_hits(&matchers[..1], fields, scratch).len()
+    } else {
+        hits.len()
+    };
     let expansion_hits = c
         .terms
         .expansions
@@ -335,6 +346,7 @@ fn judge(c: &Compiled, site: usize, fields: &[Field], scratch: &mut TokenStream)
     Some(Judged {
         hits,
         expansion_hits,
+        exact_hits,
     })
 }
 

@@ -232,10 +232,22 @@ pub struct VideoResult {
     /// the order of [`Response::fuzzy`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub expansion_hits: Vec<usize>,
+    /// Its hits of the query as typed alone: without the aliases that
+    /// fired and the fuzzy variants (what an agent may quote as exact).
+    pub exact_hits: usize,
     /// The video's length in bytes of text (its captions; a chat's or
     /// post's text), what relevance ordering weighs hits against.
     #[serde(skip)]
     pub length: u32,
+}
+
+/// Videos and hits of the query exactly as typed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ExactCount {
+    /// Videos the query as typed hits.
+    pub videos: usize,
+    /// Its hits in them.
+    pub hits: usize,
 }
 
 /// How much of the archive a result covers.
@@ -284,6 +296,7 @@ impl VideoResult {
             url: self.url.clone(),
             platform: self.platform,
             machine_translated: self.machine_translated,
+            exact_hits: self.exact_hits,
             kind: self.kind,
             page: self.page,
             hits: Vec::new(),
@@ -326,6 +339,9 @@ pub struct Response {
     pub total_videos: usize,
     /// Hits of those videos.
     pub total_hits: usize,
+    /// Of those, the videos and hits of the query as typed alone: equal
+    /// to the totals unless aliases fired or fuzzy variants were searched.
+    pub exact: ExactCount,
     /// Matching videos a date filter left out because they have no upload
     /// date (named in the notes; `include_undated` lists them).
     pub undated_left_out: usize,
@@ -407,6 +423,7 @@ pub fn search_each(
         videos: Vec::new(),
         total_videos: scanned.total_videos,
         total_hits: scanned.total_hits,
+        exact: scanned.exact,
         undated_left_out: scanned.undated,
         pages_read: scanned.pages_read,
         pages_planned: planned.planned,

@@ -136,6 +136,7 @@ mod tests {
             url: None,
             platform: None,
             machine_translated: false,
+            exact_hits: hits,
             kind: "video",
             page: 1,
             hits: (0..hits)

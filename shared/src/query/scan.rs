@@ -27,6 +27,8 @@ pub struct Scanned {
     pub total_videos: usize,
     /// Their hits.
     pub total_hits: usize,
+    /// Videos and hits of the query as typed alone.
+    pub exact: super::ExactCount,
     /// Matching videos a date filter left out for having no date.
     pub undated: usize,
     /// Per fuzzy expansion: (hits, videos) it found on its own.
@@ -116,6 +118,8 @@ fn fold(
                 add_expansions(&mut r.expansion_hits, &v.expansion_hits);
                 r.total_videos += 1;
                 r.total_hits += v.hits.len();
+                r.exact.videos += usize::from(v.exact_hits > 0);
+                r.exact.hits += v.exact_hits;
                 sink(v);
             }
         }

@@ -297,6 +297,10 @@ pub fn run(
     };
     set.response.total_videos = set.videos.len();
     set.response.total_hits = set.videos.iter().map(|v| v.hits.len()).sum();
+    set.response.exact = crate::query::ExactCount {
+        videos: set.videos.iter().filter(|v| v.exact_hits > 0).count(),
+        hits: set.videos.iter().map(|v| v.exact_hits).sum(),
+    };
     set.response.videos = std::mem::take(&mut set.videos);
     Ok(set.response)
 }
