@@ -380,6 +380,10 @@ async def run(mode, connect, archive, token, made, over_http=False):
               and (terms["cup"]["videos"], terms["cup"]["hits"]) == (cup.structured_content["total"], cup.structured_content["total_hits"])
               and "- **cup**: " in text_of(result) and "](https://alphalyzer.example/?v=" in text_of(result),
               f"{mode}: similar_terms lists the vocabulary's neighbours with confirmed counts and a linked example", text_of(result)[:1200])
+        result = await client.call_tool("similar_terms", {"word": "really cups"})
+        asked = [t["word"] for t in result.structured_content["terms"] if t["asked"]]
+        check(not result.is_error and asked == ["really", "cups"] and "2 words looked up, each with its own neighbours" in text_of(result),
+              f"{mode}: similar_terms of a phrase looks up each of its words", text_of(result)[:800])
         result = await client.call_tool("search_transcripts", {"query": "really cups", "limit": 1})
         check('near "cups"' not in text_of(result), f"{mode}: a word under 5 letters gets no suggestions", text_of(result)[-600:])
         result = await client.call_tool("search_transcripts", {"query": "torlyans", "limit": 1})

@@ -228,7 +228,7 @@ fn table() -> Vec<Tool> {
             "A word and its neighbours in the index's vocabulary (within max_edits: what speech recognition may have written for a name), each searched on its own in the scope given, with video and hit counts and one linked example moment. Use it before concluding something was never said, and to build an alias.",
             object(
                 with(shared(&["source", "channels", "groups", "channel"]), json!({
-                    "word": {"type": "string", "description": "The word (one word)."},
+                    "word": {"type": "string", "description": "The word, or a phrase: each of its words is looked up with its own neighbours (\"dan harmon\": dan and its neighbours, then harmon and its)."},
                     "max_edits": {"type": "integer", "minimum": 1, "maximum": 2, "description": "Edits a variant may be away (default 1, or 2 for a word of 8 letters or more)."}
                 })),
                 &["word"],

@@ -40,7 +40,11 @@ pub fn similar_terms(
     for t in &terms {
         out.push_str(&line(&archive, t));
     }
-    if terms.len() == 1 {
+    let asked = terms.iter().filter(|t| t.asked).count();
+    if asked > 1 {
+        out.push_str(&format!("({asked} words looked up, each with its own neighbours: the phrase's words, not the phrase)\n"));
+    }
+    if terms.len() == asked {
         out.push_str("(no other spelling within the edits asked for is in the vocabulary)\n");
     }
     Ok((out, json!({"terms": terms})))

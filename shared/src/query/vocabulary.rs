@@ -39,36 +39,45 @@ pub enum VocabularyError {
     #[error("similar terms come from the index's vocabulary, and {0}: run `archilyzer-index build` for this archive")]
     NoIndex(String),
     /// The word is not a word.
-    #[error("{0:?} holds no word to look up: pass one word, e.g. harmontown")]
+    #[error(
+        "{0:?} holds no word to look up: pass a word or a phrase, e.g. harmontown or dan harmon"
+    )]
     NoWord(String),
     /// A search failed.
     #[error(transparent)]
     Query(#[from] QueryError),
 }
 
-/// The report for `word` within `max_edits` (default: by its length),
-/// searched within `filters`.
+/// The report for each word of `phrase` (a word, or several: each is
+/// reported with its own neighbours, the word first and marked `asked`)
+/// within `max_edits` (default: by the word's length), searched within
+/// `filters`.
 pub fn similar_terms(
     archive: &Archive,
     index_dir: &Path,
-    word: &str,
+    phrase: &str,
     max_edits: Option<u32>,
     filters: &FilterArgs,
 ) -> Result<Vec<TermReport>, VocabularyError> {
-    let normalised = crate::text::tokens(word)
-        .into_iter()
-        .next()
-        .ok_or_else(|| VocabularyError::NoWord(word.to_string()))?;
+    let mut words = crate::text::tokens(phrase);
+    words.dedup();
+    if words.is_empty() {
+        return Err(VocabularyError::NoWord(phrase.to_string()));
+    }
     let (pages, _) = archive.page_table();
     let (index, status) = Index::open(index_dir, archive, &pages);
     let index = index.ok_or_else(|| VocabularyError::NoIndex(status.describe()))?;
-    let edits = max_edits.unwrap_or_else(|| edits_for(normalised.chars().count()).max(1));
-    let variants = index.raw.similar(&normalised, edits.min(2), 8);
-    let words = std::iter::once((normalised.clone(), true))
-        .chain(variants.into_iter().map(|v| (v.word, false)));
-    words
-        .map(|(w, asked)| report(archive, index_dir, w, asked, filters))
-        .collect()
+    let mut out = Vec::new();
+    for normalised in words {
+        let edits = max_edits.unwrap_or_else(|| edits_for(normalised.chars().count()).max(1));
+        let variants = index.raw.similar(&normalised, edits.min(2), 8);
+        let found = std::iter::once((normalised, true))
+            .chain(variants.into_iter().map(|v| (v.word, false)));
+        for (w, asked) in found {
+            out.push(report(archive, index_dir, w, asked, filters)?);
+        }
+    }
+    Ok(out)
 }
 
 fn report(
