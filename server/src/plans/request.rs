@@ -5,7 +5,10 @@
 //! Promises: nothing the user typed is lost. An unknown `key=value` stays
 //! in the question and gets a warning (with a typo hint when it is close to
 //! a real key). A bad value falls back to its default with a `⚠` line; it
-//! never reaches the plan's arithmetic.
+//! never reaches the plan's arithmetic. A link is any URL a share link
+//! may be ([`ShareLink::names_a_search`]): what `open_link` opens.
+
+use archilyzer_core::share::ShareLink;
 
 /// The settings a request may carry, in the order the docs list them.
 pub const KEYS: &[&str] = &[
@@ -121,8 +124,8 @@ pub fn parse(raw: &str) -> Parsed {
     let mut p = Parsed::default();
     let mut words = Vec::new();
     for Token { raw: typed, cooked } in tokens(raw) {
-        let is_url = cooked.starts_with("http://") || cooked.starts_with("https://");
-        if is_url && p.link.is_none() && cooked.contains("qt=") {
+        let is_url = ShareLink::is_url(&cooked);
+        if p.link.is_none() && ShareLink::names_a_search(&cooked) {
             p.link = Some(cooked);
             continue;
         }
@@ -200,6 +203,13 @@ mod tests {
 
     #[test]
     fn a_request_keeps_every_word_and_takes_only_known_settings() {
+        let p = parse("file:///home/me/archive/?qt=abc&fdf=20200101 when was it said?");
+        assert_eq!(
+            p.link.as_deref(),
+            Some("file:///home/me/archive/?qt=abc&fdf=20200101"),
+            "a local archive's link, as the command line writes it"
+        );
+        assert_eq!(p.question, "when was it said?");
         let p = parse("https://a.example/?qt=abc&fav=d This search finds deleted videos. Why might they be gone? batch_size=8 channels=a,b directive=\"list the reasons given\" chanels=c https://other.example/x");
         assert_eq!(p.link.as_deref(), Some("https://a.example/?qt=abc&fav=d"));
         assert_eq!(p.settings.batch_size, 8);

@@ -277,6 +277,21 @@ impl ShareLink {
         format!("{}/?{}", self.origin, q.join("&"))
     }
 
+    /// The URL schemes a share link may have: what [`ShareLink::decode`]
+    /// accepts (`file://` for a local archive, on the machine that made it).
+    pub const SCHEMES: [&'static str; 3] = ["http://", "https://", "file://"];
+
+    /// Whether `text` is a URL that names a search (a `qt=` tree): what a
+    /// request that mentions a link means by it.
+    pub fn names_a_search(text: &str) -> bool {
+        Self::is_url(text) && text.contains("qt=")
+    }
+
+    /// Whether `text` starts with a scheme a share link may have.
+    pub fn is_url(text: &str) -> bool {
+        Self::SCHEMES.iter().any(|s| text.starts_with(s))
+    }
+
     /// Decodes `link`; the error names the part that is wrong.
     pub fn decode(link: &str) -> Result<ShareLink, String> {
         let link = link.trim();
