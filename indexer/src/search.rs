@@ -288,7 +288,7 @@ pub fn run(
         return Err(e.into());
     }
     let mut response = result.map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
-    response.notes.push(order.describe().to_string());
+    response.notes.push(order.describe_for(matched.iter()));
     response
         .notes
         .extend(archilyzer_core::collapse::mirrors_note(archive, matched));

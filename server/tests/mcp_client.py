@@ -380,6 +380,9 @@ async def run(mode, connect, archive, token, made, over_http=False):
               and (terms["cup"]["videos"], terms["cup"]["hits"]) == (cup.structured_content["total"], cup.structured_content["total_hits"])
               and "- **cup**: " in text_of(result) and "](https://alphalyzer.example/?v=" in text_of(result),
               f"{mode}: similar_terms lists the vocabulary's neighbours with confirmed counts and a linked example", text_of(result)[:1200])
+        result = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 5, "offset": 10000})
+        check(f"offset 10000 is past the end: there are {structured['total']} video(s) in all, so the last page of 5 starts at offset {(structured['total'] - 1) // 5 * 5}" in text_of(result),
+              f"{mode}: an offset past the end names the last page's offset", text_of(result)[:400])
         result = await client.call_tool("similar_terms", {"word": "really cups"})
         asked = [t["word"] for t in result.structured_content["terms"] if t["asked"]]
         check(not result.is_error and asked == ["really", "cups"] and "2 words looked up, each with its own neighbours" in text_of(result),

@@ -120,12 +120,12 @@ pub fn get_report(
     let report = archilyzer_core::archive::check_segment(id, "report id")
         .map_err(|e| e.to_string())
         .and_then(|_| site.report(id).map_err(|e| e.to_string()))?
-        .ok_or_else(|| {
-            format!(
-                "no report {id:?} on {}; its reports are: {}",
-                site.id(),
-                known()
-            )
+        .ok_or_else(|| match known() {
+            list if list.is_empty() => format!(
+                "no report {id:?} on {}: it publishes no reports (list_reports shows which sites do)",
+                site.id()
+            ),
+            list => format!("no report {id:?} on {}; its reports are: {list}", site.id()),
         })?;
     let section = str_arg(args, "section");
     let sections: Vec<_> = report

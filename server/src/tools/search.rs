@@ -260,7 +260,8 @@ pub fn render_page(
         .enumerate()
         .map(|(i, row)| block(offset + i + 1, archive, row, snippets, base_style))
         .collect();
-    let mut tail = format!("{}\n", order.describe());
+    let order_line = order.describe_for(rows.iter().map(|r| &r.video));
+    let mut tail = format!("{order_line}\n");
     tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
     tail.push_str(&footer(&r).join("\n"));
     let fit = fit_blocks(
@@ -270,14 +271,16 @@ pub fn render_page(
     );
     shown.truncate(fit.videos);
     let mut out = first_lines(archive, &r);
-    if !(offset == 0 && shown.len() == total) {
-        let (a, b) = if shown.is_empty() {
-            (0, 0)
-        } else {
-            (offset + 1, offset + shown.len())
-        };
+    if total > 0 && offset >= total {
+        let last = (total - 1) / limit.max(1) * limit.max(1);
         out.push_str(&format!(
-            "⚠ INCOMPLETE PAGE — {total} total, showing {a}–{b}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n"
+            "⚠ offset {offset} is past the end: there are {total} video(s) in all, so the last page of {limit} starts at offset {last}.\n\n"
+        ));
+    } else if !(offset == 0 && shown.len() == total) {
+        out.push_str(&format!(
+            "⚠ INCOMPLETE PAGE — {total} total, showing {}–{}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n",
+            offset + 1,
+            offset + shown.len()
         ));
     }
     let exact_videos = rows.iter().filter(|row| row.video.exact_hits > 0).count();
@@ -314,7 +317,7 @@ pub fn render_page(
         "offset": offset,
         "has_more": has_more,
         "hits_shown_per_video": snippets.then_some(fit.hits_each),
-        "order": order.describe(),
+        "order": order_line,
         "videos": shown.iter().map(|row| row_json(row, fit.hits_each)).collect::<Vec<_>>(),
         "collapsed": collapsed,
         "pages_read": r.pages_read,

@@ -432,6 +432,7 @@ pub fn search_each(
         index: status,
         notes: [
             cited_only_notes(archive),
+            missing_layer_notes(&pages, &compiled.scopes),
             compiled.notes,
             undated_note(scanned.undated),
             scanned.notes,
@@ -490,6 +491,25 @@ fn undated_note(undated: usize) -> Vec<String> {
 
 /// A note for each site that publishes reports only: an empty answer from
 /// it means nothing was there to search, not that nothing was said.
+/// A note for each scope asked for whose layer the archive does not have
+/// at all (no chat, no posts), so an empty answer is not read as silence.
+fn missing_layer_notes(
+    pages: &[crate::archive::PageRef],
+    scopes: &std::collections::BTreeSet<Scope>,
+) -> Vec<String> {
+    use crate::format::paths::Layer;
+    [(Scope::Chat, Layer::Chat, "live chat"), (Scope::Posts, Layer::Posts, "posts")]
+        .into_iter()
+        .filter(|(scope, layer, _)| scopes.contains(scope) && !pages.iter().any(|p| p.layer == *layer))
+        .map(|(scope, _, what)| {
+            format!(
+                "this archive has no {what} at all: the {} scope searched nothing (an empty answer here is not silence)",
+                scope.as_str()
+            )
+        })
+        .collect()
+}
+
 fn cited_only_notes(archive: &Archive) -> Vec<String> {
     archive
         .sites()

@@ -57,6 +57,25 @@ impl Order {
         }
     }
 
+    /// How the result says it is ordered, for these `videos`: a date order
+    /// over videos none of which has a date says it fell back to archive
+    /// order.
+    pub fn describe_for<'a>(self, mut videos: impl Iterator<Item = &'a VideoResult>) -> String {
+        let by_date = matches!(self, Order::Newest | Order::Oldest);
+        let mut seen = false;
+        let undated = videos.all(|v| {
+            seen = true;
+            v.upload_date.is_none()
+        });
+        if by_date && seen && undated {
+            return format!(
+                "{}: none of the matching videos has an upload date, so they are in archive order",
+                self.describe()
+            );
+        }
+        self.describe().to_string()
+    }
+
     /// The positions of `videos` in this order (stable: ties keep
     /// archive order). `archive_videos` is N, the videos in the archive.
     pub fn arrange(self, videos: &[&VideoResult], archive_videos: usize) -> Vec<usize> {
@@ -168,5 +187,23 @@ mod tests {
         assert_eq!(Order::Archive.arrange(&refs, 100), [0, 1, 2, 3]);
         assert_eq!(Order::parse("Relevance"), Some(Order::Relevance));
         assert_eq!(Order::parse("best"), None);
+    }
+
+    #[test]
+    fn a_date_order_over_undated_matches_says_it_fell_back_to_archive_order() {
+        let undated = [video("a", 1, 10, None), video("b", 1, 10, None)];
+        assert_eq!(
+            Order::Newest.describe_for(undated.iter()),
+            "order: newest first (undated last): none of the matching videos has an upload date, so they are in archive order"
+        );
+        let dated = [video("a", 1, 10, Some("20240101")), video("b", 1, 10, None)];
+        assert_eq!(
+            Order::Newest.describe_for(dated.iter()),
+            Order::Newest.describe()
+        );
+        assert_eq!(
+            Order::Oldest.describe_for([].iter()),
+            Order::Oldest.describe()
+        );
     }
 }
