@@ -26,7 +26,7 @@ python3 - "$found" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
 text = r["content"][0]["text"]
-assert not r.get("isError") and 'match(es) for "k cups"' in text and text.rstrip().endswith(")"), text[:400]
+assert not r.get("isError") and 'hit(s) for "k cups"' in text and text.rstrip().endswith(")"), text[:400]
 print("inspector over HTTP: search_transcripts answers with its hits and names the corpus")
 PY
 "$py" - "http://127.0.0.1:$port/mcp" <<'PY'
