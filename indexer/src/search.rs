@@ -174,9 +174,7 @@ pub fn share_link(
     if !ok {
         anyhow::bail!("--origin {origin:?} is not an http:// or https:// URL");
     }
-    Ok(link_for(archive, &origin, request)
-        .map_err(anyhow::Error::msg)?
-        .encode())
+    Ok(link_for(archive, &origin, request)?.encode())
 }
 
 /// One video and its hits as text.

@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::{Node, ShareLink, Term};
+use super::{LinkError, Node, ShareLink, Term};
 use crate::archive::Archive;
 use crate::query::filter_args::LinkField;
 use crate::query::{search_each, FilterArgs, Filters, Request, Response, VideoResult, FILTERS};
@@ -70,19 +70,22 @@ pub fn as_request(tree: &Node, filters: &FilterArgs, caps: Caps) -> Option<Reque
 
 /// The link a search on `archive` stands for, at `origin`. Groups become
 /// the channels they hold; tags cannot be carried and are refused.
-pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareLink, String> {
+pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareLink, LinkError> {
     for f in FILTERS {
         if let LinkField::Refused(advice) = f.link {
             if f.is_set(&req.filters) {
-                return Err(format!(
-                    "a share link cannot carry {} (the format has no field for it): {advice}",
-                    f.name
-                ));
+                return Err(LinkError::CannotCarry {
+                    what: f.name,
+                    advice,
+                });
             }
         }
     }
     if req.fuzzy > 0 {
-        return Err("a share link cannot carry fuzzy (the format has no field for it): share the search without it, or with its expansions as an OR of terms".into());
+        return Err(LinkError::CannotCarry {
+            what: "fuzzy",
+            advice: "share the search without it, or with its expansions as an OR of terms",
+        });
     }
     let mut filters = req.filters.clone();
     if !filters.groups.is_empty() {

@@ -46,6 +46,38 @@ pub const MAX_TERMS: usize = 32;
 /// The longest query of one term, in characters.
 pub const MAX_QUERY_CHARS: usize = 1000;
 
+/// Why a share link cannot be read, or made for a search.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinkError {
+    /// A part of the link is wrong: the message names the part and what
+    /// was expected.
+    #[error("{0}")]
+    Malformed(String),
+    /// The link is of a newer format version than this build reads.
+    #[error("fv={0}: this server reads share links of version {VERSION}; update archilyzer-mcp to open a newer link")]
+    NewerVersion(String),
+    /// The search sets something the format has no field for.
+    #[error("a share link cannot carry {what} (the format has no field for it): {advice}")]
+    CannotCarry {
+        /// What cannot be carried.
+        what: &'static str,
+        /// What to do instead.
+        advice: &'static str,
+    },
+}
+
+impl From<String> for LinkError {
+    fn from(message: String) -> Self {
+        LinkError::Malformed(message)
+    }
+}
+
+impl From<&str> for LinkError {
+    fn from(message: &str) -> Self {
+        LinkError::Malformed(message.to_string())
+    }
+}
+
 /// One search term of a tree.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Term {
@@ -293,13 +325,14 @@ impl ShareLink {
     }
 
     /// Decodes `link`; the error names the part that is wrong.
-    pub fn decode(link: &str) -> Result<ShareLink, String> {
+    pub fn decode(link: &str) -> Result<ShareLink, LinkError> {
         let link = link.trim();
         if link.len() > MAX_LINK_BYTES {
             return Err(format!(
                 "the link is {} bytes; at most {MAX_LINK_BYTES} are accepted",
                 link.len()
-            ));
+            )
+            .into());
         }
         let url = url::Url::parse(link).map_err(|e| {
             format!("the link is not a URL ({e}): paste the whole share link, from https://")
@@ -308,7 +341,7 @@ impl ShareLink {
             return Err(format!(
                 "the link's scheme is {}: a share link is http:// or https:// (or file:// for a local archive, on the machine that made it)",
                 url.scheme()
-            ));
+            ).into());
         }
         let origin = format!("{}{}", &url[..url::Position::BeforePath], url.path())
             .trim_end_matches('/')
@@ -335,7 +368,7 @@ impl ShareLink {
         Ok(link)
     }
 
-    fn apply(&mut self, key: &str, raw: &str, tree: &mut Option<Node>) -> Result<(), String> {
+    fn apply(&mut self, key: &str, raw: &str, tree: &mut Option<Node>) -> Result<(), LinkError> {
         let value = unpercent(raw);
         if let Some((f, codes)) = FILTERS.iter().find_map(|f| carried_as(f, key)) {
             let values = decode_filter(f, key, codes, raw)?;
@@ -349,7 +382,7 @@ impl ShareLink {
             )),
             "fv" => {
                 if value != VERSION.to_string() {
-                    return Err(format!("fv={value}: this server reads share links of version {VERSION}; update archilyzer-mcp to open a newer link"));
+                    return Err(LinkError::NewerVersion(value));
                 }
             }
             other => self
@@ -507,7 +540,7 @@ mod tests {
     fn hostile_links_are_refused_naming_the_part() {
         let tree = |v: Value| b64().encode(serde_json::to_vec(&v).unwrap());
         let ok = tree(json!({"q": "x"}));
-        let err = |u: String| ShareLink::decode(&u).unwrap_err();
+        let err = |u: String| ShareLink::decode(&u).unwrap_err().to_string();
         assert_eq!(err("not a link".into()), "the link is not a URL (relative URL without a base): paste the whole share link, from https://");
         assert!(err("https://a.example/?qt=%%%".into()).starts_with("qt is not base64url"));
         assert!(err("https://a.example/?fc=x".into()).starts_with("the link has no qt"));
