@@ -40,6 +40,30 @@ pub fn property() -> Value {
     })
 }
 
+/// Renders a result so that its text and its structured content together
+/// fit `budget` (what a client counts): `render(room)` writes the text in
+/// `room` characters; the room shrinks by the structured content's size
+/// until both fit (the structured content lists only what the text shows,
+/// so it shrinks too).
+pub fn fit_whole(budget: usize, render: impl Fn(usize) -> (String, Value)) -> (String, Value) {
+    let mut room = budget;
+    let mut result = render(room);
+    for _ in 0..4 {
+        let size = result.0.len() + structured_len(&result.1);
+        if size <= budget + SLACK || room <= FLOOR_CHARS {
+            break;
+        }
+        room = room.saturating_sub(size - budget).max(FLOOR_CHARS);
+        result = render(room);
+    }
+    result
+}
+
+/// The characters structured content takes, as a client receives it.
+pub fn structured_len(v: &Value) -> usize {
+    serde_json::to_string(v).map_or(0, |s| s.len())
+}
+
 /// The budget of a call, from its `max_chars`.
 pub fn of(args: &Map<String, Value>) -> usize {
     args.get("max_chars")

@@ -346,6 +346,15 @@ async def run(mode, connect, archive, token, made, over_http=False):
         check('unknown content type "vidoe" (valid: video, post; did you mean "video"?): it matches nothing' in text
               and f"# {first}\nnot shown: it is a video" in text and "# no-such-id\nnot found in this corpus" in text,
               f"{mode}: an unknown content type is named, and left-out is told from missing", text[:800])
+        def whole(result):
+            return len(text_of(result)) + len(json.dumps(result.structured_content, separators=(",", ":"), ensure_ascii=False))
+        for tool, args, budget in (("search_transcripts", {"query": "the"}, 40000),
+                                   ("search_transcripts", {"query": "the", "limit": 200, "max_chars": 150000}, 150000),
+                                   ("enumerate_matches", {"query": "the"}, 40000),
+                                   ("enumerate_matches", {"query": "the", "max_chars": 2000}, 2000)):
+            result = await client.call_tool(tool, args)
+            check(not result.is_error and whole(result) <= budget + 600,
+                  f"{mode}: {tool} {args}: text and structured content together fit the budget ({whole(result)} of {budget})")
         result = await client.call_tool("search_transcripts", {"query": "the", "limit": 10, "max_chars": 3000})
         text = text_of(result)
         check(len(text) <= 3000 and "more hit(s) in this video not shown (size budget): get_transcripts with video_ids" in text
@@ -402,7 +411,7 @@ async def run(mode, connect, archive, token, made, over_http=False):
         check('; fuzzy "torlyan": ' in text_of(result), f"{mode}: get_transcripts counts fuzzy expansions as search does", text_of(result)[:600])
         ordered = {}
         for order in ("relevance", "archive", "newest"):
-            r = await client.call_tool("search_transcripts", {"query": "people", "limit": 200, "include_snippets": False, "order": order})
+            r = await client.call_tool("search_transcripts", {"query": "people", "limit": 200, "include_snippets": False, "order": order, "max_chars": 150000})
             ordered[order] = [v["slug"] for v in r.structured_content["videos"]]
             check(f"order: {order}" in text_of(r) or (order == "newest" and "order: newest first" in text_of(r)), f"{mode}: the footer says the order in force ({order})", text_of(r)[-400:])
         check(sorted(ordered["relevance"]) == sorted(ordered["archive"]) and ordered["relevance"] != ordered["archive"],

@@ -73,9 +73,9 @@ pub fn search() -> Value {
         "properties": {
             "scope": {"type": "string"}, "unit": {"type": "integer"},
             "start": {"type": ["number", "null"], "description": "Seconds into the video."},
-            "text": {"type": "string"}
+            "author": {"type": "string", "description": "A chat hit's author."}
         },
-        "required": ["scope", "unit", "text"]
+        "required": ["scope", "unit"]
     });
     let video = json!({
         "type": "object",
@@ -103,10 +103,10 @@ pub fn enumerate() -> Value {
     let row = json!({
         "type": "object",
         "properties": {
-            "id": {"type": "string"}, "title": {"type": "string"}, "channel": {"type": "string"},
+            "id": {"type": "string"}, "channel": {"type": "string"},
             "date": {"type": ["string", "null"]}, "matches": {"type": "integer", "minimum": 0}
         },
-        "required": ["id", "title", "channel", "matches"]
+        "required": ["id", "channel", "matches"]
     });
     schema(Some(with_totals(
         json!({

@@ -211,11 +211,17 @@ fn rows(
 
 /// A listed video for `structuredContent`: its first `hits` hits (what
 /// the text shows), with the complete count beside them.
+/// A listed video's machine-readable facts: its ids, dates, links and
+/// counts, and where each shown hit is (field, unit, time, author); the
+/// hits' words are in the text already, so they are not repeated here.
 fn row_json(row: &Row, hits: usize) -> Value {
     let mut v = serde_json::to_value(&row.video).unwrap_or_default();
     if let Value::Object(m) = &mut v {
         if let Some(Value::Array(list)) = m.get_mut("hits") {
             list.truncate(hits);
+            for h in list.iter_mut().filter_map(Value::as_object_mut) {
+                h.remove("text");
+            }
         }
         m.insert("hits_total".into(), json!(row.video.hits.len()));
         m.insert("also_archived_as".into(), json!(row.also));
@@ -253,10 +259,10 @@ pub fn render_page(
     let offset = int_arg(args, "offset", 0);
     let snippets = bool_arg(args, "include_snippets", true);
     let base_style = str_arg(args, "link_style") == Some("base");
-    let total = rows.len();
-    let mut shown: Vec<&Row> = rows.iter().skip(offset).take(limit).collect();
-    let blocks: Vec<Block> = shown
+    let blocks: Vec<Block> = rows
         .iter()
+        .skip(offset)
+        .take(limit)
         .enumerate()
         .map(|(i, row)| block(offset + i + 1, archive, row, snippets, base_style))
         .collect();
@@ -264,70 +270,112 @@ pub fn render_page(
     let mut tail = format!("{order_line}\n");
     tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
     tail.push_str(&footer(&r).join("\n"));
-    let fit = fit_blocks(
-        &blocks,
-        budget::of(args),
-        first_lines(archive, &r).len() + tail.len(),
-    );
-    shown.truncate(fit.videos);
-    let mut out = first_lines(archive, &r);
-    if total > 0 && offset >= total {
-        let last = (total - 1) / limit.max(1) * limit.max(1);
-        out.push_str(&format!(
-            "⚠ offset {offset} is past the end: there are {total} video(s) in all, so the last page of {limit} starts at offset {last}.\n\n"
-        ));
-    } else if !(offset == 0 && shown.len() == total) {
-        out.push_str(&format!(
-            "⚠ INCOMPLETE PAGE — {total} total, showing {}–{}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n",
-            offset + 1,
-            offset + shown.len()
-        ));
-    }
-    let exact_videos = rows.iter().filter(|row| row.video.exact_hits > 0).count();
-    out.push_str(&format!(
-        "{}\n\n",
-        report::headline(label, (exact_videos, r.exact.hits), (total, r.total_hits))
-    ));
-    for (row, b) in shown.iter().zip(&blocks) {
-        out.push_str(&b.head);
-        for line in b.hits.iter().take(fit.hits_each) {
-            out.push_str(line);
+    let page = Page {
+        archive,
+        r: &r,
+        rows: &rows,
+        blocks: &blocks,
+        label,
+        tail: &tail,
+        order_line: &order_line,
+        collapsed: &collapsed,
+        limit,
+        offset,
+        snippets,
+    };
+    budget::fit_whole(budget::of(args), |room| page.render(room))
+}
+
+/// One page of a search result, before it is fitted to its budget.
+struct Page<'a> {
+    archive: &'a Archive,
+    r: &'a Response,
+    rows: &'a [Row],
+    blocks: &'a [Block],
+    label: &'a str,
+    tail: &'a str,
+    order_line: &'a str,
+    collapsed: &'a Option<String>,
+    limit: usize,
+    offset: usize,
+    snippets: bool,
+}
+
+impl Page<'_> {
+    /// The text and structured result when the text may take `room`
+    /// characters.
+    fn render(&self, room: usize) -> (String, Value) {
+        let (r, label, offset, limit) = (self.r, self.label, self.offset, self.limit);
+        let total = self.rows.len();
+        let fit = fit_blocks(
+            self.blocks,
+            room,
+            first_lines(self.archive, r).len() + self.tail.len(),
+        );
+        let shown: Vec<&Row> = self.rows.iter().skip(offset).take(fit.videos).collect();
+        let mut out = first_lines(self.archive, r);
+        if total > 0 && offset >= total {
+            let last = (total - 1) / limit.max(1) * limit.max(1);
+            out.push_str(&format!(
+                "⚠ offset {offset} is past the end: there are {total} video(s) in all, so the last page of {limit} starts at offset {last}.\n\n"
+            ));
+        } else if !(offset == 0 && shown.len() == total) {
+            out.push_str(&format!(
+                "⚠ INCOMPLETE PAGE — {total} total, showing {}–{}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n",
+                offset + 1,
+                offset + shown.len()
+            ));
         }
-        if b.hits.len() > fit.hits_each {
-            out.push_str(&more_hits(&row.video, fit.hits_each, label));
-        }
-    }
-    let has_more = offset + shown.len() < total;
-    out.push_str(&format!("\n---\ntotal: {total} · has_more: {has_more}\n"));
-    if shown.len() < limit.min(total.saturating_sub(offset)) {
+        let exact_videos = self
+            .rows
+            .iter()
+            .filter(|row| row.video.exact_hits > 0)
+            .count();
         out.push_str(&format!(
-            "size budget: listed {} video(s) of the {limit} asked; the next page starts at offset {}\n",
-            shown.len(),
-            offset + shown.len()
+            "{}\n\n",
+            report::headline(label, (exact_videos, r.exact.hits), (total, r.total_hits))
         ));
+        for (row, b) in shown.iter().zip(self.blocks) {
+            out.push_str(&b.head);
+            for line in b.hits.iter().take(fit.hits_each) {
+                out.push_str(line);
+            }
+            if b.hits.len() > fit.hits_each {
+                out.push_str(&more_hits(&row.video, fit.hits_each, label));
+            }
+        }
+        let has_more = offset + shown.len() < total;
+        out.push_str(&format!("\n---\ntotal: {total} · has_more: {has_more}\n"));
+        if shown.len() < limit.min(total.saturating_sub(offset)) {
+            out.push_str(&format!(
+                "size budget: listed {} video(s) of the {limit} asked; the next page starts at offset {}\n",
+                shown.len(),
+                offset + shown.len()
+            ));
+        }
+        out.push_str(self.tail);
+        let structured = json!({
+            "total": total,
+            "total_hits": r.total_hits,
+            "exact": {"videos": exact_videos, "hits": r.exact.hits},
+            "undated_left_out": r.undated_left_out,
+            "also_heard": r.also_heard,
+            "fuzzy": r.fuzzy,
+            "offset": offset,
+            "has_more": has_more,
+            "hits_shown_per_video": self.snippets.then_some(fit.hits_each),
+            "order": self.order_line,
+            "videos": shown.iter().map(|row| row_json(row, fit.hits_each)).collect::<Vec<_>>(),
+            "collapsed": self.collapsed,
+            "pages_read": r.pages_read,
+            "pages_total": r.pages_total,
+            "index": r.index.describe(),
+            "notes": r.notes,
+            "coverage": r.coverage,
+            "unreadable": r.unreadable,
+        });
+        (out, structured)
     }
-    out.push_str(&tail);
-    let structured = json!({
-        "total": total,
-        "total_hits": r.total_hits,
-        "exact": {"videos": exact_videos, "hits": r.exact.hits},
-        "undated_left_out": r.undated_left_out,
-        "also_heard": r.also_heard,
-        "fuzzy": r.fuzzy,
-        "offset": offset,
-        "has_more": has_more,
-        "hits_shown_per_video": snippets.then_some(fit.hits_each),
-        "order": order_line,
-        "videos": shown.iter().map(|row| row_json(row, fit.hits_each)).collect::<Vec<_>>(),
-        "collapsed": collapsed,
-        "pages_read": r.pages_read,
-        "pages_total": r.pages_total,
-        "index": r.index.describe(),
-        "notes": r.notes,
-        "coverage": r.coverage,
-        "unreadable": r.unreadable,
-    });
-    (out, structured)
 }
 
 /// The rows in `order` (the whole set, before paging, so every page of
@@ -422,39 +470,38 @@ pub fn enumerate_matches(
         )
     );
     let fixed = first_lines(&archive, &r).len() + head.len() + tail.len() + 700;
-    let page = list.page(
-        start,
-        budget::of(args).saturating_sub(fixed + budget::SLACK),
-    );
-    let mut out = first_lines(&archive, &r);
-    if let Some(warning) = page.warning(&list) {
-        out.push_str(&warning);
-    }
-    out.push_str(&head);
-    out.push_str(&page.range_line(&list));
-    out.push_str(&page.lines.concat());
-    out.push_str(&tail);
-    out.push_str(&format!("\n{}", page.next_line(&list)));
-    let structured = json!({
-        "total": rows.len(),
-        "total_hits": r.total_hits,
-        "exact": {"videos": exact_videos, "hits": r.exact.hits},
-        "undated_left_out": r.undated_left_out,
-        "also_heard": r.also_heard,
-        "fuzzy": r.fuzzy,
-        "batch_size": batch,
-        "batches": batches,
-        "first_row": start + 1,
-        "videos": page.json(&list),
-        "next_cursor": page.next_cursor(&list),
-        "collapsed": collapsed,
-        "pages_read": r.pages_read,
-        "index": r.index.describe(),
-        "notes": r.notes,
-        "coverage": r.coverage,
-        "unreadable": r.unreadable,
-    });
-    Ok((out, structured))
+    Ok(budget::fit_whole(budget::of(args), |room| {
+        let page = list.page(start, room.saturating_sub(fixed + budget::SLACK));
+        let mut out = first_lines(&archive, &r);
+        if let Some(warning) = page.warning(&list) {
+            out.push_str(&warning);
+        }
+        out.push_str(&head);
+        out.push_str(&page.range_line(&list));
+        out.push_str(&page.lines.concat());
+        out.push_str(&tail);
+        out.push_str(&format!("\n{}", page.next_line(&list)));
+        let structured = json!({
+            "total": rows.len(),
+            "total_hits": r.total_hits,
+            "exact": {"videos": exact_videos, "hits": r.exact.hits},
+            "undated_left_out": r.undated_left_out,
+            "also_heard": r.also_heard,
+            "fuzzy": r.fuzzy,
+            "batch_size": batch,
+            "batches": batches,
+            "first_row": start + 1,
+            "videos": page.json(&list),
+            "next_cursor": page.next_cursor(&list),
+            "collapsed": collapsed,
+            "pages_read": r.pages_read,
+            "index": r.index.describe(),
+            "notes": r.notes,
+            "coverage": r.coverage,
+            "unreadable": r.unreadable,
+        });
+        (out, structured)
+    }))
 }
 
 #[cfg(test)]

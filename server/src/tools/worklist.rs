@@ -201,7 +201,8 @@ impl Page {
             .iter()
             .map(|row| {
                 let v = &row.video;
-                json!({"id": v.slug, "title": v.title, "channel": v.channel, "site": v.site, "date": v.upload_date, "kind": v.kind, "matches": list.hits_of(row), "also_archived_as": row.also})
+                // The title is in the text's line already.
+                json!({"id": v.slug, "channel": v.channel, "site": v.site, "date": v.upload_date, "kind": v.kind, "matches": list.hits_of(row), "also_archived_as": row.also})
             })
             .collect()
     }
