@@ -119,8 +119,14 @@ async def main():
     )
     expected = {(v["slug"], len(v["hits"])) for v in json.loads(cli.stdout)["videos"]}
     async with Client(params(mcp_bin, archive, index)) as client:
-        result = await client.call_tool("enumerate_matches", {"query": "twimble"})
-    got = {(v["id"], v["matches"]) for v in result.structured_content["videos"]}
+        got, cursor = set(), None
+        while True:
+            args = {"query": "twimble", **({"cursor": cursor} if cursor else {})}
+            page = (await client.call_tool("enumerate_matches", args)).structured_content
+            got |= {(v["id"], v["matches"]) for v in page["videos"]}
+            cursor = page["next_cursor"]
+            if not cursor:
+                break
     print(f"twimble: command line {len(expected)} videos / {sum(n for _, n in expected)} hits; "
           f"MCP {len(got)} videos / {sum(n for _, n in got)} hits")
     if got != expected:
