@@ -818,6 +818,18 @@ fn a_reimport_keeps_the_curated_files_of_the_archive_and_refuses_unknown_ones() 
     );
 }
 
+/// One caption file's words.
+const HELLO_SRT: &str = "1\n00:00:01,000 --> 00:00:02,000\nhello there\n";
+
+/// A scratch folder holding a download `dl/` of one caption file.
+fn download(name: &str, body: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("dl");
+    std::fs::create_dir(&from).unwrap();
+    write(&from, name, body);
+    (tmp, from)
+}
+
 /// The unfinished staging folders beside `out`.
 fn partials(out: &Path) -> Vec<String> {
     let name = format!(".{}.partial-", out.file_name().unwrap().to_string_lossy());
@@ -831,14 +843,7 @@ fn partials(out: &Path) -> Vec<String> {
 
 #[test]
 fn ctrl_c_during_an_import_removes_its_unfinished_copy_and_says_the_archive_is_as_it_was() {
-    let tmp = tempfile::tempdir().unwrap();
-    let from = tmp.path().join("dl");
-    std::fs::create_dir(&from).unwrap();
-    write(
-        &from,
-        "1_Hello.srt",
-        "1\n00:00:01,000 --> 00:00:02,000\nhello there\n",
-    );
+    let (tmp, from) = download("1_Hello.srt", HELLO_SRT);
     let out = tmp.path().join("out");
     let import = || {
         let mut cmd = bin();
@@ -893,14 +898,7 @@ fn ctrl_c_during_an_import_removes_its_unfinished_copy_and_says_the_archive_is_a
 
 #[test]
 fn a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_one() {
-    let tmp = tempfile::tempdir().unwrap();
-    let from = tmp.path().join("dl");
-    std::fs::create_dir(&from).unwrap();
-    write(
-        &from,
-        "1_Hello.srt",
-        "1\n00:00:01,000 --> 00:00:02,000\nhello there\n",
-    );
+    let (tmp, from) = download("1_Hello.srt", HELLO_SRT);
     let out = tmp.path().join("out");
     let marker = archilyzer_core::output::OutputKind::Archive.marker_bytes();
     let left = |name: &str, pid: u32| {
@@ -945,14 +943,7 @@ fn a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_one() {
 
 #[test]
 fn import_with_build_is_the_daily_loop_and_an_unchanged_reimport_reads_no_page() {
-    let tmp = tempfile::tempdir().unwrap();
-    let from = tmp.path().join("dl");
-    std::fs::create_dir(&from).unwrap();
-    write(
-        &from,
-        "1_Hello.srt",
-        "1\n00:00:01,000 --> 00:00:02,000\nhello there\n",
-    );
+    let (tmp, from) = download("1_Hello.srt", HELLO_SRT);
     let (out, idx) = (tmp.path().join("out"), tmp.path().join("idx"));
     let daily = || {
         let o = run(&[
