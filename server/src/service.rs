@@ -79,7 +79,8 @@ impl Service {
                 ))
             }
         };
-        let client = archilyzer_core::net::client(Duration::from_secs(5), Duration::from_secs(30))?;
+        let client = archilyzer_core::net::client(Duration::from_secs(5), Duration::from_secs(30))
+            .map_err(|e| e.to_string())?;
         Ok(Service {
             name,
             base,

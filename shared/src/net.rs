@@ -29,15 +29,21 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 
 /// An HTTP client bound to the shared runtime, with a connect timeout and
 /// a timeout between reads.
-pub fn client(connect_timeout: Duration, read_timeout: Duration) -> Result<Client, String> {
+pub fn client(connect_timeout: Duration, read_timeout: Duration) -> Result<Client, ClientError> {
     let _in_runtime = runtime().enter();
     Client::builder()
         .connect_timeout(connect_timeout)
         .read_timeout(read_timeout)
         .user_agent(concat!("archilyzer/", env!("CARGO_PKG_VERSION")))
         .build()
-        .map_err(|e| format!("cannot start an HTTP client: {e}"))
+        .map_err(ClientError)
 }
+
+/// The HTTP client could not be started (its TLS backend failed to load:
+/// check the system's OpenSSL and certificates).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start an HTTP client: {0}")]
+pub struct ClientError(#[source] reqwest::Error);
 
 /// What went wrong with a request, with its innermost cause.
 pub fn describe(e: &reqwest::Error) -> String {

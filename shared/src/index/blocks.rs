@@ -80,20 +80,37 @@ impl Frames {
     }
 }
 
+/// Why a postings file cannot be used with its block table.
+#[derive(Debug, thiserror::Error)]
+pub enum BlocksError {
+    /// The file cannot be opened or measured.
+    #[error("cannot read it: {0}")]
+    Read(#[from] std::io::Error),
+    /// The table's offsets are out of order, or do not end at the file's
+    /// end: a truncated file, or one from another build.
+    #[error("the file has {len} bytes, but its block table in meta.json describes {described}")]
+    TableMismatch {
+        /// The file's length.
+        len: u64,
+        /// What the table says (`N bytes`, or `none`).
+        described: String,
+    },
+}
+
 impl Blocks {
     /// The blocks of `file`, as `table` describes them; refused when the
     /// table's offsets are out of order or do not end at the file's end
     /// (a truncated or foreign file).
-    pub fn new(file: Vec<u8>, table: BlockTable) -> Result<Blocks, String> {
+    pub fn new(file: Vec<u8>, table: BlockTable) -> Result<Blocks, BlocksError> {
         check(file.len() as u64, &table)?;
         Ok(Blocks::of(Frames::Memory(file), table))
     }
 
     /// The blocks of the file at `path`, read a frame at a time as blocks
     /// are opened; refused as [`Blocks::new`] refuses.
-    pub fn open(path: &std::path::Path, table: BlockTable) -> Result<Blocks, String> {
-        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-        let len = file.metadata().map_err(|e| e.to_string())?.len();
+    pub fn open(path: &std::path::Path, table: BlockTable) -> Result<Blocks, BlocksError> {
+        let file = std::fs::File::open(path)?;
+        let len = file.metadata()?.len();
         check(len, &table)?;
         Ok(Blocks::of(Frames::File(file), table))
     }
@@ -136,16 +153,16 @@ impl Blocks {
 
 /// Whether `table` describes a file of `len` bytes: offsets in order,
 /// ending at the file's end.
-fn check(len: u64, table: &BlockTable) -> Result<(), String> {
+fn check(len: u64, table: &BlockTable) -> Result<(), BlocksError> {
     let ordered = table
         .windows(2)
         .all(|w| w[0][0] <= w[1][0] && w[0][1] <= w[1][1]);
     let ends = table.last().map(|e| e[1]);
     if !ordered || ends != Some(len) {
-        return Err(format!(
-            "the file has {len} bytes, but its block table in meta.json describes {}",
-            ends.map_or("none".to_string(), |e| format!("{e} bytes")),
-        ));
+        return Err(BlocksError::TableMismatch {
+            len,
+            described: ends.map_or("none".to_string(), |e| format!("{e} bytes")),
+        });
     }
     Ok(())
 }

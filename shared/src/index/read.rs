@@ -55,7 +55,7 @@ impl RawIndex {
         let rows = rows_by_page(&videos, &ids);
         Ok(RawIndex {
             postings: Blocks::open(&dir.join(files::POSTINGS), meta.postings_blocks.clone())
-                .map_err(|e| IndexError::damaged(files::POSTINGS, e))?,
+                .map_err(|e| IndexError::damaged(files::POSTINGS, e.to_string()))?,
             vocabulary: read(files::VOCABULARY)?,
             meta,
             terms,

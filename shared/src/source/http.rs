@@ -136,7 +136,7 @@ impl HttpStore {
         base.set_query(None);
         base.set_fragment(None);
         let client = crate::net::client(options.connect_timeout, options.read_timeout)
-            .map_err(ReadError::Other)?;
+            .map_err(|e| ReadError::Other(e.to_string()))?;
         Ok(HttpStore {
             base,
             client,
