@@ -204,7 +204,10 @@ mod tests {
             Blocks::new(file.clone(), bad).unwrap().at(0).is_none(),
             "a frame cut wrong"
         );
-        let err = Blocks::new(file[..100].to_vec(), table).err().unwrap();
+        let err = Blocks::new(file[..100].to_vec(), table)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             err.starts_with("the file has 100 bytes, but its block table"),
             "{err}"
