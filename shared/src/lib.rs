@@ -60,13 +60,16 @@
 //!    only; a video read by its span is used only when its bytes are the
 //!    ones indexed, `format::spans`; the page-wide prefilter in front of
 //!    the matcher is exact, `query::prefilter`; a loaded index is kept
-//!    only while its files are unchanged, `index::cache`); the proof is
+//!    only while its files are unchanged, `index::cache`; a build carries
+//!    a page over unread only when its bytes are the ones indexed, by
+//!    stamp or by hashing them, `index::reuse`); the proof is
 //!    in [`index`]. Pinned by
 //!    `the_index_only_prunes_a_fresh_index_reads_fewer_pages_for_the_same_hits`
 //!    and the other stale-index cases in `indexer/tests/index.rs` and
 //!    `indexer/tests/spans.rs` (`a_video_moved_within_its_page_is_found_by_reading_the_whole_page`,
 //!    `a_remote_page_changed_behind_an_unchanged_manifest_is_refused_never_misread`),
 //!    `the_page_prefilter_never_changes_a_hit`,
+//!    `a_page_rewritten_with_the_same_bytes_is_reused_after_hashing_and_an_edited_one_is_read`,
 //!    `a_settled_index_is_loaded_once_per_process_and_a_rebuild_is_loaded_again`,
 //!    the differential property test and `archilyzer-index check` in CI.
 //! 2. **A page the index cannot vouch for is read.** A page that is new,
