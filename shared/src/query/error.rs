@@ -7,7 +7,7 @@ use super::matcher::MAX_QUERY_BYTES;
 /// A query that cannot be searched, with what to change.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QueryError {
-    /// Longer than [`MAX_QUERY_BYTES`]: shorten it, or split it into
+    /// Longer than `MAX_QUERY_BYTES`: shorten it, or split it into
     /// several searches.
     #[error("the query is {bytes} bytes long; the limit is {MAX_QUERY_BYTES}")]
     TooLong {

@@ -6,12 +6,16 @@
 //!   confirming.
 //! - [`count`]: a query's hits in one video, counted as a search counts
 //!   them (what `get_transcripts` reports).
-//! - [`matcher`]: phrases and regexes decided on the real text.
-//! - [`prune`]: the pages a query could match, from the index's words.
-//! - [`plan`]: which pages to read: scope ∩ filters ∩ query, plus every page
+//! - `matcher`: phrases and regexes decided on the real text.
+//! - `prune`: the pages a query could match, from the index's words.
+//! - `plan`: which pages to read: scope ∩ filters ∩ query, plus every page
 //!   the index cannot vouch for.
-//! - [`scan`]: schedules the planned pages over workers, folds in page
+//! - `scan`: schedules the planned pages over workers, folds in page
 //!   order, and says what it covered; `confirm` decides one page's hits.
+//!
+//! Only the modules linked above are public: the engine's internals stay
+//! inside the crate, so the front ends call `search`, `count` and the
+//! filters, never the matcher or the planner.
 //!
 //! Promise (invariant 1): the index only prunes. Hits are decided by the
 //! matcher on the page text alone, so a result is the same with the index
