@@ -140,7 +140,7 @@ pub fn render(f: &ArchiveFigures) -> String {
     if let Some(i) = &f.index {
         let age = i
             .built_at
-            .map(|t| format!(", built at unix time {t}"))
+            .map(|t| format!(", built {}", archilyzer_core::time::utc(t)))
             .unwrap_or_default();
         s.push_str(&format!(
             "{}; {} bytes at {}{age}\n",

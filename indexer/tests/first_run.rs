@@ -340,3 +340,25 @@ fn duration_flags_come_from_the_filter_table_and_refuse_what_is_no_length() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn a_search_of_a_raw_download_says_to_import_it_with_the_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dl = tmp.path().join("downloads");
+    std::fs::create_dir_all(dl.join("Some Channel")).unwrap();
+    std::fs::write(dl.join("Some Channel/abc.info.json"), "{}").unwrap();
+    std::fs::write(dl.join("Some Channel/abc.en.vtt"), "WEBVTT\n").unwrap();
+    let o = bin()
+        .args(["search", "--local", dl.to_str().unwrap(), "hello"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let d = dl.display();
+    assert!(
+        stderr(&o).contains(&format!(
+            "no archive at {d}: it holds 1 caption file(s) and 1 yt-dlp info JSON file(s) and no corpus.json: a download, not an archive yet. Make an archive of it, then search that: archilyzer-index import --from {d} --out {d}-archive --build"
+        )),
+        "{}",
+        stderr(&o)
+    );
+}

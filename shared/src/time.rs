@@ -152,6 +152,32 @@ impl Day {
     }
 }
 
+impl Day {
+    /// The day `days` after 1970-01-01 (the inverse of
+    /// [`Day::days_since_epoch`]).
+    pub fn from_days_since_epoch(days: i64) -> Day {
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+        let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
+        Day { year, month, day }
+    }
+}
+
+/// A moment given in Unix seconds, as people read it: `2026-12-01 10:58 UTC`.
+pub fn utc(unix_seconds: u64) -> String {
+    let secs = unix_seconds as i64;
+    let day = Day::from_days_since_epoch(secs.div_euclid(86_400));
+    let in_day = secs.rem_euclid(86_400);
+    format!("{day} {:02}:{:02} UTC", in_day / 3600, in_day / 60 % 60)
+}
+
 impl fmt::Display for Day {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.iso())
@@ -325,6 +351,15 @@ mod tests {
         assert_eq!(n("20240229"), 19_782);
         assert_eq!(n("20240301"), 19_783);
         assert_eq!(n("19691231"), -1);
+        for text in ["19700101", "20000229", "20240301", "19691231", "21000301"] {
+            let d = Day::parse(text).unwrap();
+            assert_eq!(
+                Day::from_days_since_epoch(d.days_since_epoch()),
+                d,
+                "{text}"
+            );
+        }
+        assert_eq!(utc(1_796_112_028), "2026-12-01 08:00 UTC");
     }
 
     #[test]

@@ -149,6 +149,14 @@ impl SourceHandle {
         } else {
             return None;
         };
+        if let Some(found) = looks_like_a_download(dir) {
+            return Some(format!(
+                "no archive at {dir}: it holds {found} and no corpus.json: a download, not an archive yet. \
+                 Make an archive of it, then search that: \
+                 archilyzer-index import --from {dir} --out {dir}-archive --build",
+                dir = dir.display()
+            ));
+        }
         Some(format!(
             "no archive at {}: {why}. Choose one with --local DIR, --remote URL or --hub URL \
              (or TRANSCRIPT_LOCAL_DIR, TRANSCRIPT_SITE_URL, TRANSCRIPT_HUB_URL); without any, \
@@ -286,6 +294,49 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// What makes `dir` look like caption files or a yt-dlp download (in it or
+/// one folder down): `"12 caption file(s) and 12 yt-dlp info JSON file(s)"`.
+fn looks_like_a_download(dir: &Path) -> Option<String> {
+    let mut counts = (0, 0);
+    for sub in count_inputs(dir, true, &mut counts).iter().take(200) {
+        count_inputs(sub, false, &mut counts);
+    }
+    match counts {
+        (0, 0) => None,
+        (c, 0) => Some(format!("{c} caption file(s)")),
+        (c, i) => Some(format!(
+            "{c} caption file(s) and {i} yt-dlp info JSON file(s)"
+        )),
+    }
+}
+
+/// Adds the caption files and info JSONs directly in `d` to `counts`;
+/// with `deeper`, returns its folders.
+fn count_inputs(d: &Path, deeper: bool, counts: &mut (usize, usize)) -> Vec<std::path::PathBuf> {
+    let mut folders = Vec::new();
+    for e in std::fs::read_dir(d)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(5000)
+    {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if deeper {
+                folders.push(path);
+            }
+        } else if name.ends_with(".info.json") {
+            counts.1 += 1;
+        } else if !name.ends_with(".json")
+            && crate::captions::CaptionFormat::of_path(&path).is_some()
+        {
+            counts.0 += 1;
+        }
+    }
+    folders
 }
 
 #[cfg(test)]
