@@ -970,28 +970,16 @@ fn import_with_build_is_the_daily_loop_and_an_unchanged_reimport_reads_no_page()
         "2_Bye.srt",
         "1\n00:00:01,000 --> 00:00:02,000\ngoodbye now\n",
     );
-    let o = run(&[
-        "search",
-        "--json",
-        "--local",
-        out.to_str().unwrap(),
-        "--index",
-        idx.to_str().unwrap(),
-        "goodbye",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["total_videos"], 0, "not imported yet");
+    let goodbye = || -> serde_json::Value {
+        let (out, idx) = (out.to_str().unwrap(), idx.to_str().unwrap());
+        let o = run(&[
+            "search", "--json", "--local", out, "--index", idx, "goodbye",
+        ]);
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    assert_eq!(goodbye()["total_videos"], 0, "not imported yet");
     daily();
-    let o = run(&[
-        "search",
-        "--json",
-        "--local",
-        out.to_str().unwrap(),
-        "--index",
-        idx.to_str().unwrap(),
-        "goodbye",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = goodbye();
     assert_eq!(
         (v["total_videos"].as_u64(), v["index"].as_str()),
         (Some(1), Some("index: fresh")),
