@@ -558,16 +558,7 @@ fn round2(x: f64) -> f64 {
 
 /// `YYYYMMDD` of a day count since 1970-01-01 (proleptic Gregorian).
 pub fn civil_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}{m:02}{d:02}")
+    archilyzer_core::time::Day::from_days_since_epoch(days).compact()
 }
 
 #[cfg(test)]

@@ -330,10 +330,8 @@ fn judge(c: &Compiled, site: usize, fields: &[Field], scratch: &mut TokenStream)
     if hits.is_empty() || !fields_hits(&c.terms.excludes, fields, scratch).is_empty() {
         return None;
     }
-    // The query as typed is the first matcher; the rest are aliases and
-    // fuzzy variants.
     let exact_hits = if matchers.len() > 1 {
-        fields_hits(&matchers[..1], fields, scratch).len()
+        fields_hits(c.terms.typed(site), fields, scratch).len()
     } else {
         hits.len()
     };

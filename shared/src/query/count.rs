@@ -137,7 +137,7 @@ impl Queries {
                 let all = q.terms.cue_hits(site, cues(), &mut scratch);
                 let title = std::iter::once(video.title.as_str());
                 let title = !q.terms.cue_hits(site, title, &mut scratch).is_empty();
-                let own = hits_of(&q.terms.for_site(site)[..1], cues(), &mut scratch);
+                let own = hits_of(q.terms.typed(site), cues(), &mut scratch);
                 let expansions = q
                     .terms
                     .expansions

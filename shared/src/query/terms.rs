@@ -156,6 +156,12 @@ impl Terms {
             .map_or(std::slice::from_ref(&self.query), Vec::as_slice)
     }
 
+    /// The matcher of the query as typed on site number `site` (no alias,
+    /// no fuzzy variant): the first of [`Terms::for_site`].
+    pub fn typed(&self, site: usize) -> &[Matcher] {
+        &self.for_site(site)[..1]
+    }
+
     /// Every distinct matcher: the query, then each alias that fired
     /// once (what pruning needs, as some site reads each of them).
     pub fn distinct(&self) -> Vec<&Matcher> {
