@@ -25,6 +25,23 @@ use archilyzer_mcp::http;
 use archilyzer_mcp::sources::{SourcePolicy, Sources};
 use archilyzer_mcp::tools::{self, Context, Tick};
 
+/// jemalloc rather than the system allocator. A long-running server frees
+/// page-sized buffers from many threads; glibc keeps such memory in
+/// per-thread arenas, so the resident size of an idle server wandered by 10%
+/// or more between idle moments under the same load. jemalloc, told below
+/// to return freed pages to the system within half a second from a
+/// background thread, comes back to the same size whenever the server is
+/// idle (`server/tests/load_http.py` and `soak.py` measure it).
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// jemalloc's options, read once at start-up (a NUL-terminated C string
+/// under the name the prefixed build looks for).
+#[cfg(not(target_env = "msvc"))]
+#[export_name = "_rjem_malloc_conf"]
+pub static MALLOC_CONF: &[u8; 59] = b"background_thread:true,dirty_decay_ms:500,muzzy_decay_ms:0\0";
+
 /// Which archive to serve by default. Precedence: hub > remote > local.
 #[derive(Parser)]
 #[command(
@@ -212,26 +229,6 @@ impl ServerHandler for Archilyzer {
     }
 }
 
-/// glibc gives threads that allocate their own malloc arenas, and the
-/// blocking pool's threads come and go: over a long session RSS crept up
-/// with fragmentation (measured: +16 % over 10,000 calls, while a single
-/// arena stayed flat). Two arenas keep it flat; call before any thread.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn limit_malloc_arenas() {
-    extern "C" {
-        fn mallopt(param: i32, value: i32) -> i32;
-    }
-    const M_ARENA_MAX: i32 = -8;
-    // SAFETY: mallopt only sets an allocator tunable; it is called before
-    // any other thread exists.
-    unsafe {
-        mallopt(M_ARENA_MAX, 2);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn limit_malloc_arenas() {}
-
 /// What every tool call is given: the sources, and the editor, umtool and
 /// binaries from the environment.
 fn context(sources: Sources) -> Context {
@@ -244,7 +241,6 @@ fn context(sources: Sources) -> Context {
 }
 
 fn main() -> std::process::ExitCode {
-    limit_malloc_arenas();
     match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -10,10 +10,16 @@ timeouts while the others are served.
 
 Usage: python3 load_http.py BINARY ARCHIVE INDEX [CLIENTS] [CALLS]
 Prints the figures as JSON: calls, errors, designed 429/503s, p50/p99 per
-tool, peak RSS and its drift (after a warm-up that reads every page once,
-the median RSS of the second tenth of the calls against that of the last
-tenth), and how the slow clients were dropped. Exits 1 on any error, a
-drift over 10%, or a slow client that held on."""
+tool, the median RSS of each tenth of the run, peak RSS, its drift, and how
+the slow clients were dropped. The drift is measured at rest, where a leak
+shows and answers in flight do not: the run is cut into nine phases (after
+a warm-up that reads every page once); after each, every client has its
+answers and RSS is read one second later. Which pages the cache holds and
+how the allocator's free lists lie still move a resting server's size by
+several percent either way, so the drift compares medians: the last three
+phases against the first three. A leak grows with the calls and shows in
+it; the wander does not. Exits 1 on any error, a drift over 10%, or a slow
+client that held on."""
 
 import asyncio
 import json
@@ -72,12 +78,23 @@ async def call(http, url, n, kind, args):
     return await http.post(url, json=body, headers=headers)
 
 
+# How many phases the run is cut into, with RSS read at rest after each.
+PHASES = 9
+
+
+def median(xs):
+    return sorted(xs)[len(xs) // 2]
+
+
 async def client(i, url, calls, ids, stats):
+    """Client `i` makes the calls numbered in `calls` (a range), each drawn
+    from its own seeded mix, so the two phases together make one sequence."""
     rng = random.Random(i)
+    drawn = [mix(rng, ids) for _ in range(calls.stop)]
     transport = httpx2.AsyncHTTPTransport(local_address=f"127.0.0.{2 + i}")
     async with httpx2.AsyncClient(transport=transport, timeout=120) as http:
-        for n in range(calls):
-            kind, args = mix(rng, ids)
+        for n in calls:
+            kind, args = drawn[n]
             t0 = time.perf_counter()
             while True:
                 try:
@@ -149,10 +166,8 @@ async def main():
             await call(http, url, 0, "get_transcripts", {"video_ids": ids[:20], "query": "the"})
         stats = {"errors": [], "busy": {}, "latency": {}, "done": 0}
         total = clients * calls
-        # RSS sampled with the number of calls done; the drift compares the
-        # median of the second tenth of the run with that of the last tenth,
-        # both under the same load, so one sample taken while a large answer
-        # is in flight cannot decide it.
+        # RSS under load, sampled with the number of calls done (a figure;
+        # the drift is measured at rest, below).
         samples = []
 
         async def watch():
@@ -160,11 +175,20 @@ async def main():
                 samples.append((stats["done"], rss_kb(server.pid)))
                 await asyncio.sleep(0.2)
 
+        async def at_rest():
+            await asyncio.sleep(1)
+            return rss_kb(server.pid)
+
         started = time.perf_counter()
         slow = asyncio.gather(slow_client(port, body=False), slow_client(port, body=True))
-        await asyncio.gather(watch(), *(client(i, url, calls, ids, stats) for i in range(clients)))
-        elapsed = time.perf_counter() - started
-        end = rss_kb(server.pid)
+        watching = asyncio.ensure_future(watch())
+        resting = []
+        for k in range(PHASES):
+            phase = range(k * calls // PHASES, (k + 1) * calls // PHASES)
+            await asyncio.gather(*(client(i, url, phase, ids, stats) for i in range(clients)))
+            resting.append(await at_rest())
+        elapsed = time.perf_counter() - started - PHASES  # less the rests between phases
+        await watching
         peak = rss_kb(server.pid, "VmHWM:")
         trickled, unfinished = await slow
     finally:
@@ -173,14 +197,16 @@ async def main():
     def median_rss(lo, hi):
         inside = sorted(kb for done, kb in samples if lo * total <= done < hi * total)
         return inside[len(inside) // 2] if inside else None
-    warm, late = median_rss(0.1, 0.2), median_rss(0.9, 1.01)
-    drift = (late - warm) / warm * 100 if warm and late else 0.0
+    tenths = [median_rss(k / 10, (k + 1) / 10 + (0.01 if k == 9 else 0)) for k in range(10)]
+    third = PHASES // 3
+    early, late = median(resting[:third]), median(resting[-third:])
+    drift = (late - early) / early * 100
     report = {
         "clients": clients, "calls_each": calls, "calls": stats["done"], "errors": len(stats["errors"]),
         "designed_busy_answers": stats["busy"], "seconds": round(elapsed, 1),
         "calls_per_second": round(stats["done"] / elapsed, 1),
-        "rss_second_tenth_median_mb": round((warm or 0) / 1024, 1),
-        "rss_last_tenth_median_mb": round((late or 0) / 1024, 1), "rss_end_mb": round(end / 1024, 1),
+        "rss_median_mb_by_tenth": [round(kb / 1024, 1) if kb else None for kb in tenths],
+        "rss_at_rest_by_phase_mb": [round(kb / 1024, 1) for kb in resting],
         "peak_rss_mb": round(peak / 1024, 1), "rss_drift_pct": round(drift, 1),
         "latency_ms": {k: {"n": len(v), "p50": round(pct(v, 50), 1), "p99": round(pct(v, 99), 1)}
                        for k, v in sorted(stats["latency"].items())},
