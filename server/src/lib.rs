@@ -20,7 +20,6 @@ pub mod budget;
 pub mod editor;
 pub mod fuzzing;
 pub mod http;
-pub mod links;
 pub mod plans;
 pub mod service;
 pub mod sources;

@@ -127,6 +127,7 @@ pub mod captions;
 pub mod collapse;
 pub mod format;
 pub mod in_order;
+pub mod links;
 pub mod index;
 pub mod logging;
 pub mod net;
@@ -138,6 +139,7 @@ pub mod source;
 pub mod staging;
 pub mod text;
 pub mod time;
+pub mod trend;
 
 #[cfg(feature = "testkit")]
 pub mod testkit;

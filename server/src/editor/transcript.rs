@@ -11,7 +11,7 @@
 use serde_json::{json, Value};
 
 use super::EditorSetup;
-use crate::links::clock;
+use archilyzer_core::links::clock;
 use archilyzer_core::captions::{self, CaptionFormat};
 
 /// What the fallback found.

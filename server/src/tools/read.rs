@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use crate::editor::transcript::{self, Fallback};
-use crate::links::{clock, LinkTarget};
+use archilyzer_core::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Context, ToolResult};
 use archilyzer_core::archive::{Archive, Found, Site};

@@ -8,7 +8,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::links::clock;
+use archilyzer_core::links::clock;
 use crate::sources::Sources;
 use crate::tool::{str_arg, ToolResult};
 use archilyzer_core::archive::{Archive, Site};
@@ -73,7 +73,7 @@ fn original_at(c: &Citation) -> String {
     let platform = crate::transcript::url::classify(&c.url)
         .ok()
         .and_then(|v| serde_json::from_value(json!(v.platform)).ok());
-    let target = crate::links::LinkTarget {
+    let target = archilyzer_core::links::LinkTarget {
         viewer: None,
         slug: &c.slug,
         platform,

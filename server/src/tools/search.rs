@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 use super::worklist;
 
 use crate::budget;
-use crate::links::LinkTarget;
+use archilyzer_core::links::LinkTarget;
 use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
 use archilyzer_core::archive::Archive;
@@ -70,20 +70,6 @@ fn footer(r: &Response) -> Vec<String> {
     report::footer(r)
 }
 
-pub(crate) fn target<'a>(archive: &'a Archive, v: &'a VideoResult) -> LinkTarget<'a> {
-    let viewer = archive
-        .sites()
-        .iter()
-        .find(|s| s.id() == v.site)
-        .and_then(|s| s.viewer());
-    LinkTarget {
-        viewer,
-        slug: &v.slug,
-        platform: v.platform,
-        url: v.url.as_deref(),
-    }
-}
-
 /// The first line of any search of a corpus whose every site publishes
 /// reports only: an empty answer there means nothing could match, not
 /// that nothing was said.
@@ -138,7 +124,7 @@ fn block(n: usize, archive: &Archive, row: &Row, snippets: bool, base_style: boo
             hits: Vec::new(),
         };
     }
-    let t = target(archive, v);
+    let t = LinkTarget::of(archive, v);
     if let Some(url) = &v.url {
         head.push_str(&format!("- source: {url}\n"));
     }

@@ -4,8 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::search::target;
-use crate::links::clock;
+use archilyzer_core::links::LinkTarget;
+use archilyzer_core::links::clock;
 use crate::sources::Sources;
 use crate::tool::{int_arg, str_arg, ToolResult};
 use archilyzer_core::query::vocabulary::{similar_terms as report, TermReport};
@@ -60,7 +60,7 @@ fn line(archive: &archilyzer_core::archive::Archive, t: &TermReport) -> String {
     if let Some(v) = &t.example {
         if let Some(h) = v.hits.first() {
             let stamp = match h.start {
-                Some(start) => match target(archive, v).moment(start) {
+                Some(start) => match LinkTarget::of(archive, v).moment(start) {
                     Some(link) => format!(" [{}]({link})", clock(start)),
                     None => format!(" [{}]", clock(start)),
                 },

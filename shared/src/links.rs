@@ -10,13 +10,19 @@
 //! `TRANSCRIPT_PLATFORM_LINKS=1` forces platform links. Seconds are
 //! floored, so the inline and the compact base forms cite the same second.
 
-use archilyzer_core::format::Platform;
+use crate::archive::Archive;
+use crate::format::Platform;
+use crate::query::VideoResult;
 
 /// What a video's links are built from.
 pub struct LinkTarget<'a> {
+    /// The site's viewer origin, when it has one.
     pub viewer: Option<String>,
+    /// The video's id.
     pub slug: &'a str,
+    /// Where it is hosted.
     pub platform: Option<Platform>,
+    /// Its watch page.
     pub url: Option<&'a str>,
 }
 
@@ -30,7 +36,23 @@ fn join(url: &str, param: &str) -> String {
     format!("{url}{sep}{param}")
 }
 
-impl LinkTarget<'_> {
+impl<'a> LinkTarget<'a> {
+    /// The links of a matched video of `archive`: its site's viewer, else
+    /// its platform's watch page.
+    pub fn of(archive: &Archive, v: &'a VideoResult) -> LinkTarget<'a> {
+        let viewer = archive
+            .sites()
+            .iter()
+            .find(|s| s.id() == v.site)
+            .and_then(|s| s.viewer());
+        LinkTarget {
+            viewer,
+            slug: &v.slug,
+            platform: v.platform,
+            url: v.url.as_deref(),
+        }
+    }
+
     fn viewer(&self) -> Option<&str> {
         self.viewer.as_deref().filter(|_| !force_platform())
     }
@@ -75,7 +97,7 @@ impl LinkTarget<'_> {
     }
 }
 
-pub use archilyzer_core::format::clock;
+pub use crate::format::clock;
 
 #[cfg(test)]
 mod tests {

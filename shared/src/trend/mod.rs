@@ -1,0 +1,324 @@
+//! Mentions over time: the confirmed matches of one or more queries,
+//! counted per year, quarter or month beside the hours of speech in scope.
+//! Both front ends (`mention_trend`, `archilyzer-index trend`) call
+//! [`trend`] and only render what it returns.
+//!
+//! Promises:
+//! - **The counts are the search's own.** Each query runs as one
+//!   [`search_each`] with the caller's request, and a video counts the
+//!   hits that search confirmed. Summed over the periods and
+//!   [`Trend::undated`], a query's videos and hits are what
+//!   `enumerate_matches` reports for the same arguments: mirrors of one
+//!   recording fold into one video as it folds them, and each upload's
+//!   hits count in its own period.
+//! - **Nothing is dropped.** A match without an upload date (or with one
+//!   that is no calendar day) is counted in [`Trend::undated`].
+//! - **Hours are the speech in scope.** A period's hours are the
+//!   summaries' lengths of the videos dated in it that pass the same
+//!   filters ([`Filters::verdict`]); a video of unknown length adds none
+//!   and is counted in [`Hours::unknown_length`], and a site without
+//!   summaries is named in [`Hours::sites_without_summaries`].
+//! - **Periods run without gaps** from the first period with speech in
+//!   scope or a match to the last, so a quiet period is a row with zero
+//!   hits (and one with no speech has zero hours), never a missing row.
+
+mod period;
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
+
+use serde::Serialize;
+
+pub use period::{By, Period};
+
+use crate::archive::Archive;
+use crate::collapse::collapse;
+use crate::links::LinkTarget;
+use crate::query::filters::{Filters, Verdict, VideoFacts};
+use crate::query::{search_each, QueryError, Request, Response, VideoKey, VideoResult};
+
+/// What a trend counts: the queries (one engine request each, sharing
+/// their filters and scopes) and the periods' length.
+pub struct Ask<'a> {
+    /// The requests, in the order the answer lists them; their filters
+    /// are the first's (every front end builds them from one set).
+    pub requests: &'a [Request],
+    /// The periods' length.
+    pub by: By,
+    /// Fold mirrors of one recording into one video (as search does by
+    /// default).
+    pub collapse_mirrors: bool,
+}
+
+/// A trend: per period, the matches of each query and the speech in scope.
+#[derive(Debug, Clone, Serialize)]
+pub struct Trend {
+    /// The periods' length.
+    pub by: By,
+    /// The queries as typed, in order (the keys of every `by_query`).
+    pub queries: Vec<String>,
+    /// Every period from the first to the last, oldest first.
+    pub periods: Vec<Row>,
+    /// The matches with no usable upload date (`period` is `undated`).
+    pub undated: Row,
+    /// Where the hours come from, and what they miss.
+    pub hours: Hours,
+    /// Each query's search, for its headline, notes and coverage.
+    #[serde(skip)]
+    pub responses: Vec<Response>,
+}
+
+/// One period (or the undated row).
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// `2014`, `2014-Q2`, `2014-05`, or `undated`.
+    pub period: String,
+    /// Videos any query matched (a video matched by two counts once).
+    pub videos: usize,
+    /// Hits of all the queries.
+    pub hits: usize,
+    /// Hours of speech in scope (the lengths of the videos in scope).
+    pub hours: f64,
+    /// `hits / hours`; `None` with no hours.
+    pub per_hour: Option<f64>,
+    /// Each query's own counts, keyed by the query as typed.
+    pub by_query: BTreeMap<String, Cell>,
+}
+
+/// One query in one period.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Cell {
+    /// Videos it matched.
+    pub videos: usize,
+    /// Its confirmed hits, aliases and fuzzy variants included.
+    pub hits: usize,
+    /// Of those, the hits of the query exactly as typed.
+    pub exact_hits: usize,
+    /// `hits / hours` of the period; `None` with no hours.
+    pub per_hour: Option<f64>,
+    /// The video with the most hits, as a moment.
+    pub top: Option<Top>,
+}
+
+/// A period's top video for a query: where its first hit is.
+#[derive(Debug, Clone, Serialize)]
+pub struct Top {
+    /// The channel's slug.
+    pub channel: String,
+    /// The video's id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// `YYYYMMDD`, when known.
+    pub date: Option<String>,
+    /// Its hits.
+    pub hits: usize,
+    /// Seconds to its first timed hit.
+    pub start: Option<f64>,
+    /// The link to that moment, else to the video.
+    pub link: Option<String>,
+}
+
+/// Where the hours come from.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Hours {
+    /// Videos in scope whose length the summaries do not give (they add
+    /// no hours).
+    pub unknown_length: usize,
+    /// Sites whose summaries could not be read: their speech adds no
+    /// hours.
+    pub sites_without_summaries: Vec<String>,
+}
+
+/// A matched upload, reduced to what a trend counts.
+struct Matched {
+    video: VideoResult,
+    hits: usize,
+    exact: usize,
+    start: Option<f64>,
+}
+
+/// Counts `ask` on `archive`, pruning with the index in `index_dir`.
+/// `seen(k, video)` is handed every video query `k` matches, with its
+/// hits, before it is reduced to counts (what a report listing them
+/// needs); `progress(pages done, pages planned)` runs per query.
+pub fn trend(
+    archive: &Archive,
+    index_dir: Option<&Path>,
+    ask: &Ask,
+    seen: &mut dyn FnMut(usize, &VideoResult),
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Trend, QueryError> {
+    let by = ask.by;
+    let mut matches = Vec::new();
+    let mut responses = Vec::new();
+    for (k, request) in ask.requests.iter().enumerate() {
+        let mut found = Vec::new();
+        let response = search_each(
+            archive,
+            index_dir,
+            request,
+            &mut |v| {
+                seen(k, &v);
+                found.push(reduce(v));
+            },
+            progress,
+        )?;
+        matches.push(found);
+        responses.push(response);
+    }
+    let filters = Filters::resolve(&ask.requests[0].filters, archive);
+    let (speech, hours) = speech_in_scope(archive, &filters, by);
+    let counted: Vec<BTreeMap<Option<Period>, Tally>> = matches
+        .into_iter()
+        .map(|found| tally(archive, found, by, ask.collapse_mirrors))
+        .collect();
+    let queries: Vec<String> = ask.requests.iter().map(|r| r.query.clone()).collect();
+    let row = |p: Option<Period>| {
+        let label = p.map_or("undated".to_string(), |p| by.label(p));
+        let hours = speech.get(&p).copied().unwrap_or(0.0);
+        make_row(archive, label, hours, &queries, &counted, p)
+    };
+    let mut dated: BTreeSet<Period> = speech.keys().flatten().copied().collect();
+    dated.extend(counted.iter().flat_map(|c| c.keys().flatten().copied()));
+    let periods = match (dated.first(), dated.last()) {
+        (Some(&first), Some(&last)) => by.span(first, last).map(|p| row(Some(p))).collect(),
+        _ => Vec::new(),
+    };
+    let undated = row(None);
+    Ok(Trend {
+        by,
+        queries,
+        periods,
+        undated,
+        hours,
+        responses,
+    })
+}
+
+fn reduce(v: VideoResult) -> Matched {
+    let start = v.hits.iter().find_map(|h| h.start);
+    Matched {
+        hits: v.hits.len(),
+        exact: v.exact_hits,
+        start,
+        video: v.without_hits(),
+    }
+}
+
+/// One query's matches in one period.
+#[derive(Default)]
+struct Tally {
+    /// The recordings (after folding mirrors) dated in the period.
+    videos: HashSet<VideoKey>,
+    hits: usize,
+    exact: usize,
+    /// The upload with the most hits (the first of equals).
+    top: Option<Matched>,
+}
+
+/// One query's matches by period: recordings by the date of the upload
+/// kept for them, hits by each upload's own date.
+fn tally(
+    archive: &Archive,
+    found: Vec<Matched>,
+    by: By,
+    fold: bool,
+) -> BTreeMap<Option<Period>, Tally> {
+    let mut out: BTreeMap<Option<Period>, Tally> = BTreeMap::new();
+    let period = |v: &VideoResult| by.period_of_date(v.upload_date.as_deref());
+    let uploads: Vec<VideoResult> = found.iter().map(|m| m.video.clone()).collect();
+    let kept: Vec<VideoResult> = if fold {
+        collapse(archive, uploads).rows.into_iter().map(|r| r.video).collect()
+    } else {
+        uploads
+    };
+    for v in &kept {
+        out.entry(period(v)).or_default().videos.insert(v.key());
+    }
+    for m in found {
+        let t = out.entry(period(&m.video)).or_default();
+        t.hits += m.hits;
+        t.exact += m.exact;
+        if t.top.as_ref().is_none_or(|top| m.hits > top.hits) {
+            t.top = Some(m);
+        }
+    }
+    out
+}
+
+fn make_row(
+    archive: &Archive,
+    period: String,
+    hours: f64,
+    queries: &[String],
+    counted: &[BTreeMap<Option<Period>, Tally>],
+    p: Option<Period>,
+) -> Row {
+    let rate = |hits: usize| (hours > 0.0).then(|| hits as f64 / hours);
+    let mut all: HashSet<&VideoKey> = HashSet::new();
+    let mut by_query = BTreeMap::new();
+    for (query, tallies) in queries.iter().zip(counted) {
+        let Some(t) = tallies.get(&p) else {
+            by_query.insert(query.clone(), Cell { per_hour: rate(0), ..Cell::default() });
+            continue;
+        };
+        all.extend(&t.videos);
+        let cell = Cell {
+            videos: t.videos.len(),
+            hits: t.hits,
+            exact_hits: t.exact,
+            per_hour: rate(t.hits),
+            top: t.top.as_ref().map(|m| top(archive, m)),
+        };
+        by_query.insert(query.clone(), cell);
+    }
+    let hits = by_query.values().map(|c| c.hits).sum();
+    Row {
+        period,
+        videos: all.len(),
+        hits,
+        hours,
+        per_hour: rate(hits),
+        by_query,
+    }
+}
+
+fn top(archive: &Archive, m: &Matched) -> Top {
+    let v = &m.video;
+    let target = LinkTarget::of(archive, v);
+    let link = m.start.and_then(|s| target.moment(s)).or_else(|| v.url.clone());
+    Top {
+        channel: v.channel.clone(),
+        id: v.slug.clone(),
+        title: v.title.clone(),
+        date: v.upload_date.clone(),
+        hits: m.hits,
+        start: m.start,
+        link,
+    }
+}
+
+/// Hours of speech in scope by period (`None`: undated), from every
+/// site's summaries: the lengths of the videos `filters` passes.
+fn speech_in_scope(archive: &Archive, filters: &Filters, by: By) -> (BTreeMap<Option<Period>, f64>, Hours) {
+    let mut speech: BTreeMap<Option<Period>, f64> = BTreeMap::new();
+    let mut hours = Hours::default();
+    for (i, site) in archive.sites().iter().enumerate() {
+        let Ok(Some(summaries)) = site.summaries() else {
+            hours.sites_without_summaries.push(site.id().to_string());
+            continue;
+        };
+        for row in &summaries.videos {
+            if filters.verdict(&VideoFacts::of_row(i, row)) != Verdict::Passes {
+                continue;
+            }
+            let slot = speech.entry(by.period_of_date(row.upload_date.as_deref())).or_default();
+            match row.duration {
+                Some(seconds) => *slot += seconds / 3600.0,
+                None => hours.unknown_length += 1,
+            }
+        }
+    }
+    (speech, hours)
+}
