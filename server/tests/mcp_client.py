@@ -32,6 +32,7 @@ EXPECTED_TOOLS = [
     "get_report",
     "search_transcripts",
     "enumerate_matches",
+    "mention_trend",
     "similar_terms",
     "get_transcript",
     "get_transcripts",
@@ -161,6 +162,13 @@ async def run(mode, connect, archive, token, made, over_http=False):
         result = await client.call_tool("enumerate_matches", {"query": "k cups", "batch_size": 10})
         structured = result.structured_content
         check(len(structured["videos"]) == structured["total"] and structured["batches"] == -(-structured["total"] // 10), f"{mode}: enumerate lists every match with the batch count")
+
+        trend = await client.call_tool("mention_trend", {"query": "k cups", "by": "quarter"})
+        t = trend.structured_content
+        rows = t["periods"] + [t["undated"]]
+        check(not trend.is_error and sum(r["videos"] for r in rows) == structured["total"]
+              and sum(r["hits"] for r in rows) == structured["total_hits"] and t["totals"][0]["videos"] == structured["total"],
+              f"{mode}: mention_trend counts what enumerate_matches lists, period by period", text_of(trend)[:800])
 
         first = structured["videos"][0]["id"]
         result = await client.call_tool("get_transcript", {"video_id": first})
@@ -351,7 +359,8 @@ async def run(mode, connect, archive, token, made, over_http=False):
         for tool, args, budget in (("search_transcripts", {"query": "the"}, 40000),
                                    ("search_transcripts", {"query": "the", "limit": 200, "max_chars": 150000}, 150000),
                                    ("enumerate_matches", {"query": "the"}, 40000),
-                                   ("enumerate_matches", {"query": "the", "max_chars": 2000}, 2000)):
+                                   ("enumerate_matches", {"query": "the", "max_chars": 2000}, 2000),
+                                   ("mention_trend", {"queries": ["the", "k cups"], "by": "month"}, 40000)):
             result = await client.call_tool(tool, args)
             check(not result.is_error and whole(result) <= budget + 600,
                   f"{mode}: {tool} {args}: text and structured content together fit the budget ({whole(result)} of {budget})")

@@ -11,8 +11,8 @@
 use serde_json::{json, Value};
 
 use super::EditorSetup;
-use archilyzer_core::links::clock;
 use archilyzer_core::captions::{self, CaptionFormat};
+use archilyzer_core::links::clock;
 
 /// What the fallback found.
 pub enum Fallback {

@@ -13,6 +13,7 @@ pub mod reports;
 pub mod schema;
 pub mod search;
 pub mod share;
+pub mod trend;
 pub mod validate;
 pub mod vocabulary;
 pub mod worklist;

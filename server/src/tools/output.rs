@@ -119,3 +119,61 @@ pub fn enumerate() -> Value {
         &["videos", "next_cursor"],
     )))
 }
+
+/// `mention_trend`: counts per period and query, with the speech in scope.
+pub fn trend() -> Value {
+    let count = json!({"type": "integer", "minimum": 0});
+    let top = json!({
+        "type": "object",
+        "properties": {
+            "channel": {"type": "string"}, "id": {"type": "string"}, "title": {"type": "string"},
+            "date": {"type": ["string", "null"]}, "hits": count,
+            "start": {"type": ["number", "null"], "description": "Seconds to its first timed hit."},
+            "link": {"type": ["string", "null"], "description": "The moment's link, else the video's."}
+        },
+        "required": ["channel", "id", "title", "hits"]
+    });
+    let cell = json!({
+        "type": "object",
+        "properties": {
+            "videos": count, "hits": count, "exact_hits": count,
+            "per_hour": {"type": ["number", "null"]}, "top": top
+        },
+        "required": ["videos", "hits", "exact_hits"]
+    });
+    let row = json!({
+        "type": "object",
+        "properties": {
+            "period": {"type": "string", "description": "2014, 2014-Q2, 2014-05, or undated."},
+            "videos": count, "hits": count,
+            "hours": {"type": "number", "minimum": 0, "description": "Hours of speech in scope in the period."},
+            "per_hour": {"type": ["number", "null"], "description": "hits / hours; null with no hours."},
+            "by_query": {"type": "object", "additionalProperties": cell}
+        },
+        "required": ["period", "videos", "hits", "hours", "by_query"]
+    });
+    let totals = json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"}, "videos": count, "hits": count,
+            "exact_videos": count, "exact_hits": count
+        },
+        "required": ["query", "videos", "hits", "exact_videos", "exact_hits"]
+    });
+    schema(Some(json!({
+        "properties": {
+            "by": {"type": "string", "enum": ["month", "quarter", "year"]},
+            "queries": {"type": "array", "items": {"type": "string"}},
+            "periods": {"type": "array", "items": row},
+            "undated": row,
+            "totals": {"type": "array", "items": totals, "description": "Per query, what enumerate_matches heads its answer with."},
+            "hours": {"type": "object", "properties": {
+                "unknown_length": count,
+                "sites_without_summaries": {"type": "array", "items": {"type": "string"}}
+            }},
+            "tops_included": {"type": "boolean"},
+            "coverage_partial": {"type": "boolean"}
+        },
+        "required": ["by", "queries", "periods", "undated", "totals", "tops_included", "coverage_partial"]
+    })))
+}

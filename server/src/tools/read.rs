@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use crate::editor::transcript::{self, Fallback};
-use archilyzer_core::links::{clock, LinkTarget};
 use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Context, ToolResult};
 use archilyzer_core::archive::{Archive, Found, Site};
 use archilyzer_core::format::VideoRecord;
+use archilyzer_core::links::{clock, LinkTarget};
 use archilyzer_core::query::count::{Asked, Queries, VideoCount};
 use archilyzer_core::source::SourceHandle;
 

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use serde_json::{json, Map, Value};
 
 use super::schema::{filter_properties, object, query_properties, shared, source_only, with};
-use super::{catalog, notes, read, reports, search, share, vocabulary};
+use super::{catalog, notes, read, reports, search, share, trend, vocabulary};
 use crate::editor::{clip, coverage, ops};
 use crate::plans::{self, instructions::Kind};
 use crate::tool::{Context, Progress, ToolResult};
@@ -212,7 +212,7 @@ fn table() -> Vec<Tool> {
             Effect::Reads,
             "A query's complete match set as a worklist (id, title, channel, date, match count) in archive order, with complete totals and the batch count. A worklist longer than the size budget (max_chars) comes in pages: call again with the same arguments and the next_cursor each page gives, until none is given. Same query and filters as search_transcripts.",
             object(
-                with(with(filter_properties(), query), json!({
+                with(with(filter_properties(), query.clone()), json!({
                     "batch_size": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Videos per batch for the batch count (default 12)."},
                     "cursor": {"type": "string", "description": "Continue the worklist: the next_cursor the previous page gave (with the same arguments)."}
                 })),
@@ -221,6 +221,21 @@ fn table() -> Vec<Tool> {
             OnSource(|c| search::enumerate_matches(&c.ctx.sources, c.handle, c.args, c.progress)),
         )
         .returns(super::output::enumerate()),
+        tool(
+            "mention_trend",
+            "Mentions over time",
+            Effect::Reads,
+            "When something was said: a query's confirmed matches (or up to 8 queries side by side) counted per year, quarter or month, each period with its videos, hits, hours of speech in scope and hits per hour, and its top video as a linked moment. Undated matches are counted in their own row. The counts equal enumerate_matches with the same arguments. Same query options and filters as search_transcripts.",
+            object(
+                with(with(filter_properties(), query.clone()), json!({
+                    "queries": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 8, "description": "Up to 8 phrases to compare, each compiled as query is (give this or query)."},
+                    "by": {"type": "string", "enum": ["month", "quarter", "year"], "description": "The periods' length (default year)."}
+                })),
+                &[],
+            ),
+            OnSource(|c| trend::mention_trend(&c.ctx.sources, c.handle, c.args, c.progress)),
+        )
+        .returns(super::output::trend()),
         tool(
             "similar_terms",
             "Words spelled like this",

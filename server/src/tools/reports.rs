@@ -8,12 +8,12 @@
 
 use serde_json::{json, Map, Value};
 
-use archilyzer_core::links::clock;
 use crate::sources::Sources;
 use crate::tool::{str_arg, ToolResult};
 use archilyzer_core::archive::{Archive, Site};
 use archilyzer_core::format::paths::Layer;
 use archilyzer_core::format::{Citation, Post};
+use archilyzer_core::links::clock;
 use archilyzer_core::source::SourceHandle;
 
 /// The one site whose reports a call reads; a hub says to name a member.

@@ -13,12 +13,12 @@ use serde_json::{json, Map, Value};
 use super::worklist;
 
 use crate::budget;
-use archilyzer_core::links::LinkTarget;
 use crate::sources::Sources;
 use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::collapse::{collapse, Row};
 use archilyzer_core::format::SiteScope;
+use archilyzer_core::links::LinkTarget;
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
 use archilyzer_core::report;
@@ -84,7 +84,7 @@ fn nothing_to_search(archive: &Archive) -> Option<&'static str> {
 /// What a search result says before anything else, so an agent cannot
 /// miss it: that the corpus has nothing to search, or that not every page
 /// in scope was read (the same wording the footer repeats).
-fn first_lines(archive: &Archive, r: &Response) -> String {
+pub(crate) fn first_lines(archive: &Archive, r: &Response) -> String {
     let mut out = nothing_to_search(archive).unwrap_or_default().to_string();
     if let Some(partial) = r.coverage.describe() {
         out.push_str(&format!("⚠ {partial}\n\n"));
@@ -195,6 +195,14 @@ fn rows(
     (c.rows, note)
 }
 
+/// The hit totals of the rows listed: a recording's mirrors fold into
+/// one row, so its speech counts once (the hits of the upload kept), and
+/// the rows' hits add up to the headline (what `mention_trend` counts).
+fn recount(r: &mut Response, rows: &[Row], hits: impl Fn(&VideoResult) -> usize) {
+    r.total_hits = rows.iter().map(|row| hits(&row.video)).sum();
+    r.exact.hits = rows.iter().map(|row| row.video.exact_hits).sum();
+}
+
 /// A listed video for `structuredContent`: its first `hits` hits (what
 /// the text shows), with the complete count beside them.
 /// A listed video's machine-readable facts: its ids, dates, links and
@@ -237,6 +245,7 @@ pub fn render_page(
     default_order: Order,
 ) -> (String, Value) {
     let (rows, collapsed) = rows(archive, &mut r, args);
+    recount(&mut r, &rows, |v| v.hits.len());
     let order = str_arg(args, "order")
         .and_then(Order::parse)
         .unwrap_or(default_order);
@@ -438,6 +447,7 @@ pub fn enumerate_matches(
     .map_err(|e| e.to_string())?;
     r.videos = videos;
     let (rows, collapsed) = rows(&archive, &mut r, args);
+    recount(&mut r, &rows, |v| hit_counts[&v.key()]);
     let list = worklist::List::new(&rows, &hit_counts, args);
     let start = worklist::start(args, &list)?;
     let batch = int_arg(args, "batch_size", 12).max(1);

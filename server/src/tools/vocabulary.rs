@@ -4,10 +4,10 @@
 
 use serde_json::{json, Map, Value};
 
-use archilyzer_core::links::LinkTarget;
-use archilyzer_core::links::clock;
 use crate::sources::Sources;
 use crate::tool::{int_arg, str_arg, ToolResult};
+use archilyzer_core::links::clock;
+use archilyzer_core::links::LinkTarget;
 use archilyzer_core::query::vocabulary::{similar_terms as report, TermReport};
 use archilyzer_core::query::FilterArgs;
 use archilyzer_core::source::SourceHandle;

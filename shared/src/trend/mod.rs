@@ -9,8 +9,8 @@
 //!   hits that search confirmed. Summed over the periods and
 //!   [`Trend::undated`], a query's videos and hits are what
 //!   `enumerate_matches` reports for the same arguments: mirrors of one
-//!   recording fold into one video as it folds them, and each upload's
-//!   hits count in its own period.
+//!   recording fold into one video as it folds them, counted once, with
+//!   the date and hits of the upload kept for it.
 //! - **Nothing is dropped.** A match without an upload date (or with one
 //!   that is no calendar day) is counted in [`Trend::undated`].
 //! - **Hours are the speech in scope.** A period's hours are the
@@ -61,6 +61,9 @@ pub struct Trend {
     pub periods: Vec<Row>,
     /// The matches with no usable upload date (`period` is `undated`).
     pub undated: Row,
+    /// Each query's totals over every period and the undated row: what
+    /// `enumerate_matches` heads its answer with.
+    pub totals: Vec<Totals>,
     /// Where the hours come from, and what they miss.
     pub hours: Hours,
     /// Each query's search, for its headline, notes and coverage.
@@ -77,11 +80,13 @@ pub struct Row {
     pub videos: usize,
     /// Hits of all the queries.
     pub hits: usize,
-    /// Hours of speech in scope (the lengths of the videos in scope).
+    /// Hours of speech in scope (the lengths of the videos in scope), to
+    /// two decimals.
     pub hours: f64,
-    /// `hits / hours`; `None` with no hours.
+    /// `hits / hours` to three decimals; `None` with no hours.
     pub per_hour: Option<f64>,
-    /// Each query's own counts, keyed by the query as typed.
+    /// Each query's own counts, keyed by the query as typed; a query
+    /// with no match in the period is absent.
     pub by_query: BTreeMap<String, Cell>,
 }
 
@@ -96,7 +101,8 @@ pub struct Cell {
     pub exact_hits: usize,
     /// `hits / hours` of the period; `None` with no hours.
     pub per_hour: Option<f64>,
-    /// The video with the most hits, as a moment.
+    /// The video with the most hits, as a moment (absent with no match).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub top: Option<Top>,
 }
 
@@ -117,6 +123,21 @@ pub struct Top {
     pub start: Option<f64>,
     /// The link to that moment, else to the video.
     pub link: Option<String>,
+}
+
+/// One query's totals.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Totals {
+    /// The query as typed.
+    pub query: String,
+    /// Videos it matched (mirrors folded).
+    pub videos: usize,
+    /// Their hits, aliases and fuzzy variants included.
+    pub hits: usize,
+    /// Videos the query exactly as typed matched.
+    pub exact_videos: usize,
+    /// Its hits exactly as typed.
+    pub exact_hits: usize,
 }
 
 /// Where the hours come from.
@@ -186,14 +207,34 @@ pub fn trend(
         _ => Vec::new(),
     };
     let undated = row(None);
+    let totals = queries
+        .iter()
+        .zip(&counted)
+        .map(|(q, c)| totals(q, c))
+        .collect();
     Ok(Trend {
         by,
         queries,
         periods,
         undated,
+        totals,
         hours,
         responses,
     })
+}
+
+fn totals(query: &str, tallies: &BTreeMap<Option<Period>, Tally>) -> Totals {
+    let mut out = Totals {
+        query: query.to_string(),
+        ..Totals::default()
+    };
+    for t in tallies.values() {
+        out.videos += t.videos.len();
+        out.hits += t.hits;
+        out.exact_videos += t.exact_videos;
+        out.exact_hits += t.exact;
+    }
+    out
 }
 
 fn reduce(v: VideoResult) -> Matched {
@@ -211,33 +252,41 @@ fn reduce(v: VideoResult) -> Matched {
 struct Tally {
     /// The recordings (after folding mirrors) dated in the period.
     videos: HashSet<VideoKey>,
+    /// Of those, the ones the query exactly as typed matched.
+    exact_videos: usize,
     hits: usize,
     exact: usize,
     /// The upload with the most hits (the first of equals).
     top: Option<Matched>,
 }
 
-/// One query's matches by period: recordings by the date of the upload
-/// kept for them, hits by each upload's own date.
+/// One query's matches by period: each recording (mirrors folded, when
+/// asked) counts once, with the date and hits of the upload kept for it,
+/// as the search tools' rows do.
 fn tally(
     archive: &Archive,
     found: Vec<Matched>,
     by: By,
     fold: bool,
 ) -> BTreeMap<Option<Period>, Tally> {
+    let kept: Option<HashSet<VideoKey>> = fold.then(|| {
+        let uploads = found.iter().map(|m| m.video.clone()).collect();
+        collapse(archive, uploads)
+            .rows
+            .iter()
+            .map(|r| r.video.key())
+            .collect()
+    });
     let mut out: BTreeMap<Option<Period>, Tally> = BTreeMap::new();
-    let period = |v: &VideoResult| by.period_of_date(v.upload_date.as_deref());
-    let uploads: Vec<VideoResult> = found.iter().map(|m| m.video.clone()).collect();
-    let kept: Vec<VideoResult> = if fold {
-        collapse(archive, uploads).rows.into_iter().map(|r| r.video).collect()
-    } else {
-        uploads
-    };
-    for v in &kept {
-        out.entry(period(v)).or_default().videos.insert(v.key());
-    }
     for m in found {
-        let t = out.entry(period(&m.video)).or_default();
+        if kept.as_ref().is_some_and(|k| !k.contains(&m.video.key())) {
+            continue;
+        }
+        let t = out
+            .entry(by.period_of_date(m.video.upload_date.as_deref()))
+            .or_default();
+        t.videos.insert(m.video.key());
+        t.exact_videos += usize::from(m.exact > 0);
         t.hits += m.hits;
         t.exact += m.exact;
         if t.top.as_ref().is_none_or(|top| m.hits > top.hits) {
@@ -255,12 +304,11 @@ fn make_row(
     counted: &[BTreeMap<Option<Period>, Tally>],
     p: Option<Period>,
 ) -> Row {
-    let rate = |hits: usize| (hours > 0.0).then(|| hits as f64 / hours);
+    let rate = |hits: usize| (hours > 0.0).then(|| round(hits as f64 / hours, 3));
     let mut all: HashSet<&VideoKey> = HashSet::new();
     let mut by_query = BTreeMap::new();
     for (query, tallies) in queries.iter().zip(counted) {
         let Some(t) = tallies.get(&p) else {
-            by_query.insert(query.clone(), Cell { per_hour: rate(0), ..Cell::default() });
             continue;
         };
         all.extend(&t.videos);
@@ -278,16 +326,26 @@ fn make_row(
         period,
         videos: all.len(),
         hits,
-        hours,
+        hours: round(hours, 2),
         per_hour: rate(hits),
         by_query,
     }
 }
 
+/// `x` to `places` decimals: what a reader can use, and fewer characters
+/// of an answer's budget.
+fn round(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
 fn top(archive: &Archive, m: &Matched) -> Top {
     let v = &m.video;
     let target = LinkTarget::of(archive, v);
-    let link = m.start.and_then(|s| target.moment(s)).or_else(|| v.url.clone());
+    let link = m
+        .start
+        .and_then(|s| target.moment(s))
+        .or_else(|| v.url.clone());
     Top {
         channel: v.channel.clone(),
         id: v.slug.clone(),
@@ -301,7 +359,11 @@ fn top(archive: &Archive, m: &Matched) -> Top {
 
 /// Hours of speech in scope by period (`None`: undated), from every
 /// site's summaries: the lengths of the videos `filters` passes.
-fn speech_in_scope(archive: &Archive, filters: &Filters, by: By) -> (BTreeMap<Option<Period>, f64>, Hours) {
+fn speech_in_scope(
+    archive: &Archive,
+    filters: &Filters,
+    by: By,
+) -> (BTreeMap<Option<Period>, f64>, Hours) {
     let mut speech: BTreeMap<Option<Period>, f64> = BTreeMap::new();
     let mut hours = Hours::default();
     for (i, site) in archive.sites().iter().enumerate() {
@@ -313,7 +375,9 @@ fn speech_in_scope(archive: &Archive, filters: &Filters, by: By) -> (BTreeMap<Op
             if filters.verdict(&VideoFacts::of_row(i, row)) != Verdict::Passes {
                 continue;
             }
-            let slot = speech.entry(by.period_of_date(row.upload_date.as_deref())).or_default();
+            let slot = speech
+                .entry(by.period_of_date(row.upload_date.as_deref()))
+                .or_default();
             match row.duration {
                 Some(seconds) => *slot += seconds / 3600.0,
                 None => hours.unknown_length += 1,
