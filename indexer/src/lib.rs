@@ -9,6 +9,9 @@
 //! - [`bench`]: the reference query set, timed beside `rg` (`archilyzer-dev`).
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
+//! - [`trend`]: mentions over time: bars, JSON, and the files below.
+//! - [`chart`]: a trend as an SVG chart.
+//! - [`html`]: a search or trend as one self-contained HTML page.
 //! - [`progress`]: progress bars on a terminal, lines otherwise.
 //! - [`compose`]: writing a composed public dir (pages, manifests, extras).
 //! - [`generate`]: the deterministic archive generator (`archilyzer-dev`).
@@ -20,11 +23,13 @@
 
 pub mod bench;
 pub mod build;
+pub mod chart;
 pub mod check;
 pub mod cli;
 pub mod compose;
 pub mod filter_flags;
 pub mod generate;
+pub mod html;
 pub mod import;
 pub mod progress;
 pub mod search;
@@ -32,3 +37,4 @@ pub mod serve;
 pub mod size;
 pub mod stats;
 pub mod terms;
+pub mod trend;

@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use archilyzer_index::{build, check, import, search, stats, terms};
+use archilyzer_index::{build, check, import, search, stats, terms, trend};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -30,6 +30,10 @@ enum Command {
     Build(build::BuildArgs),
     /// Search an archive, pruned by its index, confirmed on the text.
     Search(search::SearchArgs),
+    /// When the queries were said: their confirmed matches per year,
+    /// quarter or month, with hours of speech and hits per hour (bars,
+    /// --json, --svg FILE, --html FILE).
+    Trend(trend::TrendArgs),
     /// Prove parity: run queries with the index and with a full scan and
     /// exit 1 on any difference in hits.
     Check(check::CheckArgs),
@@ -52,6 +56,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Import(args) => import::run(&args, &|line| eprintln!("import: {line}")),
         Command::Build(args) => build::command(&args),
         Command::Search(args) => search::command(&args),
+        Command::Trend(args) => trend::command(&args),
         Command::Check(args) => check::command(&args),
         Command::Terms(args) => terms::command(&args),
         Command::Stats(args) => stats::command(&args),

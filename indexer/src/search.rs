@@ -44,6 +44,11 @@ pub struct SearchArgs {
     /// match in memory to sort it).
     #[arg(long, default_value = "archive", value_parser = order_arg)]
     pub order: Order,
+    /// Write a self-contained HTML report to FILE instead: the query and
+    /// filters, the matches per year as a chart, and every matching video
+    /// with each hit linked to its moment.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "share_link"])]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// Runs the search the flags describe and prints it to stdout.
@@ -60,6 +65,9 @@ pub fn command(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.index.dir(&archive)?)
     };
+    if let Some(file) = &args.html {
+        return html_report(&archive, dir.as_deref(), &request, file);
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let shape = Shape {
@@ -70,6 +78,30 @@ pub fn command(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     };
     run(&archive, dir.as_deref(), &request, &shape, &mut out)?;
     out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `search --html`: the search as a page, through the trend engine (one
+/// scan gives the matches and their counts per year).
+fn html_report(
+    archive: &Archive,
+    dir: Option<&Path>,
+    request: &Request,
+    file: &Path,
+) -> anyhow::Result<ExitCode> {
+    let by = archilyzer_core::trend::By::Year;
+    let counted = crate::trend::count(archive, dir, std::slice::from_ref(request), by, true, true)?;
+    crate::trend::write_html(file, archive, &counted, request)?;
+    let total = &counted.trend.totals[0];
+    println!(
+        "{}\n{}",
+        report::headline(
+            "the query",
+            (total.exact_videos, total.exact_hits),
+            (total.videos, total.hits)
+        ),
+        report::corpus(&archive.handle().to_string())
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -85,11 +117,31 @@ pub struct Shape<'a> {
     pub order: Order,
 }
 
-/// The flags of a query (also used by `check` and `bench`).
+/// A query and its flags.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct QueryArgs {
     /// The query: whole words, an optional final `*` (or a regex with --regex).
     pub query: String,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+impl QueryArgs {
+    /// See [`QueryOptions::validate`].
+    pub fn validate(&self) -> Result<(), clap::Error> {
+        self.options.validate()
+    }
+
+    /// The engine request.
+    pub fn request(&self) -> Request {
+        self.options.request(&self.query)
+    }
+}
+
+/// The flags of a query besides its words (`search` and `trend` share
+/// them).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct QueryOptions {
     /// Treat the query (and --exclude) as regexes.
     #[arg(long)]
     pub regex: bool,
@@ -119,7 +171,7 @@ pub struct QueryArgs {
     pub fuzzy: u8,
 }
 
-impl QueryArgs {
+impl QueryOptions {
     /// Flags that read alone but not together, refused as a usage error
     /// (exit 2): a date range whose start is after its end.
     pub fn validate(&self) -> Result<(), clap::Error> {
@@ -129,9 +181,10 @@ impl QueryArgs {
         )
     }
 
-    pub fn request(&self) -> Request {
+    /// The engine request for `query` with these flags.
+    pub fn request(&self, query: &str) -> Request {
         Request {
-            query: self.query.clone(),
+            query: query.to_string(),
             regex: self.regex,
             case_sensitive: self.case_sensitive,
             use_aliases: !self.no_aliases,

@@ -184,7 +184,7 @@ fn a_trend_refuses_what_it_cannot_answer_saying_what_to_give() {
     let cases = [
         (
             json!({}),
-            "give query (one phrase) or queries (up to 8 phrases to compare)",
+            "give a query (one phrase) or several to compare (up to 8)",
         ),
         (
             json!({"queries": ["a", "b", "c", "d", "e", "f", "g", "h", "i"]}),

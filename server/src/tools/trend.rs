@@ -17,9 +17,6 @@ use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
 use archilyzer_core::trend::{self, Ask, By, Cell, Row, Trend};
 
-/// The most queries one trend compares.
-pub const MAX_QUERIES: usize = 8;
-
 /// The requests `args` asks for: `query` or `queries`, each with the
 /// shared filters and options, and no cap on matching videos (a trend
 /// counts every match, as `enumerate_matches` does).
@@ -28,22 +25,7 @@ pub fn requests(args: &Map<String, Value>) -> Result<Vec<Request>, String> {
     if let Some(q) = str_arg(args, "query") {
         queries.insert(0, q.to_string());
     }
-    queries.retain(|q| !q.trim().is_empty());
-    if queries.is_empty() {
-        return Err("give query (one phrase) or queries (up to 8 phrases to compare)".into());
-    }
-    if queries.len() > MAX_QUERIES {
-        return Err(format!(
-            "{} queries given; a trend compares at most {MAX_QUERIES}: split them over several calls",
-            queries.len()
-        ));
-    }
-    let mut seen = std::collections::HashSet::new();
-    if let Some(twice) = queries.iter().find(|q| !seen.insert(q.as_str())) {
-        return Err(format!(
-            "the query {twice:?} is given twice: give each once"
-        ));
-    }
+    let queries = trend::check_queries(queries)?;
     let base = request(args);
     Ok(queries
         .into_iter()

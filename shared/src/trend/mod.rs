@@ -37,6 +37,34 @@ use crate::links::LinkTarget;
 use crate::query::filters::{Filters, Verdict, VideoFacts};
 use crate::query::{search_each, QueryError, Request, Response, VideoKey, VideoResult};
 
+/// The most queries one trend compares.
+pub const MAX_QUERIES: usize = 8;
+
+/// The queries a trend may compare, as typed: blanks dropped; at least
+/// one, at most [`MAX_QUERIES`], none twice. The error says what to give.
+pub fn check_queries(queries: Vec<String>) -> Result<Vec<String>, String> {
+    let queries: Vec<String> = queries
+        .into_iter()
+        .filter(|q| !q.trim().is_empty())
+        .collect();
+    if queries.is_empty() {
+        return Err("give a query (one phrase) or several to compare (up to 8)".into());
+    }
+    if queries.len() > MAX_QUERIES {
+        return Err(format!(
+            "{} queries given; a trend compares at most {MAX_QUERIES}: split them over several runs",
+            queries.len()
+        ));
+    }
+    let mut seen = HashSet::new();
+    if let Some(twice) = queries.iter().find(|q| !seen.insert(q.as_str())) {
+        return Err(format!(
+            "the query {twice:?} is given twice: give each once"
+        ));
+    }
+    Ok(queries)
+}
+
 /// What a trend counts: the queries (one engine request each, sharing
 /// their filters and scopes) and the periods' length.
 pub struct Ask<'a> {

@@ -1,0 +1,265 @@
+//! `archilyzer-index trend`: when the queries were said, per year, quarter
+//! or month, from the one trend engine (`archilyzer_core::trend`): bars on
+//! the terminal, one JSON object, an SVG chart or an HTML report.
+//! `search --html` writes its page through [`write_html`] too.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use archilyzer_core::archive::Archive;
+use archilyzer_core::query::{Request, VideoResult};
+use archilyzer_core::report;
+use archilyzer_core::trend::{self, Ask, By, Row, Trend};
+
+use crate::cli::{IndexArgs, SourceArgs};
+use crate::search::QueryOptions;
+
+/// Flags of `archilyzer-index trend`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrendArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Read every page in scope; do not use an index.
+    #[arg(long, conflicts_with = "index")]
+    pub no_index: bool,
+    /// The queries, compared side by side (up to 8; each as `search`
+    /// takes one).
+    #[arg(required = true)]
+    pub queries: Vec<String>,
+    #[command(flatten)]
+    pub options: Box<QueryOptions>,
+    /// The periods: year, quarter or month.
+    #[arg(long, default_value = "year", value_parser = by_arg)]
+    pub by: By,
+    /// Count every upload, mirrors of one recording included (by default
+    /// a recording counts once, as archilyzer-mcp counts it).
+    #[arg(long)]
+    pub keep_mirrors: bool,
+    /// Print one JSON object instead of bars.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the chart to FILE (SVG).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Also write a self-contained HTML report to FILE: the chart, the
+    /// counts, and every matching video with its hits linked.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+fn by_arg(text: &str) -> Result<By, String> {
+    By::parse(text).ok_or_else(|| format!("{text:?} is not a period: use year, quarter or month"))
+}
+
+/// A trend and, when asked, each query's matching videos with their hits.
+pub struct Counted {
+    pub trend: Trend,
+    pub videos: Vec<Vec<VideoResult>>,
+}
+
+/// Counts `requests` by `by` on `archive`; keeps the matching videos
+/// (with every hit) when `keep_videos`, for a report that lists them.
+pub fn count(
+    archive: &Archive,
+    index_dir: Option<&Path>,
+    requests: &[Request],
+    by: By,
+    fold: bool,
+    keep_videos: bool,
+) -> anyhow::Result<Counted> {
+    let mut videos: Vec<Vec<VideoResult>> = vec![Vec::new(); requests.len()];
+    let ask = Ask {
+        requests,
+        by,
+        collapse_mirrors: fold,
+    };
+    let mut seen = |k: usize, v: &VideoResult| {
+        if keep_videos {
+            videos[k].push(v.clone());
+        }
+    };
+    let trend = trend::trend(archive, index_dir, &ask, &mut seen, &mut |_, _| {})
+        .map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
+    Ok(Counted { trend, videos })
+}
+
+/// Runs the trend the flags describe.
+pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
+    args.options.validate().unwrap_or_else(|e| e.exit());
+    let queries = trend::check_queries(args.queries.clone()).unwrap_or_else(|e| {
+        clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{e}\n")).exit()
+    });
+    let archive = args.source.open()?;
+    let dir = if args.no_index {
+        None
+    } else {
+        Some(args.index.dir(&archive)?)
+    };
+    let requests: Vec<Request> = queries.iter().map(|q| args.options.request(q)).collect();
+    let counted = count(
+        &archive,
+        dir.as_deref(),
+        &requests,
+        args.by,
+        !args.keep_mirrors,
+        args.html.is_some(),
+    )?;
+    let t = &counted.trend;
+    if let Some(file) = &args.svg {
+        let title = format!("{} by {}", quoted(&t.queries), t.by.as_str());
+        write_file(file, &crate::chart::svg(t, &title))?;
+    }
+    if let Some(file) = &args.html {
+        write_html(file, &archive, &counted, &requests[0])?;
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(t)?)?;
+    } else {
+        out.write_all(bars(t, &archive).as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the HTML report of `counted` to `file`.
+pub fn write_html(
+    file: &Path,
+    archive: &Archive,
+    counted: &Counted,
+    request: &Request,
+) -> anyhow::Result<()> {
+    let page = crate::html::page(&crate::html::Report {
+        archive,
+        trend: &counted.trend,
+        request,
+        videos: &counted.videos,
+    });
+    write_file(file, &page)
+}
+
+fn write_file(file: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))?;
+    eprintln!("wrote {}", file.display());
+    Ok(())
+}
+
+fn quoted(queries: &[String]) -> String {
+    queries
+        .iter()
+        .map(|q| format!("{q:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The widest bar, in characters.
+const BAR: usize = 40;
+
+/// The trend as bars: one per period and query, with the count and the
+/// rate; then what was read.
+pub fn bars(t: &Trend, archive: &Archive) -> String {
+    let mut out = String::new();
+    for total in &t.totals {
+        let line = report::headline(
+            &format!("{:?}", total.query),
+            (total.exact_videos, total.exact_hits),
+            (total.videos, total.hits),
+        );
+        out.push_str(&format!("{line}, by {}\n", t.by.as_str()));
+    }
+    let max = t
+        .periods
+        .iter()
+        .chain([&t.undated])
+        .flat_map(|r| r.by_query.values().map(|c| c.hits))
+        .max()
+        .unwrap_or(0);
+    let width = t
+        .periods
+        .iter()
+        .map(|r| r.period.len())
+        .max()
+        .unwrap_or(4)
+        .max(7);
+    for row in t.periods.iter().chain([&t.undated]) {
+        out.push_str(&period_bars(t, row, max, width));
+    }
+    out.push_str("(bar: hits; /h: hits per hour of speech in scope)\n");
+    for (query, r) in t.queries.iter().zip(&t.responses) {
+        let prefix = if t.queries.len() > 1 {
+            format!("{query:?}: ")
+        } else {
+            String::new()
+        };
+        for line in report::footer(r) {
+            out.push_str(&format!("{prefix}{line}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "{}\n",
+        report::corpus(&archive.handle().to_string())
+    ));
+    out
+}
+
+fn period_bars(t: &Trend, row: &Row, max: usize, width: usize) -> String {
+    let speech = if row.hours == 0.0 && row.period != "undated" {
+        "  (no speech in scope)".to_string()
+    } else {
+        format!("  {:.1} h of speech", row.hours)
+    };
+    let mut out = String::new();
+    let several = t.queries.len() > 1;
+    if several {
+        out.push_str(&format!("{}{speech}\n", row.period));
+    }
+    for query in &t.queries {
+        let (videos, hits, rate) = row
+            .by_query
+            .get(query)
+            .map_or((0, 0, None), |c| (c.videos, c.hits, c.per_hour));
+        let label = if several {
+            format!("  {query:?}")
+        } else {
+            row.period.clone()
+        };
+        let rate = rate.map_or(String::new(), |r| format!(" · {r:.2}/h"));
+        out.push_str(&format!(
+            "{label:<width$} {} {hits} hit(s) · {videos} video(s){rate}{}\n",
+            bar(hits, max),
+            if several { "" } else { &speech }
+        ));
+    }
+    out
+}
+
+/// A bar of `hits` against `max`, in eighths of a character.
+fn bar(hits: usize, max: usize) -> String {
+    const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
+    let eighths = if max == 0 { 0 } else { hits * BAR * 8 / max };
+    let mut s = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        s.push(EIGHTHS[eighths % 8 - 1]);
+    }
+    if hits > 0 && s.is_empty() {
+        s.push('▏');
+    }
+    format!("{s:<BAR$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bars_scale_to_the_largest_count_and_show_any_hit() {
+        assert_eq!(bar(10, 10).trim_end().chars().count(), BAR);
+        assert_eq!(bar(5, 10).trim_end(), "█".repeat(BAR / 2));
+        assert_eq!(bar(1, 1000).trim_end(), "▏");
+        assert_eq!(bar(0, 10).trim_end(), "");
+        assert_eq!(bar(0, 10).chars().count(), BAR);
+    }
+}
