@@ -64,3 +64,14 @@ real-ref videos="12000":
     cargo run --release -p archilyzer-index --bin archilyzer-index -- import --from /tmp/real-ref/dl --out /tmp/real-ref/archive
     cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local /tmp/real-ref/archive --index /tmp/real-ref/index
     cargo run --release -p archilyzer-index --bin archilyzer-dev -- bench --local /tmp/real-ref/archive --index /tmp/real-ref/index --repeat 5 --rare austerity --common transformers --remote-latency-ms 50 --remote-mbps 100
+
+# The HTML report and SVG chart in headless Chromium (apt install chromium);
+# screenshots in target/html-report.
+html-report:
+    cargo build --release
+    python3 indexer/tests/html_report.py target/release/archilyzer-index testdata/archive/alpha target/html-report
+
+# The picture in docs/mentions-over-time.md, from the test archive.
+docs-picture:
+    cargo build --release
+    target/release/archilyzer-index trend --local testdata/archive/alpha --no-index "k cups" husolvozel --by quarter --svg docs/trend-example.svg

@@ -239,9 +239,9 @@ fn period_bars(t: &Trend, row: &Row, max: usize, width: usize) -> String {
 /// A bar of `hits` against `max`, in eighths of a character.
 fn bar(hits: usize, max: usize) -> String {
     const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
-    let eighths = if max == 0 { 0 } else { hits * BAR * 8 / max };
+    let eighths = (hits * BAR * 8).checked_div(max).unwrap_or(0);
     let mut s = "█".repeat(eighths / 8);
-    if eighths % 8 > 0 {
+    if !eighths.is_multiple_of(8) {
         s.push(EIGHTHS[eighths % 8 - 1]);
     }
     if hits > 0 && s.is_empty() {
