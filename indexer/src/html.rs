@@ -33,7 +33,7 @@ th:first-child,td:first-child{text-align:left}.video{margin:1em 0}.video h3{marg
 
 /// The page.
 pub fn page(r: &Report) -> String {
-    let title = format!("{} by {}", quoted(&r.trend.queries), r.trend.by.as_str());
+    let title = r.trend.title();
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n",
         escape(&title)
@@ -46,14 +46,6 @@ pub fn page(r: &Report) -> String {
     }
     out.push_str("</body></html>\n");
     out
-}
-
-fn quoted(queries: &[String]) -> String {
-    queries
-        .iter()
-        .map(|q| format!("{q:?}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The archive, the queries' options and every filter set.
@@ -134,12 +126,7 @@ fn counts_table(t: &Trend) -> String {
 
 /// One query's matching videos, every hit linked.
 fn matches(r: &Report, k: usize, query: &str) -> String {
-    let total = &r.trend.totals[k];
-    let headline = report::headline(
-        &format!("{query:?}"),
-        (total.exact_videos, total.exact_hits),
-        (total.videos, total.hits),
-    );
+    let headline = r.trend.headline(k);
     let mut out = format!(
         "<section class=\"query\"><h2>{}</h2><p>{}</p>\n",
         escape(&format!("{query:?}")),

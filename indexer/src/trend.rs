@@ -110,7 +110,7 @@ pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
     )?;
     let t = &counted.trend;
     if let Some(file) = &args.svg {
-        let title = format!("{} by {}", quoted(&t.queries), t.by.as_str());
+        let title = t.title();
         write_file(file, &crate::chart::svg(t, &title))?;
     }
     if let Some(file) = &args.html {
@@ -147,14 +147,6 @@ fn write_file(file: &Path, text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn quoted(queries: &[String]) -> String {
-    queries
-        .iter()
-        .map(|q| format!("{q:?}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The widest bar, in characters.
 const BAR: usize = 40;
 
@@ -162,13 +154,8 @@ const BAR: usize = 40;
 /// rate; then what was read.
 pub fn bars(t: &Trend, archive: &Archive) -> String {
     let mut out = String::new();
-    for total in &t.totals {
-        let line = report::headline(
-            &format!("{:?}", total.query),
-            (total.exact_videos, total.exact_hits),
-            (total.videos, total.hits),
-        );
-        out.push_str(&format!("{line}, by {}\n", t.by.as_str()));
+    for k in 0..t.queries.len() {
+        out.push_str(&format!("{}, by {}\n", t.headline(k), t.by.as_str()));
     }
     let max = t
         .periods
@@ -188,15 +175,8 @@ pub fn bars(t: &Trend, archive: &Archive) -> String {
         out.push_str(&period_bars(t, row, max, width));
     }
     out.push_str("(bar: hits; /h: hits per hour of speech in scope)\n");
-    for (query, r) in t.queries.iter().zip(&t.responses) {
-        let prefix = if t.queries.len() > 1 {
-            format!("{query:?}: ")
-        } else {
-            String::new()
-        };
-        for line in report::footer(r) {
-            out.push_str(&format!("{prefix}{line}\n"));
-        }
+    for line in t.footer() {
+        out.push_str(&format!("{line}\n"));
     }
     out.push_str(&format!(
         "{}\n",

@@ -96,14 +96,8 @@ fn too_long(t: &Trend) -> String {
 /// period's top moment.
 fn render(t: &Trend, head: &str, tops: bool) -> (String, Value) {
     let mut out = head.to_string();
-    for total in &t.totals {
-        let label = format!("{:?}", total.query);
-        let line = report::headline(
-            &label,
-            (total.exact_videos, total.exact_hits),
-            (total.videos, total.hits),
-        );
-        out.push_str(&format!("{line}, by {}\n", t.by.as_str()));
+    for k in 0..t.queries.len() {
+        out.push_str(&format!("{}, by {}\n", t.headline(k), t.by.as_str()));
     }
     out.push_str(&format!("{}\n", hours_line(t)));
     out.push_str("each period: hours of speech in scope · videos, hits · hits per hour");
@@ -118,15 +112,8 @@ fn render(t: &Trend, head: &str, tops: bool) -> (String, Value) {
         out.push_str("\n(top moments left out for the size budget: ask with fewer periods, or a larger max_chars, to get them)\n");
     }
     out.push_str("\n---\n");
-    for (query, r) in t.queries.iter().zip(&t.responses) {
-        let prefix = if t.queries.len() > 1 {
-            format!("{query:?}: ")
-        } else {
-            String::new()
-        };
-        for line in report::footer(r) {
-            out.push_str(&format!("{prefix}{line}\n"));
-        }
+    for line in t.footer() {
+        out.push_str(&format!("{line}\n"));
     }
     let mut structured = serde_json::to_value(t).unwrap_or_default();
     if !tops {

@@ -251,6 +251,44 @@ pub fn trend(
     })
 }
 
+impl Trend {
+    /// `"a", "b" by quarter`: what the trend counts, for a title.
+    pub fn title(&self) -> String {
+        let quoted: Vec<String> = self.queries.iter().map(|q| format!("{q:?}")).collect();
+        format!("{} by {}", quoted.join(", "), self.by.as_str())
+    }
+
+    /// Query `k`'s headline: its exact counts first, as every search says.
+    pub fn headline(&self, k: usize) -> String {
+        let t = &self.totals[k];
+        crate::report::headline(
+            &format!("{:?}", t.query),
+            (t.exact_videos, t.exact_hits),
+            (t.videos, t.hits),
+        )
+    }
+
+    /// What each query's search read, noted and could not read (its
+    /// footer), each line named by its query when there are several.
+    pub fn footer(&self) -> Vec<String> {
+        let several = self.queries.len() > 1;
+        let mut lines = Vec::new();
+        for (query, r) in self.queries.iter().zip(&self.responses) {
+            let prefix = if several {
+                format!("{query:?}: ")
+            } else {
+                String::new()
+            };
+            lines.extend(
+                crate::report::footer(r)
+                    .into_iter()
+                    .map(|l| format!("{prefix}{l}")),
+            );
+        }
+        lines
+    }
+}
+
 fn totals(query: &str, tallies: &BTreeMap<Option<Period>, Tally>) -> Totals {
     let mut out = Totals {
         query: query.to_string(),
