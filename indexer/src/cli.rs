@@ -68,6 +68,29 @@ impl IndexArgs {
     }
 }
 
+/// The archive a query reads, and whether its index prunes the pages
+/// (`search` and `trend` share these flags).
+#[derive(Args, Debug, Clone)]
+pub struct ReadArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Read every page in scope; do not use an index.
+    #[arg(long, conflicts_with = "index")]
+    pub no_index: bool,
+}
+
+impl ReadArgs {
+    /// The index directory to prune with; `None` with `--no-index`.
+    pub fn index_dir(&self, archive: &Archive) -> Result<Option<PathBuf>> {
+        if self.no_index {
+            return Ok(None);
+        }
+        self.index.dir(archive).map(Some)
+    }
+}
+
 /// The exit code of a command's result; an error is printed on stderr
 /// with its causes, and exits 1.
 pub fn finish(result: Result<std::process::ExitCode>) -> std::process::ExitCode {

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{order_arg, IndexArgs, SourceArgs};
+use crate::cli::{order_arg, ReadArgs};
 use crate::filter_flags::FilterFlags;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::order::Order;
@@ -18,12 +18,7 @@ use archilyzer_core::source::SourceHandle;
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     #[command(flatten)]
-    pub source: SourceArgs,
-    #[command(flatten)]
-    pub index: IndexArgs,
-    /// Read every page in scope; do not use an index.
-    #[arg(long, conflicts_with = "index")]
-    pub no_index: bool,
+    pub read: ReadArgs,
     #[command(flatten)]
     pub query: Box<QueryArgs>,
     /// List at most this many videos (totals stay complete).
@@ -54,17 +49,13 @@ pub struct SearchArgs {
 /// Runs the search the flags describe and prints it to stdout.
 pub fn command(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     args.query.validate().unwrap_or_else(|e| e.exit());
-    let archive = args.source.open()?;
+    let archive = args.read.source.open()?;
     let request = args.query.request();
     let share = args
         .share_link
         .then(|| share_link(&archive, args.origin.as_deref(), &request))
         .transpose()?;
-    let dir = if args.no_index {
-        None
-    } else {
-        Some(args.index.dir(&archive)?)
-    };
+    let dir = args.read.index_dir(&archive)?;
     if let Some(file) = &args.html {
         return html_report(&archive, dir.as_deref(), &request, file);
     }

@@ -13,19 +13,14 @@ use archilyzer_core::query::{Request, VideoResult};
 use archilyzer_core::report;
 use archilyzer_core::trend::{self, Ask, By, Row, Trend};
 
-use crate::cli::{IndexArgs, SourceArgs};
+use crate::cli::ReadArgs;
 use crate::search::QueryOptions;
 
 /// Flags of `archilyzer-index trend`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrendArgs {
     #[command(flatten)]
-    pub source: SourceArgs,
-    #[command(flatten)]
-    pub index: IndexArgs,
-    /// Read every page in scope; do not use an index.
-    #[arg(long, conflicts_with = "index")]
-    pub no_index: bool,
+    pub read: ReadArgs,
     /// The queries, compared side by side (up to 8; each as `search`
     /// takes one).
     #[arg(required = true)]
@@ -93,12 +88,8 @@ pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
     let queries = trend::check_queries(args.queries.clone()).unwrap_or_else(|e| {
         clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{e}\n")).exit()
     });
-    let archive = args.source.open()?;
-    let dir = if args.no_index {
-        None
-    } else {
-        Some(args.index.dir(&archive)?)
-    };
+    let archive = args.read.source.open()?;
+    let dir = args.read.index_dir(&archive)?;
     let requests: Vec<Request> = queries.iter().map(|q| args.options.request(q)).collect();
     let counted = count(
         &archive,
