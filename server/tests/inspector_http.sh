@@ -18,7 +18,7 @@ tools=$(inspect --method tools/list)
 python3 - "$tools" <<'PY'
 import json, sys
 names = [t["name"] for t in json.loads(sys.argv[1])["tools"]]
-assert names[0] == "list_channels" and "search_transcripts" in names and len(names) == 23, names
+assert names[0] == "list_channels" and "search_transcripts" in names and len(names) == 24 and "mention_trend" in names, names
 print(f"inspector over HTTP: tools/list gives {len(names)} tools")
 PY
 found=$(inspect --method tools/call --tool-name search_transcripts --tool-arg "query=k cups" --tool-arg limit=1)
