@@ -64,13 +64,13 @@ pub fn mention_trend(
         &mut |done, total| progress(Tick::pages(done, total)),
     )
     .map_err(|e| e.to_string())?;
-    let head: String = t
-        .responses
-        .iter()
-        .map(|r| first_lines(&archive, r))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    // Each query's first lines, in query order, each warning said once.
+    let mut head = String::new();
+    for lines in t.responses.iter().map(|r| first_lines(&archive, r)) {
+        if !head.contains(&lines) {
+            head.push_str(&lines);
+        }
+    }
     let room = budget::of(args).saturating_sub(budget::SLACK);
     for tops in [true, false] {
         let (text, structured) = render(&t, &head, tops);
