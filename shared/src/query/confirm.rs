@@ -3,18 +3,19 @@
 //! by the index), with every hit's field, unit, time and text.
 //!
 //! Promise: a video, chat or post is returned only when a query matcher
-//! hits it and no exclude matcher does; a chat that cannot be checked
+//! hits it and no exclude matcher does (the one decision,
+//! [`super::terms::Terms::judge`], made for every layer); a chat that cannot be checked
 //! (its video has no record) is named in [`Confirmed::notes`].
 
 use super::filters::{Verdict, VideoFacts};
-use super::matcher::{Matcher, TokenStream};
+use super::matcher::TokenStream;
 use super::plan::{Compiled, Target};
 use super::prefilter::PageHint;
-use super::terms::hits_of;
-use super::{Hit, Scope, VideoResult};
+use super::terms::{Field, Judged, Times};
+use super::{Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::{CaptionSource, ChatMessage, CueView, PageView, Post, SummaryRow, VideoView};
+use crate::format::{CaptionSource, PageView, Post, SummaryRow, VideoView};
 
 /// What one page gave: its matching videos (or posts), and what could
 /// not be checked.
@@ -219,7 +220,7 @@ fn chat_results(
             times: Times::Chat(&chat.messages),
             span: false,
         }];
-        let Some(mut r) = judge(c, p.site, &fields, scratch) else {
+        let Some(mut r) = c.terms.judge(p.site, &fields, scratch) else {
             continue;
         };
         for h in &mut r.hits {
@@ -247,37 +248,6 @@ fn chat_results(
     Ok(out)
 }
 
-/// One field of an item to match: its scope, its texts, when each was
-/// said, and whether a phrase may run on from one text into the next
-/// (captions).
-struct Field<'t> {
-    scope: Scope,
-    texts: Vec<&'t str>,
-    times: Times<'t>,
-    span: bool,
-}
-
-/// When each text of a field was said.
-#[derive(Clone, Copy)]
-enum Times<'t> {
-    /// Not timed (titles, descriptions, posts).
-    Untimed,
-    /// Caption cues.
-    Cues(&'t [CueView<'t>]),
-    /// Chat messages.
-    Chat(&'t [ChatMessage]),
-}
-
-impl Times<'_> {
-    fn at(self, i: usize) -> Option<f64> {
-        match self {
-            Times::Untimed => None,
-            Times::Cues(cues) => cues[i].start(),
-            Times::Chat(messages) => Some(messages[i].t),
-        }
-    }
-}
-
 /// What a result says about the item it is (a video, or a post).
 struct Item<'a> {
     kind: &'static str,
@@ -289,15 +259,6 @@ struct Item<'a> {
     captions: CaptionSource,
     /// What relevance weighs its hits against ([`length_of`] its text).
     length: u32,
-}
-
-/// An item the query hits and no exclude does: its hits, each fuzzy
-/// variant's own count; [`Judged::into_result`] names it.
-struct Judged {
-    hits: Vec<Hit>,
-    expansion_hits: Vec<usize>,
-    /// Hits of the query as typed alone (no alias, no fuzzy variant).
-    exact_hits: usize,
 }
 
 impl Judged {
@@ -319,64 +280,6 @@ impl Judged {
             length: item.length,
         }
     }
-}
-
-/// The one decision of this module: an item (its fields) answers when the
-/// query's matchers for site number `site` hit it and no exclude matcher
-/// does; then each fuzzy variant is counted on its own.
-fn judge(c: &Compiled, site: usize, fields: &[Field], scratch: &mut TokenStream) -> Option<Judged> {
-    let matchers = c.terms.for_site(site);
-    let hits = fields_hits(matchers, fields, scratch);
-    if hits.is_empty() || !fields_hits(&c.terms.excludes, fields, scratch).is_empty() {
-        return None;
-    }
-    let exact_hits = if matchers.len() > 1 {
-        fields_hits(c.terms.typed(site), fields, scratch).len()
-    } else {
-        hits.len()
-    };
-    let expansion_hits = c
-        .terms
-        .expansions
-        .iter()
-        .map(|(_, m)| fields_hits(std::slice::from_ref(m), fields, scratch).len())
-        .collect();
-    Some(Judged {
-        hits,
-        expansion_hits,
-        exact_hits,
-    })
-}
-
-/// Every hit of `matchers` in `fields`, field by field.
-fn fields_hits(matchers: &[Matcher], fields: &[Field], scratch: &mut TokenStream) -> Vec<Hit> {
-    let mut hits = Vec::new();
-    for f in fields {
-        hits.extend(unit_hits(matchers, f, scratch));
-    }
-    hits
-}
-
-/// Hits of `matchers` over a field's texts: spanning across them when the
-/// field allows (captions), else each alone.
-fn unit_hits(matchers: &[Matcher], f: &Field, scratch: &mut TokenStream) -> Vec<Hit> {
-    let found: Vec<usize> = if f.span {
-        hits_of(matchers, f.texts.iter().copied(), scratch)
-    } else {
-        (0..f.texts.len())
-            .filter(|&i| !hits_of(matchers, std::iter::once(f.texts[i]), scratch).is_empty())
-            .collect()
-    };
-    found
-        .into_iter()
-        .map(|i| Hit {
-            scope: f.scope,
-            unit: i,
-            start: f.times.at(i),
-            text: f.texts[i].to_string(),
-            author: None,
-        })
-        .collect()
 }
 
 /// The length of `texts` in bytes: what relevance weighs hits against
@@ -429,7 +332,7 @@ fn video_result(
     scratch: &mut TokenStream,
 ) -> Option<VideoResult> {
     let fields = video_fields(c, site, &p.channel, v);
-    let r = judge(c, p.site, &fields, scratch)?;
+    let r = c.terms.judge(p.site, &fields, scratch)?;
     Some(r.into_result(
         site,
         p,
@@ -459,7 +362,7 @@ fn post_result(
         times: Times::Untimed,
         span: false,
     }];
-    let r = judge(c, p.site, &fields, scratch)?;
+    let r = c.terms.judge(p.site, &fields, scratch)?;
     let title = format!("post by {}, {}", post.author, post.date);
     Some(r.into_result(
         site,

@@ -10,8 +10,9 @@
 //! for hit.
 
 use super::matcher::{Matcher, TokenStream};
-use super::QueryError;
+use super::{Hit, QueryError, Scope};
 use crate::archive::Archive;
+use crate::format::{ChatMessage, CueView};
 
 /// What a caller asks to match, before it is compiled.
 #[derive(Debug, Clone, Copy)]
@@ -246,4 +247,101 @@ pub fn hits_of<'a>(
     found.sort_unstable();
     found.dedup();
     found
+}
+
+/// One field of an item to match: its scope, its texts, when each was
+/// said, and whether a phrase may run on from one text into the next
+/// (captions).
+pub(super) struct Field<'t> {
+    pub scope: Scope,
+    pub texts: Vec<&'t str>,
+    pub times: Times<'t>,
+    pub span: bool,
+}
+
+/// When each text of a field was said.
+#[derive(Clone, Copy)]
+pub(super) enum Times<'t> {
+    /// Not timed (titles, descriptions, posts).
+    Untimed,
+    /// Caption cues.
+    Cues(&'t [CueView<'t>]),
+    /// Chat messages.
+    Chat(&'t [ChatMessage]),
+}
+
+impl Times<'_> {
+    fn at(self, i: usize) -> Option<f64> {
+        match self {
+            Times::Untimed => None,
+            Times::Cues(cues) => cues[i].start(),
+            Times::Chat(messages) => Some(messages[i].t),
+        }
+    }
+}
+
+/// An item the query hits and no exclude does: its hits, and each fuzzy
+/// variant's own count.
+pub(super) struct Judged {
+    pub hits: Vec<Hit>,
+    pub expansion_hits: Vec<usize>,
+    /// Hits of the query as typed alone (no alias, no fuzzy variant).
+    pub exact_hits: usize,
+}
+
+impl Terms {
+    /// The one decision over an item (a video, a chat, a post), made here
+    /// for every layer: it answers when the matchers of site number
+    /// `site` hit one of its `fields` and no exclude matcher does; then
+    /// the query as typed and each fuzzy variant are counted on their own.
+    pub(super) fn judge(
+        &self,
+        site: usize,
+        fields: &[Field],
+        scratch: &mut TokenStream,
+    ) -> Option<Judged> {
+        let matchers = self.for_site(site);
+        let hits = fields_hits(matchers, fields, scratch);
+        if hits.is_empty() || !fields_hits(&self.excludes, fields, scratch).is_empty() {
+            return None;
+        }
+        let exact_hits = if matchers.len() > 1 {
+            fields_hits(self.typed(site), fields, scratch).len()
+        } else {
+            hits.len()
+        };
+        let expansion_hits = self
+            .expansions
+            .iter()
+            .map(|(_, m)| fields_hits(std::slice::from_ref(m), fields, scratch).len())
+            .collect();
+        Some(Judged {
+            hits,
+            expansion_hits,
+            exact_hits,
+        })
+    }
+}
+
+/// Every hit of `matchers` in `fields`, field by field: across a field's
+/// texts when it allows (captions), else in each text alone.
+fn fields_hits(matchers: &[Matcher], fields: &[Field], scratch: &mut TokenStream) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    for f in fields {
+        let found: Vec<usize> = if f.span {
+            hits_of(matchers, f.texts.iter().copied(), scratch)
+        } else {
+            (0..f.texts.len())
+                .filter(|&i| !hits_of(matchers, std::iter::once(f.texts[i]), scratch).is_empty())
+                .collect()
+        };
+        hits.extend(found.into_iter().map(|i| Hit {
+            scope: f.scope,
+            unit: i,
+            start: f.times.at(i),
+            text: f.texts[i].to_string(),
+            author: None,
+        }));
+    }
+    hits
 }
