@@ -105,7 +105,11 @@ fn indexed_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
 fn move_the_holder(site: &Path, rare: &Rare) {
     let path = site.join(&rare.page);
     let text = std::fs::read(&path).unwrap();
-    let s = spans::spans(&text, "page").unwrap();
+    let s: Vec<_> = spans::videos(&text, "page")
+        .unwrap()
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
     let (i, j) = if rare.holder == 0 {
         (0, 1)
     } else {

@@ -386,8 +386,11 @@ fn write_channel(root: &Path, videos: &Videos, plan: &ChannelPlan) -> Result<Cha
         let (record, mirror) = videos.make(plan, index);
         let (page, size) = pages.push(&record.slug, &record)?;
         out.bytes += size as u64;
-        out.summaries
-            .push(SummaryRow::of(&plan.slug, page, &record));
+        out.summaries.push(SummaryRow::of(
+            &plan.slug,
+            page,
+            &record.as_view_without_cues(),
+        ));
         if let Some(cluster) = mirror {
             out.clusters.push(cluster);
         }

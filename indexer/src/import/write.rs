@@ -125,7 +125,11 @@ impl<'a> Channel<'a> {
         } else {
             self.pages.push_uncut(&record.slug, &record)?
         };
-        summaries.push(SummaryRow::of(&self.entry.slug, page, &record));
+        summaries.push(SummaryRow::of(
+            &self.entry.slug,
+            page,
+            &record.as_view_without_cues(),
+        ));
         self.stats.insert(record.slug.clone(), stats_of(&record));
         if let Some(path) = &v.chat {
             self.add_chat(&record.slug, path, report)?;

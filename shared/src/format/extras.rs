@@ -51,19 +51,19 @@ pub struct SummaryRow {
 }
 
 impl SummaryRow {
-    /// The row of a video record found on `page` of `channel`.
-    pub fn of(channel: &str, page: u32, v: &super::VideoRecord) -> Self {
+    /// The row of a video found on `page` of `channel`.
+    pub fn of(channel: &str, page: u32, v: &super::VideoView) -> Self {
         SummaryRow {
             channel: channel.to_string(),
-            slug: v.slug.clone(),
-            title: v.title.clone(),
-            upload_date: v.upload_date.clone(),
+            slug: v.slug.to_string(),
+            title: v.title.to_string(),
+            upload_date: v.upload_date.as_deref().map(str::to_string),
             media_type: v.media_type,
             age: v.age,
             state: v.state,
             duration: v.duration,
             page,
-            curated_tags: v.curated_tags.clone(),
+            curated_tags: v.curated_tags.iter().map(|t| t.to_string()).collect(),
         }
     }
 }

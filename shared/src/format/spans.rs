@@ -1,7 +1,7 @@
 //! Where each video sits inside a transcript page file.
 //!
 //! A transcript page is a JSON object whose `videos` array holds one object
-//! per video. [`spans`] finds the exact bytes of each of those objects, so
+//! per video. [`videos`] finds the exact bytes of each of those objects, so
 //! a reader that knows a video's span can read and parse only those bytes
 //! (a positioned read on disk, a `Range` request over HTTP) instead of the
 //! whole page.
@@ -45,21 +45,24 @@ struct Skim<'a> {
     videos: Vec<&'a RawValue>,
 }
 
-/// The span of every video of a transcript page, in page order.
-pub fn spans(bytes: &[u8], name: &str) -> Result<Vec<VideoSpan>, FormatError> {
+/// Every video of a transcript page, in page order: its span, and its
+/// JSON text borrowed from `bytes` (what the index builder parses, one
+/// video at a time).
+pub fn videos<'a>(bytes: &'a [u8], name: &str) -> Result<Vec<(VideoSpan, &'a str)>, FormatError> {
     let skim: Skim = super::from_json(bytes).map_err(|e| FormatError::json(name, e))?;
     let base = bytes.as_ptr() as usize;
     Ok(skim
         .videos
         .iter()
         .map(|raw| {
-            let text = raw.get().as_bytes();
+            let text = raw.get();
             let start = (text.as_ptr() as usize - base) as u64;
-            VideoSpan {
+            let span = VideoSpan {
                 start,
                 end: start + text.len() as u64,
-                digest: digest(text),
-            }
+                digest: digest(text.as_bytes()),
+            };
+            (span, text)
         })
         .collect())
 }
@@ -95,7 +98,11 @@ mod tests {
 
     #[test]
     fn each_span_holds_exactly_its_video() {
-        let spans = spans(PAGE.as_bytes(), "p").unwrap();
+        let spans: Vec<VideoSpan> = videos(PAGE.as_bytes(), "p")
+            .unwrap()
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect();
         assert_eq!(spans.len(), 2);
         for (span, slug) in spans.iter().zip(["a", "b"]) {
             let bytes = &PAGE.as_bytes()[span.start as usize..span.end as usize];
@@ -108,7 +115,11 @@ mod tests {
 
     #[test]
     fn bytes_that_are_not_the_indexed_video_are_refused() {
-        let spans = spans(PAGE.as_bytes(), "p").unwrap();
+        let spans: Vec<VideoSpan> = videos(PAGE.as_bytes(), "p")
+            .unwrap()
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect();
         let a = &PAGE.as_bytes()[spans[0].start as usize..spans[0].end as usize];
         // The right bytes under the wrong name, and same-sized other bytes.
         assert!(spans[0].check(a, "b").is_none());

@@ -125,6 +125,36 @@ pub struct VideoRecord {
     pub cues: Vec<Cue>,
 }
 
+impl VideoRecord {
+    /// Its facts and texts as a [`super::VideoView`] borrowing from it,
+    /// *without its cues* (a view's cue keeps its start as written, which
+    /// a parsed record no longer has): for summary rows and filter facts,
+    /// never for matching.
+    pub fn as_view_without_cues(&self) -> super::VideoView<'_> {
+        use std::borrow::Cow::Borrowed;
+        super::VideoView {
+            slug: Borrowed(&self.slug),
+            title: Borrowed(&self.title),
+            upload_date: self.upload_date.as_deref().map(Borrowed),
+            webpage_url: self.webpage_url.as_deref().map(Borrowed),
+            platform: self.platform,
+            media_type: self.media_type,
+            age: self.age,
+            state: self.state,
+            description: Borrowed(&self.description),
+            tags: self.tags.iter().map(|t| Borrowed(t.as_str())).collect(),
+            curated_tags: self
+                .curated_tags
+                .iter()
+                .map(|t| Borrowed(t.as_str()))
+                .collect(),
+            duration: self.duration,
+            caption_source: self.caption_source,
+            cues: Vec::new(),
+        }
+    }
+}
+
 array_record! {
     /// One caption line: `[start, end, "text"]` on disk, seconds.
     Cue {

@@ -26,22 +26,44 @@ pub const BLOCK_BYTES: u64 = 64 * 1024;
 pub type BlockTable = Vec<[u64; 2]>;
 
 /// Compresses `raw` in blocks closed at the first word start (`starts`,
-/// ascending) at or past [`BLOCK_BYTES`] into the block.
+/// ascending) at or past [`BLOCK_BYTES`] into the block. The blocks are
+/// compressed on every core; the bytes do not depend on how many.
 pub fn compress(raw: &[u8], starts: &[u64], level: i32) -> std::io::Result<(Vec<u8>, BlockTable)> {
+    let blocks = block_ranges(raw.len() as u64, starts);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut frames = Vec::with_capacity(blocks.len());
+    crate::in_order::in_order(
+        &blocks,
+        workers,
+        || (),
+        |_, r| zstd::bulk::compress(&raw[r.start as usize..r.end as usize], level),
+        |_, frame| {
+            frames.push(frame);
+            std::ops::ControlFlow::Continue(())
+        },
+    );
     let mut file = Vec::new();
     let mut table = Vec::new();
-    let mut begin = 0u64;
-    let ends = starts.iter().copied().chain([raw.len() as u64]);
-    for end in ends {
-        if end > begin && (end - begin >= BLOCK_BYTES || end == raw.len() as u64) {
-            table.push([begin, file.len() as u64]);
-            let frame = zstd::bulk::compress(&raw[begin as usize..end as usize], level)?;
-            file.extend_from_slice(&frame);
-            begin = end;
-        }
+    for (r, frame) in blocks.iter().zip(frames) {
+        table.push([r.start, file.len() as u64]);
+        file.extend_from_slice(&frame?);
     }
     table.push([raw.len() as u64, file.len() as u64]);
     Ok((file, table))
+}
+
+/// The blocks of `len` bytes of postings: each closed at the first word
+/// start at or past [`BLOCK_BYTES`] into it, the last at the end.
+fn block_ranges(len: u64, starts: &[u64]) -> Vec<std::ops::Range<u64>> {
+    let mut blocks = Vec::new();
+    let mut begin = 0u64;
+    for end in starts.iter().copied().chain([len]) {
+        if end > begin && (end - begin >= BLOCK_BYTES || end == len) {
+            blocks.push(begin..end);
+            begin = end;
+        }
+    }
+    blocks
 }
 
 /// The compressed postings and their table, decompressing blocks on

@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use fst::Streamer;
 
+use super::holders::{Holders, Word};
 use super::read::RawIndex;
 use super::{
     encode_postings, files, IndexError, LayerName, Meta, PageKey, PageMeta, Posting, VideoRow,
@@ -22,7 +23,7 @@ use super::{
 };
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
-use crate::format::{self, ChatPage, PostPage, TranscriptPage};
+use crate::format::{self, ChatPage, FormatError, PostPage, VideoView};
 use crate::output::{Claim, OutputKind, Refusal};
 use crate::source::ReadError;
 use crate::staging::Staging;
@@ -90,7 +91,7 @@ pub struct BuildReport {
 struct PageWords {
     /// Each word, with the positions on the page of the videos (chat
     /// threads, posts) that hold it.
-    words: FxHashMap<Box<str>, Vec<u32>>,
+    words: Holders,
     /// Words of page-wide fields (the channel name): they hold for every
     /// video of the page, so their postings never name holders.
     page_wide: FxHashSet<Box<str>>,
@@ -103,24 +104,41 @@ struct PageWords {
 }
 
 impl PageWords {
-    /// The page's postings, with holders named where they narrow the page.
-    fn postings(self, page: u32) -> impl Iterator<Item = (Box<str>, Posting)> {
+    /// The page as page number `page` of the index: its postings, with
+    /// holders named where they narrow the page, and its video rows.
+    fn into_page(self, page: u32) -> ReadPage {
         let (units, spans, page_wide, mut words) =
             (self.units, self.spans, self.page_wide, self.words);
         for w in &page_wide {
-            words.entry(w.clone()).or_default();
+            words.ensure(w);
         }
-        words.into_iter().map(move |(w, holders)| {
-            let videos = holders.len() as u32;
-            let narrows = spans && videos <= units / HOLDERS_AT_MOST && !page_wide.contains(&w);
-            let posting = Posting {
-                page,
-                videos,
-                holders: narrows.then_some(holders),
-            };
-            (w, posting)
-        })
+        let page_wide: FxHashSet<Word> = page_wide.iter().map(|w| Word::of(w)).collect();
+        let postings = words
+            .into_words()
+            .map(|(w, holders)| {
+                let videos = holders.len() as u32;
+                let narrows = spans && videos <= units / HOLDERS_AT_MOST && !page_wide.contains(&w);
+                let posting = Posting {
+                    page,
+                    videos,
+                    holders: narrows.then_some(holders),
+                };
+                (w, posting)
+            })
+            .collect();
+        ReadPage {
+            postings,
+            videos: self.videos,
+        }
     }
+}
+
+/// A page read for the index: each of its words with its posting, and
+/// its video rows. Made on the reading thread, so the thread that merges
+/// pages only moves them.
+struct ReadPage {
+    postings: Vec<(Word, Posting)>,
+    videos: Vec<VideoRow>,
 }
 
 /// Claims `dir` for the index of `archive`: refused when it holds
@@ -174,9 +192,9 @@ pub fn build(
         &to_read,
         progress,
         |i, result| match result {
-            Ok((mut w, bytes)) => {
-                videos.append(&mut w.videos);
-                postings.add_page(i as u32, w);
+            Ok((mut page, bytes)) => {
+                videos.append(&mut page.videos);
+                postings.add_page(page.postings);
                 report.bytes_read += bytes;
             }
             Err(e) => {
@@ -275,19 +293,31 @@ fn sort_videos(meta: &Meta, videos: &mut [VideoRow]) {
 /// Postings of the freshly read pages: word → ascending pages.
 #[derive(Default)]
 struct Postings {
-    map: std::collections::BTreeMap<Box<str>, Vec<Posting>>,
+    map: FxHashMap<Word, Vec<Posting>>,
 }
 
 impl Postings {
     /// Pages must be added in ascending id order.
-    fn add_page(&mut self, id: u32, words: PageWords) {
-        for (w, posting) in words.postings(id) {
+    fn add_page(&mut self, postings: Vec<(Word, Posting)>) {
+        for (w, posting) in postings {
             self.map.entry(w).or_default().push(posting);
         }
     }
+
+    /// Every word with its postings, in word order (the order the fst
+    /// takes them in).
+    fn sorted(self) -> Vec<(Box<str>, Vec<Posting>)> {
+        let mut words: Vec<_> = self
+            .map
+            .into_iter()
+            .map(|(w, postings)| (w.into_text(), postings))
+            .collect();
+        words.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        words
+    }
 }
 
-type PageResult = Result<(PageWords, u64), ReadError>;
+type PageResult = Result<(ReadPage, u64), ReadError>;
 
 /// Reads and tokenises the pages `todo` (ascending), on every core, and
 /// hands each result to `take` in page order as soon as the pages before
@@ -306,7 +336,8 @@ fn read_pages(
         .unwrap_or(2)
         .min(8);
     let read = |_: &mut (), &i: &usize| {
-        let result = page_words(archive, &pages[i]);
+        let result =
+            page_words(archive, &pages[i]).map(|(w, bytes)| (w.into_page(i as u32), bytes));
         let bytes = result.as_ref().map(|r| r.1).unwrap_or(0);
         progress(BuildEvent::PageRead {
             key: &keys[i],
@@ -338,17 +369,17 @@ fn page_words(archive: &Archive, p: &PageRef) -> Result<(PageWords, u64), ReadEr
     });
     match p.layer {
         Layer::Transcripts => {
-            let page: TranscriptPage = format::parse(&bytes, &name)?;
-            let spans = format::spans::spans(&bytes, &name)?;
-            for (v, span) in page.videos.iter().zip(spans) {
-                let fields = [v.title.as_str(), v.description.as_str()];
+            for (span, json) in format::spans::videos(&bytes, &name)? {
+                let v: VideoView =
+                    serde_json::from_str(json).map_err(|e| FormatError::json(&name, e))?;
+                let fields = [v.title.as_ref(), v.description.as_ref()];
                 let texts = fields
                     .into_iter()
-                    .chain(v.tags.iter().map(String::as_str))
-                    .chain(v.cues.iter().map(|c| c.text.as_str()));
+                    .chain(v.tags.iter().map(AsRef::as_ref))
+                    .chain(v.cues.iter().map(|c| c.text.as_ref()));
                 w.add_unit(texts);
                 w.videos
-                    .push(VideoRow::of(site.id(), &p.channel, p.page, v, span));
+                    .push(VideoRow::of(site.id(), &p.channel, p.page, &v, span));
             }
             w.spans = true;
         }
@@ -381,13 +412,7 @@ impl PageWords {
         let unit = self.units;
         self.units += 1;
         for text in texts {
-            for_each_token(text, |t, _| match self.words.get_mut(t) {
-                Some(holders) if holders.last() == Some(&unit) => {}
-                Some(holders) => holders.push(unit),
-                None => {
-                    self.words.insert(t.into(), vec![unit]);
-                }
-            });
+            for_each_token(text, |t, _| self.words.add(t, unit));
         }
     }
 }
@@ -429,7 +454,7 @@ fn write(
         terms += 1;
         Ok(())
     };
-    let mut fresh = fresh.map.into_iter().peekable();
+    let mut fresh = fresh.sorted().into_iter().peekable();
     if let Some((old, remap)) = old {
         let mut stream = old.terms.stream();
         while let Some((term, offset)) = stream.next() {

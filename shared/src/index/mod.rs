@@ -91,6 +91,7 @@ pub mod blocks;
 mod build;
 mod cache;
 mod error;
+mod holders;
 mod open;
 mod read;
 mod reuse;
@@ -107,7 +108,7 @@ use serde::{Deserialize, Serialize};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::format::spans::VideoSpan;
-use crate::format::{SummaryRow, VideoRecord};
+use crate::format::{SummaryRow, VideoView};
 
 /// The on-disk layout version of the index (history in the module docs).
 pub const FORMAT_VERSION: u32 = 3;
@@ -276,7 +277,7 @@ impl From<FlatRow> for VideoRow {
 
 impl VideoRow {
     /// The row of `v`, on `page` of `channel` of site `site`, at `span`.
-    pub fn of(site: &str, channel: &str, page: u32, v: &VideoRecord, span: VideoSpan) -> Self {
+    pub fn of(site: &str, channel: &str, page: u32, v: &VideoView, span: VideoSpan) -> Self {
         VideoRow {
             site: site.to_string(),
             row: SummaryRow::of(channel, page, v),

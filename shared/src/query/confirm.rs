@@ -15,7 +15,7 @@ use super::terms::{Field, Judged, Times};
 use super::{Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::{CaptionSource, PageView, Post, SummaryRow, VideoView};
+use crate::format::{CaptionSource, PageView, Post, VideoView};
 
 /// What one page gave: its matching videos (or posts), and what could
 /// not be checked.
@@ -208,8 +208,10 @@ fn chat_results(
                 continue;
             }
         };
-        let row = SummaryRow::of(&p.channel, p.page, &record);
-        let verdict = c.filters.verdict(&VideoFacts::of_row(p.site, &row));
+        let view = record.as_view_without_cues();
+        let verdict = c
+            .filters
+            .verdict(&VideoFacts::of_view(p.site, &p.channel, &view));
         if verdict == Verdict::Fails {
             continue;
         }

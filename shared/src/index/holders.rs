@@ -1,0 +1,197 @@
+//! A page's words while the index builder reads it: each distinct word
+//! with the units (videos, chat threads, posts) of the page that hold it.
+//!
+//! Promise: [`Holders::into_words`] gives exactly the words handed to
+//! [`Holders::add`] and [`Holders::ensure`], each once, with its holders
+//! ascending and each once (units must be added in ascending order).
+//!
+//! Why not one string map: this lookup runs for every token of every
+//! caption, and most words are short. A word of at most 8 bytes is kept
+//! under its bytes packed into a `u64`, so a lookup is a multiply and an
+//! integer compare instead of a string hash and a `memcmp`. A word never
+//! holds a zero byte (it is letters and digits; UTF-8 puts no zero inside
+//! a non-ASCII char), so zero-padding the bytes is one-to-one and the
+//! word comes back out exactly.
+
+use rustc_hash::FxHashMap;
+
+/// Each word of a page and the units holding it.
+#[derive(Default)]
+pub(super) struct Holders {
+    /// Words of at most 8 bytes, under [`pack`].
+    short: FxHashMap<u64, Slot>,
+    /// Longer words.
+    long: FxHashMap<Box<str>, Slot>,
+    /// The holders of each word, by [`Slot::list`].
+    lists: Vec<Vec<u32>>,
+}
+
+/// Where a word's holders are, and the last of them kept beside the key
+/// (a word said again in the same unit then costs no second memory read).
+#[derive(Clone, Copy)]
+struct Slot {
+    last: u32,
+    list: u32,
+}
+
+impl Holders {
+    /// Records that `unit` holds `word`.
+    pub fn add(&mut self, word: &str, unit: u32) {
+        let next = self.lists.len() as u32;
+        let fresh = Slot {
+            last: unit,
+            list: next,
+        };
+        let slot = match pack(word) {
+            Some(key) => self.short.entry(key).or_insert(fresh),
+            None => match self.long.get_mut(word) {
+                Some(slot) => slot,
+                None => self.long.entry(word.into()).or_insert(fresh),
+            },
+        };
+        if slot.list == next {
+            self.lists.push(vec![unit]);
+        } else if slot.last != unit {
+            slot.last = unit;
+            self.lists[slot.list as usize].push(unit);
+        }
+    }
+
+    /// Makes sure `word` is listed, held by no unit unless added.
+    pub fn ensure(&mut self, word: &str) {
+        let next = self.lists.len() as u32;
+        let fresh = Slot {
+            last: u32::MAX,
+            list: next,
+        };
+        let slot = match pack(word) {
+            Some(key) => *self.short.entry(key).or_insert(fresh),
+            None => *self.long.entry(word.into()).or_insert(fresh),
+        };
+        if slot.list == next {
+            self.lists.push(Vec::new());
+        }
+    }
+
+    /// Every word with its holders, in no particular order.
+    pub fn into_words(self) -> impl Iterator<Item = (Word, Vec<u32>)> {
+        let mut lists = self.lists;
+        let short = self
+            .short
+            .into_iter()
+            .map(|(k, s)| (Word::Short(k), s.list));
+        let long = self.long.into_iter().map(|(w, s)| (Word::Long(w), s.list));
+        short
+            .chain(long)
+            .map(move |(w, list)| (w, std::mem::take(&mut lists[list as usize])))
+    }
+}
+
+/// A word as the builder keys it until the words are sorted: its bytes
+/// packed into an integer when they fit ([`pack`]), else its text. Two
+/// words are equal exactly when their texts are.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum Word {
+    Short(u64),
+    Long(Box<str>),
+}
+
+impl Word {
+    /// The key of `text`.
+    pub fn of(text: &str) -> Word {
+        pack(text).map_or_else(|| Word::Long(text.into()), Word::Short)
+    }
+
+    /// The word's text.
+    pub fn into_text(self) -> Box<str> {
+        match self {
+            Word::Short(key) => unpack(key),
+            Word::Long(text) => text,
+        }
+    }
+}
+
+/// `word`'s bytes, zero-padded into a `u64`, when it has at most 8.
+fn pack(word: &str) -> Option<u64> {
+    let bytes = word.as_bytes();
+    if bytes.len() > 8 {
+        return None;
+    }
+    let mut buf = [0u8; 8];
+    buf[..bytes.len()].copy_from_slice(bytes);
+    Some(u64::from_le_bytes(buf))
+}
+
+/// The word [`pack`] packed.
+fn unpack(key: u64) -> Box<str> {
+    let buf = key.to_le_bytes();
+    let len = buf.iter().position(|&b| b == 0).unwrap_or(8);
+    // The bytes were a whole str, cut nowhere else: valid UTF-8.
+    String::from_utf8_lossy(&buf[..len]).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn holders_list_every_word_once_with_its_units_as_a_plain_map_would() {
+        let words = [
+            "a",
+            "the",
+            "12345678",
+            "123456789",
+            "straße",
+            "σισυφοσ",
+            "cafe",
+            "zürich",
+            "abcdefgh",
+            "abcdefghi",
+            "é",
+            "8bytes!!",
+        ];
+        let mut seed = 11u64;
+        let mut holders = Holders::default();
+        let mut plain: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        for unit in 0..50u32 {
+            for _ in 0..20 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let w = words[(seed >> 33) as usize % words.len()];
+                holders.add(w, unit);
+                let h = plain.entry(w.to_string()).or_default();
+                if h.last() != Some(&unit) {
+                    h.push(unit);
+                }
+            }
+        }
+        holders.ensure("channel");
+        holders.ensure("the");
+        plain.entry("channel".into()).or_default();
+        let got: BTreeMap<String, Vec<u32>> = holders
+            .into_words()
+            .map(|(w, h)| (w.into_text().into(), h))
+            .collect();
+        assert_eq!(got, plain);
+    }
+
+    #[test]
+    fn packing_is_one_to_one_up_to_eight_bytes() {
+        for w in [
+            "a",
+            "ab",
+            "abcdefgh",
+            "é",
+            "ßß",
+            "1",
+            "abcdefghi",
+            "σισυφοσ",
+        ] {
+            assert_eq!(&*Word::of(w).into_text(), w);
+        }
+        assert_ne!(pack("a"), pack("a0"));
+        assert_eq!(pack("abcdefghi"), None);
+    }
+}
