@@ -18,8 +18,8 @@ use fst::Streamer;
 use super::holders::{Holders, Word};
 use super::read::RawIndex;
 use super::{
-    encode_postings, files, IndexError, LayerName, Meta, PageKey, PageMeta, Posting, VideoRow,
-    FORMAT_VERSION,
+    decode_postings, encode_posting, encode_postings, files, IndexError, LayerName, Meta, PageKey,
+    PageMeta, Posting, VideoRow, FORMAT_VERSION,
 };
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
@@ -290,30 +290,56 @@ fn sort_videos(meta: &Meta, videos: &mut [VideoRow]) {
     });
 }
 
-/// Postings of the freshly read pages: word → ascending pages.
+/// Postings of the freshly read pages: word → ascending pages, each kept
+/// encoded as the index file spells it (a few bytes a page instead of a
+/// [`Posting`] of 32), so the build's memory stays small however many
+/// pages it reads.
 #[derive(Default)]
 struct Postings {
-    map: FxHashMap<Word, Vec<Posting>>,
+    map: FxHashMap<Word, Encoded>,
+}
+
+/// A word's fresh postings, encoded by [`super::encode_posting`].
+#[derive(Default)]
+struct Encoded {
+    count: u64,
+    last_page: u32,
+    bytes: Vec<u8>,
 }
 
 impl Postings {
     /// Pages must be added in ascending id order.
     fn add_page(&mut self, postings: Vec<(Word, Posting)>) {
         for (w, posting) in postings {
-            self.map.entry(w).or_default().push(posting);
+            let e = self.map.entry(w).or_default();
+            encode_posting(&mut e.bytes, &posting, e.last_page);
+            e.last_page = posting.page;
+            e.count += 1;
         }
     }
 
     /// Every word with its postings, in word order (the order the fst
     /// takes them in).
-    fn sorted(self) -> Vec<(Box<str>, Vec<Posting>)> {
+    fn sorted(self) -> Vec<(Box<str>, Encoded)> {
         let mut words: Vec<_> = self
             .map
             .into_iter()
-            .map(|(w, postings)| (w.into_text(), postings))
+            .map(|(w, e)| (w.into_text(), e))
             .collect();
         words.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         words
+    }
+}
+
+impl Encoded {
+    /// The postings, decoded (one word's at a time, while writing).
+    fn into_postings(self, pages: usize) -> Result<Vec<Posting>, IndexError> {
+        let mut list = Vec::with_capacity(self.bytes.len() + 10);
+        super::put_varint(&mut list, self.count);
+        list.extend_from_slice(&self.bytes);
+        decode_postings(&list, 0, pages as u32).ok_or_else(|| {
+            IndexError::Dictionary("a postings list this build encoded does not decode".into())
+        })
     }
 }
 
@@ -454,12 +480,13 @@ fn write(
         terms += 1;
         Ok(())
     };
+    let pages = meta.pages.len();
     let mut fresh = fresh.sorted().into_iter().peekable();
     if let Some((old, remap)) = old {
         let mut stream = old.terms.stream();
         while let Some((term, offset)) = stream.next() {
-            while let Some((w, mut ids)) = fresh.next_if(|(w, _)| w.as_bytes() < term) {
-                emit(w.as_bytes(), &mut ids)?;
+            while let Some((w, e)) = fresh.next_if(|(w, _)| w.as_bytes() < term) {
+                emit(w.as_bytes(), &mut e.into_postings(pages)?)?;
             }
             let mut ids: Vec<Posting> = old
                 .postings_with_counts(offset)?
@@ -470,13 +497,13 @@ fn write(
                 })
                 .collect();
             if let Some((_, more)) = fresh.next_if(|(w, _)| w.as_bytes() == term) {
-                ids.extend(more);
+                ids.extend(more.into_postings(pages)?);
             }
             emit(term, &mut ids)?;
         }
     }
-    for (w, mut ids) in fresh {
-        emit(w.as_bytes(), &mut ids)?;
+    for (w, e) in fresh {
+        emit(w.as_bytes(), &mut e.into_postings(pages)?)?;
     }
     let fst_bytes = map.into_inner().map_err(fst_err)?;
     let (postings, table) = super::blocks::compress(&blob, &starts, POSTINGS_ZSTD_LEVEL)

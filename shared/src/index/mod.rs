@@ -332,22 +332,28 @@ pub(crate) fn encode_postings(out: &mut Vec<u8>, postings: &[Posting]) {
     put_varint(out, postings.len() as u64);
     let mut prev = 0;
     for p in postings {
-        put_varint(out, u64::from(p.page - prev));
+        encode_posting(out, p, prev);
         prev = p.page;
-        match &p.holders {
-            Some(holders) => {
-                put_varint(out, holders.len() as u64);
-                out.push(1);
-                let mut last = 0;
-                for &h in holders {
-                    put_varint(out, u64::from(h - last));
-                    last = h;
-                }
+    }
+}
+
+/// One entry of a postings list, its page id a delta from `prev`, the
+/// id of the entry before it (0 for the first).
+pub(crate) fn encode_posting(out: &mut Vec<u8>, p: &Posting, prev: u32) {
+    put_varint(out, u64::from(p.page - prev));
+    match &p.holders {
+        Some(holders) => {
+            put_varint(out, holders.len() as u64);
+            out.push(1);
+            let mut last = 0;
+            for &h in holders {
+                put_varint(out, u64::from(h - last));
+                last = h;
             }
-            None => {
-                put_varint(out, u64::from(p.videos));
-                out.push(0);
-            }
+        }
+        None => {
+            put_varint(out, u64::from(p.videos));
+            out.push(0);
         }
     }
 }
