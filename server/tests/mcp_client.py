@@ -156,8 +156,17 @@ async def run(mode, connect, archive, token, made, over_http=False):
         async def on_progress(progress, total, message):
             seen.append((progress, total, message))
 
+        # A worklist is kept for its cursors; refresh drops it, so this call scans.
+        await client.call_tool("list_channels", {"refresh": True})
         await client.call_tool("enumerate_matches", {"query": "the"}, progress_callback=on_progress)
         check(len(seen) > 1 and seen[-1][0] == seen[-1][1] and "page(s) read" in (seen[-1][2] or ""), f"{mode}: a long scan sends progress to a client that asked", str(seen[-3:]))
+        first = await client.call_tool("enumerate_matches", {"query": "the", "max_chars": 2000})
+        cursor = first.structured_content["next_cursor"]
+        nxt = await client.call_tool("enumerate_matches", {"query": "the", "max_chars": 2000, "cursor": cursor})
+        sc = nxt.structured_content
+        check(sc["pages_read"] == 0 and "no page read (kept from the first page" in text_of(nxt)
+              and "notes" not in sc and sc["total"] == first.structured_content["total"],
+              f"{mode}: a cursor's page is cut from the kept worklist: no page read, the notes said once", text_of(nxt)[:600])
 
         result = await client.call_tool("enumerate_matches", {"query": "k cups", "batch_size": 10})
         structured = result.structured_content

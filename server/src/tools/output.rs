@@ -53,15 +53,7 @@ fn with_totals(mut props: Value, required: &[&str]) -> Value {
     if let (Some(p), Some(t)) = (props.as_object_mut(), totals().as_object()) {
         p.extend(t.clone());
     }
-    let mut req: Vec<&str> = vec![
-        "total",
-        "total_hits",
-        "exact",
-        "pages_read",
-        "index",
-        "notes",
-        "coverage",
-    ];
+    let mut req: Vec<&str> = vec!["total", "total_hits", "exact", "pages_read", "index"];
     req.extend(required);
     json!({"properties": props, "required": req})
 }
@@ -94,7 +86,7 @@ pub fn search() -> Value {
             "has_more": {"type": "boolean"},
             "videos": {"type": "array", "items": video}
         }),
-        &["videos", "has_more"],
+        &["videos", "has_more", "notes", "coverage"],
     )))
 }
 
@@ -108,7 +100,7 @@ pub fn enumerate() -> Value {
         },
         "required": ["id", "channel", "matches"]
     });
-    schema(Some(with_totals(
+    let mut s = schema(Some(with_totals(
         json!({
             "first_row": {"type": "integer", "minimum": 1},
             "batch_size": {"type": "integer"},
@@ -117,7 +109,18 @@ pub fn enumerate() -> Value {
             "next_cursor": {"type": ["string", "null"], "description": "Pass it back to get the next page; null on the last."}
         }),
         &["videos", "next_cursor"],
-    )))
+    )));
+    // What the list's scan said is said once, on its first page; the
+    // pages a cursor gives carry the rows and the counts.
+    for key in ["undated_left_out", "notes", "coverage", "unreadable"] {
+        if let Some(p) = s["properties"][key].as_object_mut() {
+            p.insert(
+                "description".into(),
+                json!("On the first page only (the call without cursor)."),
+            );
+        }
+    }
+    s
 }
 
 /// `mention_trend`: counts per period and query, with the speech in scope.

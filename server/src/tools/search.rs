@@ -427,34 +427,35 @@ pub fn enumerate_matches(
     progress: Progress,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let index = sources.index_dir(handle);
-    // The worklist is complete: no cap on matching videos, and only each
-    // video's hit count is kept, so memory stays small however many match.
-    let mut request = request(args);
-    request.max_videos = None;
-    let mut videos = Vec::new();
-    let mut hit_counts = HashMap::new();
-    let mut r = search_each(
-        &archive,
-        index.as_deref(),
-        &request,
-        &mut |v| {
-            hit_counts.insert(v.key(), v.hits.len());
-            videos.push(v.without_hits());
-        },
-        &mut |done, total| progress(Tick::pages(done, total)),
-    )
-    .map_err(|e| e.to_string())?;
-    r.videos = videos;
-    let (rows, collapsed) = rows(&archive, &mut r, args);
-    recount(&mut r, &rows, |v| hit_counts[&v.key()]);
-    let list = worklist::List::new(&rows, &hit_counts, args);
+    let (made, kept) = worklist::kept_or_made(&archive, args, || {
+        make_worklist(
+            &archive,
+            sources.index_dir(handle).as_deref(),
+            args,
+            progress,
+        )
+    })?;
+    let (r, rows) = (&made.response, &made.rows);
+    let list = worklist::List::new(rows, &made.hits, args, archive.sites().len());
     let start = worklist::start(args, &list)?;
     let batch = int_arg(args, "batch_size", 12).max(1);
     let batches = rows.len().div_ceil(batch);
-    let mut tail = String::from("\n---\n");
-    tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
-    tail.push_str(&footer(&r).join("\n"));
+    // The notes are the list's, not the page's: said on the first page
+    // only, so the pages that follow fill their budget with rows.
+    let first = start == 0;
+    let tail = if first {
+        let mut tail = String::from("\n---\n");
+        tail.extend(made.collapsed.iter().map(|c| format!("{c}\n")));
+        tail.push_str(&footer(r).join("\n"));
+        tail
+    } else {
+        let read = if kept {
+            "no page read (kept from the first page"
+        } else {
+            "scanned again, as it was not kept (the archive changed or was re-read"
+        };
+        format!("\n---\n{read}; the notes are on the first page)")
+    };
     let exact_videos = rows.iter().filter(|row| row.video.exact_hits > 0).count();
     let label = format!("{:?}", str_arg(args, "query").unwrap_or(""));
     let head = format!(
@@ -465,10 +466,13 @@ pub fn enumerate_matches(
             (rows.len(), r.total_hits)
         )
     );
-    let fixed = first_lines(&archive, &r).len() + head.len() + tail.len() + 700;
-    Ok(budget::fit_whole(budget::of(args), |room| {
-        let page = list.page(start, room.saturating_sub(fixed + budget::SLACK));
-        let mut out = first_lines(&archive, &r);
+    let opening = if first {
+        first_lines(&archive, r)
+    } else {
+        String::new()
+    };
+    let render = |page: &worklist::Page| {
+        let mut out = opening.clone();
         if let Some(warning) = page.warning(&list) {
             out.push_str(&warning);
         }
@@ -477,27 +481,78 @@ pub fn enumerate_matches(
         out.push_str(&page.lines.concat());
         out.push_str(&tail);
         out.push_str(&format!("\n{}", page.next_line(&list)));
-        let structured = json!({
+        let mut structured = json!({
             "total": rows.len(),
             "total_hits": r.total_hits,
             "exact": {"videos": exact_videos, "hits": r.exact.hits},
-            "undated_left_out": r.undated_left_out,
-            "also_heard": r.also_heard,
-            "fuzzy": r.fuzzy,
             "batch_size": batch,
             "batches": batches,
             "first_row": start + 1,
-            "videos": page.json(&list),
+            "videos": page.json(),
             "next_cursor": page.next_cursor(&list),
-            "collapsed": collapsed,
-            "pages_read": r.pages_read,
+            "pages_read": if kept { 0 } else { r.pages_read },
             "index": r.index.describe(),
-            "notes": r.notes,
-            "coverage": r.coverage,
-            "unreadable": r.unreadable,
         });
+        if first {
+            let notes = json!({
+                "undated_left_out": r.undated_left_out,
+                "also_heard": r.also_heard,
+                "fuzzy": r.fuzzy,
+                "collapsed": made.collapsed,
+                "notes": r.notes,
+                "coverage": r.coverage,
+                "unreadable": r.unreadable,
+            });
+            if let (Value::Object(s), Value::Object(n)) = (&mut structured, notes) {
+                s.extend(n);
+            }
+        }
         (out, structured)
+    };
+    // What a page holds besides its rows, measured on a page of none
+    // (plus room for the cursor and the range, which name its rows).
+    let budget = budget::of(args);
+    let (text, structured) = render(&worklist::Page::none(start));
+    let fixed = text.len() + budget::structured_len(&structured) + 80;
+    Ok(budget::fit_whole(budget, |room| {
+        let rows_room = room.saturating_sub(fixed);
+        render(&list.page(start, rows_room))
     }))
+}
+
+/// The worklist of `args`: one scan of the whole scope, no cap on
+/// matching videos, and only each video's hit count kept, so memory stays
+/// small however many match.
+fn make_worklist(
+    archive: &Archive,
+    index: Option<&std::path::Path>,
+    args: &Map<String, Value>,
+    progress: Progress,
+) -> Result<worklist::Made, String> {
+    let mut request = request(args);
+    request.max_videos = None;
+    let mut videos = Vec::new();
+    let mut hits = HashMap::new();
+    let mut r = search_each(
+        archive,
+        index,
+        &request,
+        &mut |v| {
+            hits.insert(v.key(), v.hits.len());
+            videos.push(v.without_hits());
+        },
+        &mut |done, total| progress(Tick::pages(done, total)),
+    )
+    .map_err(|e| e.to_string())?;
+    r.videos = videos;
+    let (rows, collapsed) = rows(archive, &mut r, args);
+    recount(&mut r, &rows, |v| hits[&v.key()]);
+    Ok(worklist::Made {
+        response: r,
+        rows,
+        collapsed,
+        hits,
+    })
 }
 
 #[cfg(test)]

@@ -1,10 +1,19 @@
 //! `enumerate_matches`'s worklist, paged to its end.
 //!
-//! Every call scans the whole scope (keeping only each match's identity
-//! and hit count), so the totals on every page are complete. A page lists
-//! the rows that fit the size budget from its start; the cursor that
-//! continues it names the next row and a fingerprint of the whole list
-//! (the arguments that shape it, every row's identity and hit count).
+//! A worklist is made by one scan of the whole scope (keeping only each
+//! match's identity and hit count), so its totals are complete. A page
+//! lists the rows that fit the size budget from its start; the cursor
+//! that continues it names the next row and a fingerprint of the whole
+//! list (the arguments that shape it, every row's identity and hit count).
+//!
+//! A made worklist is kept ([`kept_or_made`]) so the cursors that follow
+//! it cost no scan: it is handed out again only to a call with the same
+//! arguments (but for the presentation ones) on the same opened archive
+//! whose page table is unchanged (every page's manifest sha256 and file
+//! stamp). An archive re-read (`list_channels` with `refresh`) is another
+//! archive; a page touched within [`SETTLED_SECS`] of the scan is not
+//! kept (a file rewritten within one tick of the clock can keep its
+//! stamp: git's "racily clean" rule).
 //!
 //! Promise: the pages of one worklist, followed cursor by cursor, list
 //! every row exactly once, in order; a cursor used after the list changed
@@ -12,6 +21,10 @@
 //! refused with a message saying so, never answered with a shifted page.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+
+use archilyzer_core::archive::Archive;
+use archilyzer_core::query::Response;
 
 use serde_json::{json, Map, Value};
 
@@ -28,18 +41,116 @@ pub struct List<'a> {
     hits: &'a HashMap<Key, usize>,
     /// A short hash of the list and of the arguments that shaped it.
     fingerprint: String,
+    /// Sites in the archive (a row names its site only when several).
+    sites: usize,
 }
 
 /// Arguments that do not change the list, left out of the fingerprint.
 const PRESENTATION: [&str; 3] = ["cursor", "max_chars", "batch_size"];
 
+/// How many made worklists are kept (the oldest goes first).
+const KEPT_LISTS: usize = 8;
+
+/// How long before a scan every page must have last changed for the
+/// worklist to be kept.
+const SETTLED_SECS: u64 = 2;
+
+/// What one scan found for a worklist.
+pub struct Made {
+    /// The engine's answer, its videos moved into `rows`.
+    pub response: Response,
+    /// One row per recording (or upload), in archive order.
+    pub rows: Vec<Row>,
+    /// The line saying which mirrors were folded, if any.
+    pub collapsed: Option<String>,
+    /// Hit counts by identity.
+    pub hits: HashMap<Key, usize>,
+}
+
+type KeptList = (Weak<Archive>, String, Arc<Made>);
+
+static KEPT: Mutex<Vec<KeptList>> = Mutex::new(Vec::new());
+
+fn kept() -> std::sync::MutexGuard<'static, Vec<KeptList>> {
+    KEPT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The worklist `args` asks of `archive`: the kept one when a call with
+/// the same arguments made it on this archive, unchanged since; else
+/// `make`'s (then kept, when the archive's pages are settled). The flag
+/// says whether it was kept.
+pub fn kept_or_made(
+    archive: &Arc<Archive>,
+    args: &Map<String, Value>,
+    make: impl FnOnce() -> Result<Made, String>,
+) -> Result<(Arc<Made>, bool), String> {
+    let (pages, _) = archive.page_table();
+    let mut key = arguments_text(args);
+    for p in &pages {
+        key.push_str(&format!(
+            "{}/{:?}/{}/{}:{}:{}\n",
+            p.site,
+            p.layer,
+            p.channel,
+            p.page,
+            p.sha256,
+            p.stamp.as_deref().unwrap_or("")
+        ));
+    }
+    let key = archilyzer_core::source::sha256_hex(key.as_bytes());
+    let found = kept()
+        .iter()
+        .find(|(a, k, _)| *k == key && std::ptr::eq(a.as_ptr(), Arc::as_ptr(archive)))
+        .map(|(_, _, m)| m.clone());
+    if let Some(made) = found {
+        return Ok((made, true));
+    }
+    let settled = pages.iter().all(|p| {
+        p.stamp.as_deref().is_none_or(|s| {
+            archilyzer_core::source::stamp_older_than(
+                s,
+                std::time::Duration::from_secs(SETTLED_SECS),
+            )
+        })
+    });
+    let made = Arc::new(make()?);
+    if settled {
+        let mut kept = kept();
+        kept.retain(|(a, _, _)| a.strong_count() > 0);
+        if kept.len() >= KEPT_LISTS {
+            kept.remove(0);
+        }
+        kept.push((Arc::downgrade(archive), key, made.clone()));
+    }
+    Ok((made, false))
+}
+
+/// The arguments that shape a list, one `name=value` line each, sorted.
+fn arguments_text(args: &Map<String, Value>) -> String {
+    let mut names: Vec<&String> = args
+        .keys()
+        .filter(|k| !PRESENTATION.contains(&k.as_str()))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| format!("{n}={}\n", args[n]))
+        .collect()
+}
+
 impl<'a> List<'a> {
     /// The list of `rows` (with their hit counts) that `args` asked for.
-    pub fn new(rows: &'a [Row], hits: &'a HashMap<Key, usize>, args: &Map<String, Value>) -> Self {
+    pub fn new(
+        rows: &'a [Row],
+        hits: &'a HashMap<Key, usize>,
+        args: &Map<String, Value>,
+        sites: usize,
+    ) -> Self {
         let mut list = List {
             rows,
             hits,
             fingerprint: String::new(),
+            sites,
         };
         list.fingerprint = list.fingerprint(args);
         list
@@ -51,15 +162,7 @@ impl<'a> List<'a> {
 
     /// A short hash of the list and of the arguments that shaped it.
     fn fingerprint(&self, args: &Map<String, Value>) -> String {
-        let mut text = String::new();
-        let mut names: Vec<&String> = args
-            .keys()
-            .filter(|k| !PRESENTATION.contains(&k.as_str()))
-            .collect();
-        names.sort();
-        for n in names {
-            text.push_str(&format!("{n}={}\n", args[n]));
-        }
+        let mut text = arguments_text(args);
         for row in self.rows {
             let v = &row.video;
             text.push_str(&format!(
@@ -76,18 +179,45 @@ impl<'a> List<'a> {
 
     /// The rows from `start` that fit in `room` characters (at least one,
     /// so a page always moves the list on).
+    /// Each row costs its text line and its structured entry, both
+    /// counted as a client counts them.
     pub fn page(&self, start: usize, room: usize) -> Page {
-        let mut lines = Vec::new();
+        let (mut lines, mut json) = (Vec::new(), Vec::new());
         let mut used = 0;
         for (i, row) in self.rows.iter().enumerate().skip(start) {
             let line = self.line(i, row);
-            if used + line.len() > room && !lines.is_empty() {
+            let entry = self.entry(row);
+            let cost = line.len() + crate::budget::structured_len(&entry) + 1;
+            if used + cost > room && !lines.is_empty() {
                 break;
             }
-            used += line.len();
+            used += cost;
             lines.push(line);
+            json.push(entry);
         }
-        Page { start, lines }
+        Page { start, lines, json }
+    }
+
+    /// A listed row for `structuredContent`: what identifies it and its
+    /// count (the title is in the text's line); the kind only when it is
+    /// not a video, the site only in an archive of several, the mirrors
+    /// only when there are some.
+    fn entry(&self, row: &Row) -> Value {
+        let v = &row.video;
+        let mut entry = json!({"id": v.slug, "channel": v.channel, "matches": self.hits_of(row)});
+        if let Some(date) = &v.upload_date {
+            entry["date"] = json!(date);
+        }
+        if v.kind != "video" {
+            entry["kind"] = json!(v.kind);
+        }
+        if self.sites > 1 {
+            entry["site"] = json!(v.site);
+        }
+        if !row.also.is_empty() {
+            entry["also_archived_as"] = json!(row.also);
+        }
+        entry
     }
 
     fn line(&self, i: usize, row: &Row) -> String {
@@ -97,13 +227,16 @@ impl<'a> List<'a> {
         } else {
             format!(" · ⧉ also {}", row.also.join(", "))
         };
+        let date = v
+            .upload_date
+            .as_deref()
+            .map_or(String::new(), |d| format!(" · {d}"));
         format!(
-            "{}. {} · {} · {} · {} · {} hit(s){also}\n",
+            "{}. {} · {} · {}{date} · {} hit(s){also}\n",
             i + 1,
             v.slug,
-            crate::budget::clip(&v.title, 200),
+            crate::budget::clip(&v.title, 120),
             v.channel,
-            v.upload_date.as_deref().unwrap_or("no date"),
             self.hits_of(row),
         )
     }
@@ -137,9 +270,20 @@ pub struct Page {
     start: usize,
     /// The rows' lines.
     pub lines: Vec<String>,
+    /// The rows' structured entries.
+    json: Vec<Value>,
 }
 
 impl Page {
+    /// A page of no rows from `start`: what a page costs besides its rows.
+    pub fn none(start: usize) -> Page {
+        Page {
+            start,
+            lines: Vec::new(),
+            json: Vec::new(),
+        }
+    }
+
     fn end(&self) -> usize {
         self.start + self.lines.len()
     }
@@ -152,6 +296,14 @@ impl Page {
     /// The warning a page that is not the whole list opens with.
     pub fn warning(&self, list: &List) -> Option<String> {
         let complete = self.start == 0 && self.end() == list.rows.len();
+        if self.start > 0 {
+            return Some(format!(
+                "⚠ WORKLIST PAGE — rows {}–{} of {} (totals complete)\n\n",
+                self.start + 1,
+                self.end(),
+                list.rows.len()
+            ));
+        }
         (!complete).then(|| {
             format!(
                 "⚠ WORKLIST PAGE — rows {}–{} of {}. The totals below are complete; the rows are not: {}\n\n",
@@ -168,7 +320,7 @@ impl Page {
 
     /// The line that says which rows are listed.
     pub fn range_line(&self, list: &List) -> String {
-        if list.rows.is_empty() {
+        if list.rows.is_empty() || self.warning(list).is_some() {
             return "\n".into();
         }
         format!(
@@ -182,6 +334,11 @@ impl Page {
     /// The closing line: how to get the next page, or that the list ends.
     pub fn next_line(&self, list: &List) -> String {
         match self.next_cursor(list) {
+            Some(c) if self.start > 0 => format!(
+                "next page: same arguments, cursor {c:?} (rows {}–{} remain)",
+                self.end() + 1,
+                list.rows.len()
+            ),
             Some(c) => format!(
                 "next page: call enumerate_matches again with the same arguments and cursor: {c:?} (rows {}–{} remain)",
                 self.end() + 1,
@@ -196,14 +353,7 @@ impl Page {
     }
 
     /// The listed rows for `structuredContent`.
-    pub fn json(&self, list: &List) -> Vec<Value> {
-        list.rows[self.start..self.end()]
-            .iter()
-            .map(|row| {
-                let v = &row.video;
-                // The title is in the text's line already.
-                json!({"id": v.slug, "channel": v.channel, "site": v.site, "date": v.upload_date, "kind": v.kind, "matches": list.hits_of(row), "also_archived_as": row.also})
-            })
-            .collect()
+    pub fn json(&self) -> Vec<Value> {
+        self.json.clone()
     }
 }

@@ -111,6 +111,23 @@ impl Store for LocalStore {
     }
 }
 
+/// Whether a file whose [`LocalStore`] stamp is `stamp` last changed more
+/// than `age` ago, so that a later change shows in its stamp. A stamp of
+/// another store (no modification time in it) answers `true`: such a
+/// store's bytes are checked against their manifest sha256 instead.
+pub fn stamp_older_than(stamp: &str, age: std::time::Duration) -> bool {
+    let Some(nanos) = stamp
+        .split_once(':')
+        .and_then(|(_, n)| n.parse::<u128>().ok())
+    else {
+        return true;
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    nanos + age.as_nanos() < now
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

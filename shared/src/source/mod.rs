@@ -14,7 +14,7 @@ mod local;
 pub use disk_cache::DiskCache;
 pub use handle::{HandleError, SourceHandle, DEFAULT_LOCAL_DIR};
 pub use http::{HttpOptions, HttpStore, RetryPolicy};
-pub use local::LocalStore;
+pub use local::{stamp_older_than, LocalStore};
 
 use crate::format::FormatError;
 
