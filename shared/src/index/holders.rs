@@ -111,15 +111,22 @@ impl Word {
     }
 }
 
-/// `word`'s bytes, zero-padded into a `u64`, when it has at most 8.
+/// `word`'s bytes, zero-padded into a `u64`, when it has at most 8. The
+/// bytes are read in at most two loads that may overlap (the same byte
+/// ORed twice is itself), never copied into a buffer and read back: that
+/// round trip stalls the processor on every token.
 fn pack(word: &str) -> Option<u64> {
-    let bytes = word.as_bytes();
-    if bytes.len() > 8 {
-        return None;
-    }
-    let mut buf = [0u8; 8];
-    buf[..bytes.len()].copy_from_slice(bytes);
-    Some(u64::from_le_bytes(buf))
+    let b = word.as_bytes();
+    let n = b.len();
+    let at = |i: usize| u64::from(b[i]);
+    let u32_at = |i: usize| u64::from(u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]));
+    Some(match n {
+        0 => 0,
+        1..=3 => at(0) | at(n / 2) << (n / 2 * 8) | at(n - 1) << ((n - 1) * 8),
+        4..=7 => u32_at(0) | u32_at(n - 4) << ((n - 4) * 8),
+        8 => u32_at(0) | u32_at(4) << 32,
+        _ => return None,
+    })
 }
 
 /// The word [`pack`] packed.
@@ -175,6 +182,16 @@ mod tests {
             .map(|(w, h)| (w.into_text().into(), h))
             .collect();
         assert_eq!(got, plain);
+    }
+
+    #[test]
+    fn packing_reads_every_byte_of_every_length_once_in_place() {
+        let text = "abcdefgh";
+        for n in 1..=8 {
+            let mut expected = [0u8; 8];
+            expected[..n].copy_from_slice(&text.as_bytes()[..n]);
+            assert_eq!(pack(&text[..n]), Some(u64::from_le_bytes(expected)), "{n} bytes");
+        }
     }
 
     #[test]
