@@ -190,7 +190,11 @@ mod tests {
         for n in 1..=8 {
             let mut expected = [0u8; 8];
             expected[..n].copy_from_slice(&text.as_bytes()[..n]);
-            assert_eq!(pack(&text[..n]), Some(u64::from_le_bytes(expected)), "{n} bytes");
+            assert_eq!(
+                pack(&text[..n]),
+                Some(u64::from_le_bytes(expected)),
+                "{n} bytes"
+            );
         }
     }
 
