@@ -6,6 +6,7 @@
 //! - [`build`]: writing an archive's index, with progress.
 //! - [`terms`]: a word's neighbours in the vocabulary.
 //! - [`filter_flags`]: the filter flags, derived from the one filter table.
+//! - [`query_flags`]: the flags of a query besides its words (search, trend).
 //! - [`bench`]: the reference query set, timed beside `rg` (`archilyzer-dev`).
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
@@ -32,6 +33,7 @@ pub mod generate;
 pub mod html;
 pub mod import;
 pub mod progress;
+pub mod query_flags;
 pub mod search;
 pub mod serve;
 pub mod size;

@@ -14,7 +14,7 @@ use archilyzer_core::report;
 use archilyzer_core::trend::{self, Ask, By, Row, Trend};
 
 use crate::cli::ReadArgs;
-use crate::search::QueryOptions;
+use crate::query_flags::QueryOptions;
 
 /// Flags of `archilyzer-index trend`.
 #[derive(clap::Args, Debug, Clone)]
