@@ -987,6 +987,56 @@ fn fuzzy_finds_exactly_the_union_of_the_query_and_its_named_expansions() {
     );
 }
 
+#[test]
+fn fuzzy_two_leaves_out_far_variants_that_are_likely_other_words_and_names_them() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let raw = index::RawIndex::load(&f.index).unwrap();
+    // A word with a neighbour two edits away that starts with another letter.
+    let (word, far) = {
+        use fst::Streamer;
+        let mut stream = raw.terms.stream();
+        let mut found = None;
+        while let Some((t, _)) = stream.next() {
+            let t = String::from_utf8_lossy(t).into_owned();
+            if t.chars().count() < 5 || !t.chars().all(|c| c.is_ascii_lowercase()) {
+                continue;
+            }
+            let far = raw
+                .similar(&t, 2, 8)
+                .into_iter()
+                .find(|v| v.edits == 2 && v.word.chars().next() != t.chars().next());
+            if let Some(v) = far {
+                found = Some((t, v));
+                break;
+            }
+        }
+        found.expect("a word with a far neighbour of another first letter")
+    };
+    let r = search(
+        &archive,
+        Some(&f.index),
+        &Request {
+            fuzzy: 2,
+            ..plain(&word)
+        },
+    )
+    .unwrap();
+    assert!(
+        r.fuzzy.iter().all(|e| e.query != far.word),
+        "{} is not searched for {word}",
+        far.word
+    );
+    let named = format!("{} ({} videos)", far.word, far.videos);
+    assert!(
+        r.notes.iter().any(|n| n
+            .starts_with("fuzzy 2: not searched, as two edits away they are likely other words")
+            && n.contains(&named)),
+        "{named} is named: {:?}",
+        r.notes
+    );
+}
+
 /// Dates every file of `dir` a minute back, as an index built earlier.
 fn age(dir: &Path) {
     let then = std::time::SystemTime::now() - std::time::Duration::from_secs(60);

@@ -7,7 +7,14 @@
 //! searched: each query word of 5 letters or more is replaced, one word
 //! at a time, by each of its variants, and every such phrase is a named
 //! expansion with its own hit count. The query itself is always searched,
-//! so an exact match is never lost.
+//! so an exact match is never lost. Every one-edit variant comes before
+//! any two-edit one, so `fuzzy: 2` finds all that `fuzzy: 1` finds. A
+//! two-edit variant is more often another word than a mishearing
+//! (`harmon` → `aaron`, `carson`), so one is searched only when it keeps
+//! the query word's first letter and, when the query word is itself in
+//! the vocabulary, no more videos hold it than hold the query word
+//! ([`far_variant_is_likely_another_word`]); the others are named in the
+//! answer as left out, with their video counts, never dropped silently.
 //!
 //! Promise: suggestions come from the index's dictionary only, most
 //! videos first, at most [`MAX_VARIANTS`] per word; a query word under 5
@@ -71,7 +78,7 @@ impl AlsoHeard {
             })
             .collect();
         format!(
-            "also in the vocabulary near {:?}: {} (search them too if they are the same word misheard)",
+            "also in the vocabulary near {:?}: {} (videos holding each in any field, searched or not; search them too if they are the same word misheard)",
             self.word,
             list.join(", ")
         )
@@ -144,11 +151,17 @@ pub fn expansions(index: Option<&Index>, request: &Request) -> (Vec<String>, Opt
     let prefix = request.query.trim_end().ends_with('*');
     let words = crate::text::tokens(request.query.trim_end().trim_end_matches('*'));
     let mut out = Vec::new();
+    let mut left_out = Vec::new();
     for (i, word) in words.iter().enumerate() {
         if word.chars().count() < 5 {
             continue;
         }
+        let own = index.raw.videos_with(word);
         for variant in index.raw.similar(word, edits, MAX_VARIANTS) {
+            if far_variant_is_likely_another_word(word, own, &variant) {
+                left_out.push(format!("{} ({} videos)", variant.word, variant.videos));
+                continue;
+            }
             let mut phrase = words.clone();
             phrase[i] = variant.word;
             let mut text = phrase.join(" ");
@@ -158,8 +171,71 @@ pub fn expansions(index: Option<&Index>, request: &Request) -> (Vec<String>, Opt
             out.push(text);
         }
     }
-    let note = out.is_empty().then(|| {
-        format!("fuzzy {edits}: no word of the query has a variant within {edits} edit(s) in the vocabulary (only words of 5 letters or more are varied)")
-    });
+    let note = if out.is_empty() && left_out.is_empty() {
+        Some(format!("fuzzy {edits}: no word of the query has a variant within {edits} edit(s) in the vocabulary (only words of 5 letters or more are varied)"))
+    } else if !left_out.is_empty() {
+        Some(format!(
+            "fuzzy {edits}: not searched, as two edits away they are likely other words (another first letter, or more videos than the word typed): {}; search one by name if it is the same word misheard",
+            left_out.join(", ")
+        ))
+    } else {
+        None
+    };
     (out, note)
+}
+
+/// The rule for variants two edits away: one is likely another word, and
+/// not searched, when its first letter differs from the query word's, or
+/// when more videos hold it than hold the query word (`own`, when the
+/// vocabulary has the query word at all).
+pub fn far_variant_is_likely_another_word(word: &str, own: u64, v: &Variant) -> bool {
+    v.edits >= 2 && (word.chars().next() != v.word.chars().next() || (own > 0 && v.videos > own))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(word: &str, edits: u32, videos: u64) -> Variant {
+        Variant {
+            word: word.into(),
+            videos,
+            edits,
+        }
+    }
+
+    #[test]
+    fn a_far_variant_with_another_first_letter_or_more_videos_is_likely_another_word() {
+        let other = |word, own, variant| far_variant_is_likely_another_word(word, own, &variant);
+        // "harmon", held by 361 videos.
+        assert!(
+            other("harmon", 361, v("aaron", 2, 200)),
+            "another first letter"
+        );
+        assert!(
+            other("harmon", 361, v("carson", 2, 12)),
+            "another first letter"
+        );
+        assert!(
+            !other("harmon", 361, v("harm", 2, 100)),
+            "same letter, fewer videos"
+        );
+        assert!(
+            other("harmon", 361, v("harmed", 2, 400)),
+            "more videos than the word typed"
+        );
+        assert!(
+            !other("harmon", 361, v("harmony", 1, 5000)),
+            "one edit is always searched"
+        );
+        // "mcgathy", a misspelling the vocabulary lacks.
+        assert!(
+            !other("mcgathy", 0, v("mccarthy", 2, 300)),
+            "the word meant"
+        );
+        assert!(
+            other("mcgathy", 0, v("cathy", 2, 40)),
+            "another first letter"
+        );
+    }
 }
