@@ -18,7 +18,7 @@ use fst::Streamer;
 use super::holders::{Holders, Word};
 use super::read::RawIndex;
 use super::{
-    decode_postings, encode_posting, encode_postings, files, IndexError, LayerName, Meta, PageKey,
+    decode_postings, encode_entry, encode_postings, files, IndexError, LayerName, Meta, PageKey,
     PageMeta, Posting, VideoRow, FORMAT_VERSION,
 };
 use crate::archive::{Archive, PageRef};
@@ -104,41 +104,53 @@ struct PageWords {
 }
 
 impl PageWords {
-    /// The page as page number `page` of the index: its postings, with
-    /// holders named where they narrow the page, and its video rows.
-    fn into_page(self, page: u32) -> ReadPage {
+    /// The page's words with what their postings say (holders named where
+    /// they narrow the page), and its video rows; its word table, emptied,
+    /// goes back to `table`.
+    fn into_page(self, table: &mut Holders) -> ReadPage {
         let (units, spans, page_wide, mut words) =
             (self.units, self.spans, self.page_wide, self.words);
         for w in &page_wide {
             words.ensure(w);
         }
         let page_wide: FxHashSet<Word> = page_wide.iter().map(|w| Word::of(w)).collect();
-        let postings = words
-            .into_words()
+        let lists = words.take_lists();
+        *table = words;
+        let entries = lists
+            .words
+            .into_iter()
             .map(|(w, holders)| {
                 let videos = holders.len() as u32;
                 let narrows = spans && videos <= units / HOLDERS_AT_MOST && !page_wide.contains(&w);
-                let posting = Posting {
-                    page,
+                let entry = Entry {
                     videos,
                     holders: narrows.then_some(holders),
                 };
-                (w, posting)
+                (w, entry)
             })
             .collect();
         ReadPage {
-            postings,
+            entries,
+            holders: lists.units,
             videos: self.videos,
         }
     }
 }
 
-/// A page read for the index: each of its words with its posting, and
-/// its video rows. Made on the reading thread, so the thread that merges
-/// pages only moves them.
+/// A page read for the index: each of its words with its entry, the
+/// holders the entries name, and its video rows. Made on the reading
+/// thread, so the thread that merges pages only encodes them.
 struct ReadPage {
-    postings: Vec<(Word, Posting)>,
+    entries: Vec<(Word, Entry)>,
+    holders: Vec<u32>,
     videos: Vec<VideoRow>,
+}
+
+/// What one page's posting of a word says: how many videos hold it, and
+/// which (a range of [`ReadPage::holders`]) when that narrows the page.
+struct Entry {
+    videos: u32,
+    holders: Option<std::ops::Range<usize>>,
 }
 
 /// Claims `dir` for the index of `archive`: refused when it holds
@@ -194,7 +206,7 @@ pub fn build(
         |i, result| match result {
             Ok((mut page, bytes)) => {
                 videos.append(&mut page.videos);
-                postings.add_page(page.postings);
+                postings.add_page(i as u32, page);
                 report.bytes_read += bytes;
             }
             Err(e) => {
@@ -309,11 +321,12 @@ struct Encoded {
 
 impl Postings {
     /// Pages must be added in ascending id order.
-    fn add_page(&mut self, postings: Vec<(Word, Posting)>) {
-        for (w, posting) in postings {
+    fn add_page(&mut self, id: u32, page: ReadPage) {
+        for (w, entry) in page.entries {
             let e = self.map.entry(w).or_default();
-            encode_posting(&mut e.bytes, &posting, e.last_page);
-            e.last_page = posting.page;
+            let holders = entry.holders.map(|r| &page.holders[r]);
+            encode_entry(&mut e.bytes, id, e.last_page, entry.videos, holders);
+            e.last_page = id;
             e.count += 1;
         }
     }
@@ -361,9 +374,11 @@ fn read_pages(
         .map(|n| n.get())
         .unwrap_or(2)
         .min(8);
-    let read = |_: &mut (), &i: &usize| {
-        let result =
-            page_words(archive, &pages[i]).map(|(w, bytes)| (w.into_page(i as u32), bytes));
+    // Each reading thread keeps its word table from page to page (emptied,
+    // its room kept), so no page grows one from nothing.
+    let read = |table: &mut Holders, &i: &usize| {
+        let result = page_words(archive, &pages[i], std::mem::take(table))
+            .map(|(w, bytes)| (w.into_page(table), bytes));
         let bytes = result.as_ref().map(|r| r.1).unwrap_or(0);
         progress(BuildEvent::PageRead {
             key: &keys[i],
@@ -371,25 +386,26 @@ fn read_pages(
         });
         result
     };
-    in_order(
-        todo,
-        workers,
-        || (),
-        read,
-        |n, result| {
-            take(todo[n], result);
-            std::ops::ControlFlow::Continue(())
-        },
-    );
+    in_order(todo, workers, Holders::default, read, |n, result| {
+        take(todo[n], result);
+        std::ops::ControlFlow::Continue(())
+    });
 }
 
 /// Every word of every searchable field of one page, with the videos
 /// holding it and each video's span in the page file.
-fn page_words(archive: &Archive, p: &PageRef) -> Result<(PageWords, u64), ReadError> {
+fn page_words(
+    archive: &Archive,
+    p: &PageRef,
+    words: Holders,
+) -> Result<(PageWords, u64), ReadError> {
     let site = &archive.sites()[p.site];
     let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page)?;
     let name = site.describe(&format::paths::page(p.layer, &p.channel, p.page));
-    let mut w = PageWords::default();
+    let mut w = PageWords {
+        words,
+        ..PageWords::default()
+    };
     for_each_token(&channel_name_of(site, &p.channel), |t, _| {
         w.page_wide.insert(t.into());
     });

@@ -1,7 +1,7 @@
 //! A page's words while the index builder reads it: each distinct word
 //! with the units (videos, chat threads, posts) of the page that hold it.
 //!
-//! Promise: [`Holders::into_words`] gives exactly the words handed to
+//! Promise: [`Holders::take_lists`] gives exactly the words handed to
 //! [`Holders::add`] and [`Holders::ensure`], each once, with its holders
 //! ascending and each once (units must be added in ascending order).
 //!
@@ -18,72 +18,81 @@ use rustc_hash::FxHashMap;
 /// Each word of a page and the units holding it.
 #[derive(Default)]
 pub(super) struct Holders {
-    /// Words of at most 8 bytes, under [`pack`].
-    short: FxHashMap<u64, Slot>,
-    /// Longer words.
-    long: FxHashMap<Box<str>, Slot>,
-    /// The holders of each word, by [`Slot::list`].
-    lists: Vec<Vec<u32>>,
+    /// Words of at most 8 bytes, under [`pack`], and their list number.
+    short: FxHashMap<u64, u32>,
+    /// Longer words, and their list number.
+    long: FxHashMap<Box<str>, u32>,
+    /// The last unit recorded for each list (a word said again in the
+    /// same unit costs nothing more).
+    lasts: Vec<u32>,
+    /// Every (list, unit) recorded, as `list << 32 | unit`: one flat
+    /// array instead of a growing list per word, sorted once at the end.
+    pairs: Vec<u64>,
 }
 
-/// Where a word's holders are, and the last of them kept beside the key
-/// (a word said again in the same unit then costs no second memory read).
-#[derive(Clone, Copy)]
-struct Slot {
-    last: u32,
-    list: u32,
+/// The words of a page and their holders: each word with the range of
+/// [`Lists::units`] that holds its units, ascending.
+pub(super) struct Lists {
+    pub words: Vec<(Word, std::ops::Range<usize>)>,
+    pub units: Vec<u32>,
 }
 
 impl Holders {
     /// Records that `unit` holds `word`.
     pub fn add(&mut self, word: &str, unit: u32) {
-        let next = self.lists.len() as u32;
-        let fresh = Slot {
-            last: unit,
-            list: next,
-        };
-        let slot = match pack(word) {
-            Some(key) => self.short.entry(key).or_insert(fresh),
-            None => match self.long.get_mut(word) {
-                Some(slot) => slot,
-                None => self.long.entry(word.into()).or_insert(fresh),
-            },
-        };
-        if slot.list == next {
-            self.lists.push(vec![unit]);
-        } else if slot.last != unit {
-            slot.last = unit;
-            self.lists[slot.list as usize].push(unit);
+        let list = self.list_of(word);
+        let last = &mut self.lasts[list as usize];
+        if *last != unit {
+            *last = unit;
+            self.pairs.push(u64::from(list) << 32 | u64::from(unit));
         }
     }
 
     /// Makes sure `word` is listed, held by no unit unless added.
     pub fn ensure(&mut self, word: &str) {
-        let next = self.lists.len() as u32;
-        let fresh = Slot {
-            last: u32::MAX,
-            list: next,
-        };
-        let slot = match pack(word) {
-            Some(key) => *self.short.entry(key).or_insert(fresh),
-            None => *self.long.entry(word.into()).or_insert(fresh),
-        };
-        if slot.list == next {
-            self.lists.push(Vec::new());
-        }
+        self.list_of(word);
     }
 
-    /// Every word with its holders, in no particular order.
-    pub fn into_words(self) -> impl Iterator<Item = (Word, Vec<u32>)> {
-        let mut lists = self.lists;
-        let short = self
-            .short
-            .into_iter()
-            .map(|(k, s)| (Word::Short(k), s.list));
-        let long = self.long.into_iter().map(|(w, s)| (Word::Long(w), s.list));
-        short
+    /// The list number of `word`, given one if it has none yet.
+    fn list_of(&mut self, word: &str) -> u32 {
+        let next = self.lasts.len() as u32;
+        let list = match pack(word) {
+            Some(key) => *self.short.entry(key).or_insert(next),
+            None => match self.long.get(word) {
+                Some(&list) => list,
+                None => *self.long.entry(word.into()).or_insert(next),
+            },
+        };
+        if list == next {
+            self.lasts.push(u32::MAX);
+        }
+        list
+    }
+
+    /// Every word with its holders, in no particular order; the table is
+    /// left empty, its room kept for the next page.
+    pub fn take_lists(&mut self) -> Lists {
+        self.pairs.sort_unstable();
+        let mut ranges = vec![0..0; self.lasts.len()];
+        let mut at = 0;
+        while at < self.pairs.len() {
+            let list = (self.pairs[at] >> 32) as usize;
+            let start = at;
+            while at < self.pairs.len() && (self.pairs[at] >> 32) as usize == list {
+                at += 1;
+            }
+            ranges[list] = start..at;
+        }
+        let units = self.pairs.iter().map(|&p| p as u32).collect();
+        self.pairs.clear();
+        self.lasts.clear();
+        let short = self.short.drain().map(|(k, list)| (Word::Short(k), list));
+        let long = self.long.drain().map(|(w, list)| (Word::Long(w), list));
+        let words = short
             .chain(long)
-            .map(move |(w, list)| (w, std::mem::take(&mut lists[list as usize])))
+            .map(|(w, list)| (w, ranges[list as usize].clone()))
+            .collect();
+        Lists { words, units }
     }
 }
 
@@ -177,9 +186,15 @@ mod tests {
         holders.ensure("channel");
         holders.ensure("the");
         plain.entry("channel".into()).or_default();
-        let got: BTreeMap<String, Vec<u32>> = holders
-            .into_words()
-            .map(|(w, h)| (w.into_text().into(), h))
+        let lists = holders.take_lists();
+        assert!(
+            holders.take_lists().words.is_empty(),
+            "the table is left empty"
+        );
+        let got: BTreeMap<String, Vec<u32>> = lists
+            .words
+            .into_iter()
+            .map(|(w, r)| (w.into_text().into(), lists.units[r].to_vec()))
             .collect();
         assert_eq!(got, plain);
     }

@@ -340,8 +340,20 @@ pub(crate) fn encode_postings(out: &mut Vec<u8>, postings: &[Posting]) {
 /// One entry of a postings list, its page id a delta from `prev`, the
 /// id of the entry before it (0 for the first).
 pub(crate) fn encode_posting(out: &mut Vec<u8>, p: &Posting, prev: u32) {
-    put_varint(out, u64::from(p.page - prev));
-    match &p.holders {
+    encode_entry(out, p.page, prev, p.videos, p.holders.as_deref());
+}
+
+/// [`encode_posting`] from the parts of a posting: page `page`, after
+/// page `prev`, `videos` holding the word, and which when `holders`.
+pub(crate) fn encode_entry(
+    out: &mut Vec<u8>,
+    page: u32,
+    prev: u32,
+    videos: u32,
+    holders: Option<&[u32]>,
+) {
+    put_varint(out, u64::from(page - prev));
+    match holders {
         Some(holders) => {
             put_varint(out, holders.len() as u64);
             out.push(1);
@@ -352,7 +364,7 @@ pub(crate) fn encode_posting(out: &mut Vec<u8>, p: &Posting, prev: u32) {
             }
         }
         None => {
-            put_varint(out, u64::from(p.videos));
+            put_varint(out, u64::from(videos));
             out.push(0);
         }
     }
