@@ -42,26 +42,40 @@ pub fn property() -> Value {
 
 /// Renders a result so that its text and its structured content together
 /// fit `budget` (what a client counts): `render(room)` writes the text in
-/// `room` characters; the room shrinks by the structured content's size
-/// until both fit (the structured content lists only what the text shows,
-/// so it shrinks too).
+/// `room` characters; the room shrinks by the overflow until both fit
+/// (the structured content lists only what the text shows, so it shrinks
+/// too).
 pub fn fit_whole(budget: usize, render: impl Fn(usize) -> (String, Value)) -> (String, Value) {
     let mut room = budget;
     let mut result = render(room);
-    for _ in 0..4 {
-        let size = result.0.len() + structured_len(&result.1);
-        if size <= budget + SLACK || room <= FLOOR_CHARS {
+    for _ in 0..6 {
+        let size = size(&result.0, &result.1);
+        if size <= budget || room <= FLOOR_CHARS / 2 {
             break;
         }
-        room = room.saturating_sub(size - budget).max(FLOOR_CHARS);
+        room = room.saturating_sub(size - budget).max(FLOOR_CHARS / 2);
         result = render(room);
     }
     result
 }
 
-/// The characters structured content takes, as a client receives it.
+/// The characters structured content takes, as a client receives it
+/// (its compact JSON).
 pub fn structured_len(v: &Value) -> usize {
-    serde_json::to_string(v).map_or(0, |s| s.len())
+    serde_json::to_string(v).map_or(0, |s| s.chars().count())
+}
+
+/// The characters of a result, text and structured content together:
+/// what `max_chars` bounds.
+pub fn size(text: &str, structured: &Value) -> usize {
+    text.chars().count() + structured_len(structured)
+}
+
+/// What a tool answering on `corpus` may spend of the call's budget:
+/// [`of`] less what the corpus trailer will add, so the whole answer the
+/// client gets fits `max_chars`.
+pub fn of_answer(args: &Map<String, Value>, corpus: &impl std::fmt::Display) -> usize {
+    of(args).saturating_sub(crate::tool::trailer_chars(&corpus.to_string()))
 }
 
 /// The budget of a call, from its `max_chars`.

@@ -74,6 +74,16 @@ impl From<String> for Failure {
 /// What a tool body returns before the corpus trailer is added.
 pub type ToolResult = Result<(String, Value), Failure>;
 
+/// The characters the corpus trailer adds to an answer on `corpus`
+/// (its text line and its structured field): tools that fill their
+/// budget leave this much room.
+pub fn trailer_chars(corpus: &str) -> usize {
+    let text = format!("\n\n(corpus: {corpus})").chars().count();
+    let field =
+        serde_json::to_string(corpus).map_or(0, |s| s.chars().count()) + ",\"corpus\":".len();
+    text + field
+}
+
 /// The answer the client gets: `result` with the corpus trailer.
 pub fn finish(result: ToolResult, corpus: &str) -> Output {
     match result {

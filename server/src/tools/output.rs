@@ -43,7 +43,7 @@ fn totals() -> Value {
         "undated_left_out": {"type": "integer", "minimum": 0},
         "pages_read": {"type": "integer", "minimum": 0},
         "index": {"type": "string"},
-        "notes": {"type": "array", "items": {"type": "string"}},
+        "notes": {"type": "array", "items": {"type": "string"}, "description": "What the answer's notes say that no other field carries (the also-heard lines are in also_heard)."},
         "coverage": {"type": "object", "properties": {"partial": {"type": "boolean"}}, "required": ["partial"]},
         "unreadable": {"type": "array", "items": {"type": "string"}}
     })
@@ -95,14 +95,16 @@ pub fn enumerate() -> Value {
     let row = json!({
         "type": "object",
         "properties": {
-            "id": {"type": "string"}, "channel": {"type": "string"},
+            "id": {"type": "string"},
+            "channel": {"type": "string", "description": "Absent when every row is in the page's `channel`."},
             "date": {"type": ["string", "null"]}, "matches": {"type": "integer", "minimum": 0}
         },
-        "required": ["id", "channel", "matches"]
+        "required": ["id", "matches"]
     });
     let mut s = schema(Some(with_totals(
         json!({
             "first_row": {"type": "integer", "minimum": 1},
+            "channel": {"type": "string", "description": "The channel of every row, when they share one (the rows then leave it out)."},
             "batch_size": {"type": "integer"},
             "batches": {"type": "integer"},
             "videos": {"type": "array", "items": row},
@@ -112,7 +114,14 @@ pub fn enumerate() -> Value {
     )));
     // What the list's scan said is said once, on its first page; the
     // pages a cursor gives carry the rows and the counts.
-    for key in ["undated_left_out", "notes", "coverage", "unreadable"] {
+    for key in [
+        "undated_left_out",
+        "notes",
+        "coverage",
+        "unreadable",
+        "batch_size",
+        "batches",
+    ] {
         if let Some(p) = s["properties"][key].as_object_mut() {
             p.insert(
                 "description".into(),

@@ -278,7 +278,9 @@ pub fn render_page(
         offset,
         snippets,
     };
-    budget::fit_whole(budget::of(args), |room| page.render(room))
+    budget::fit_whole(budget::of_answer(args, archive.handle()), |room| {
+        page.render(room)
+    })
 }
 
 /// One page of a search result, before it is fitted to its budget.
@@ -365,7 +367,7 @@ impl Page<'_> {
             "pages_read": r.pages_read,
             "pages_total": r.pages_total,
             "index": r.index.describe(),
-            "notes": r.notes,
+            "notes": r.notes_besides_fields(),
             "coverage": r.coverage,
             "unreadable": r.unreadable,
         });
@@ -450,16 +452,24 @@ pub fn enumerate_matches(
         tail
     } else {
         let read = if kept {
-            "no page read (kept from the first page"
+            "no page read (list kept"
         } else {
-            "scanned again, as it was not kept (the archive changed or was re-read"
+            "scanned again (list not kept: the archive changed or was re-read"
         };
-        format!("\n---\n{read}; the notes are on the first page)")
+        format!("\n---\n{read}); notes on page 1")
     };
     let exact_videos = rows.iter().filter(|row| row.video.exact_hits > 0).count();
     let label = format!("{:?}", str_arg(args, "query").unwrap_or(""));
+    let channel = list
+        .channel_note()
+        .map_or(String::new(), |c| format!("; {c}"));
+    let batches_note = if first {
+        format!("; {batches} batch(es) of {batch}")
+    } else {
+        String::new()
+    };
     let head = format!(
-        "{}; {batches} batch(es) of {batch}\n",
+        "{}{batches_note}{channel}\n",
         report::headline(
             &label,
             (exact_videos, r.exact.hits),
@@ -485,21 +495,24 @@ pub fn enumerate_matches(
             "total": rows.len(),
             "total_hits": r.total_hits,
             "exact": {"videos": exact_videos, "hits": r.exact.hits},
-            "batch_size": batch,
-            "batches": batches,
             "first_row": start + 1,
             "videos": page.json(),
             "next_cursor": page.next_cursor(&list),
             "pages_read": if kept { 0 } else { r.pages_read },
             "index": r.index.describe(),
         });
+        if let Some(channel) = list.one_channel() {
+            structured["channel"] = json!(channel);
+        }
         if first {
             let notes = json!({
+                "batch_size": batch,
+                "batches": batches,
                 "undated_left_out": r.undated_left_out,
                 "also_heard": r.also_heard,
                 "fuzzy": r.fuzzy,
                 "collapsed": made.collapsed,
-                "notes": r.notes,
+                "notes": r.notes_besides_fields(),
                 "coverage": r.coverage,
                 "unreadable": r.unreadable,
             });
@@ -510,10 +523,11 @@ pub fn enumerate_matches(
         (out, structured)
     };
     // What a page holds besides its rows, measured on a page of none
-    // (plus room for the cursor and the range, which name its rows).
-    let budget = budget::of(args);
+    // (plus room for the digits of the row numbers its ranges and cursor
+    // name, one more in each of five places at most).
+    let budget = budget::of_answer(args, archive.handle());
     let (text, structured) = render(&worklist::Page::none(start));
-    let fixed = text.len() + budget::structured_len(&structured) + 80;
+    let fixed = budget::size(&text, &structured) + 5;
     Ok(budget::fit_whole(budget, |room| {
         let rows_room = room.saturating_sub(fixed);
         render(&list.page(start, rows_room))

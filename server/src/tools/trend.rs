@@ -74,7 +74,7 @@ pub fn mention_trend(
     let room = budget::of(args).saturating_sub(budget::SLACK);
     for tops in [true, false] {
         let (text, structured) = render(&t, &head, tops);
-        if text.len() + budget::structured_len(&structured) <= room {
+        if budget::size(&text, &structured) <= room {
             return Ok((text, structured));
         }
     }

@@ -43,6 +43,11 @@ pub struct List<'a> {
     fingerprint: String,
     /// Sites in the archive (a row names its site only when several).
     sites: usize,
+    /// The channel of every row, when they share one: named once in the
+    /// head, not on each row's line.
+    one_channel: Option<&'a str>,
+    /// The most characters of a title a row's line shows.
+    title_chars: usize,
 }
 
 /// Arguments that do not change the list, left out of the fingerprint.
@@ -146,14 +151,28 @@ impl<'a> List<'a> {
         args: &Map<String, Value>,
         sites: usize,
     ) -> Self {
+        let first = rows.first().map(|r| r.video.channel.as_str());
+        let one_channel = first.filter(|c| rows.iter().all(|r| r.video.channel == *c));
         let mut list = List {
             rows,
             hits,
             fingerprint: String::new(),
             sites,
+            one_channel,
+            title_chars: title_chars(crate::budget::of(args)),
         };
         list.fingerprint = list.fingerprint(args);
         list
+    }
+
+    /// What the head says of the rows' channel when they share one.
+    pub fn channel_note(&self) -> Option<String> {
+        self.one_channel.map(|c| format!("all in channel {c}"))
+    }
+
+    /// The channel every row is in, when they share one.
+    pub fn one_channel(&self) -> Option<&str> {
+        self.one_channel
     }
 
     fn hits_of(&self, row: &Row) -> usize {
@@ -187,7 +206,7 @@ impl<'a> List<'a> {
         for (i, row) in self.rows.iter().enumerate().skip(start) {
             let line = self.line(i, row);
             let entry = self.entry(row);
-            let cost = line.len() + crate::budget::structured_len(&entry) + 1;
+            let cost = line.chars().count() + crate::budget::structured_len(&entry) + 1;
             if used + cost > room && !lines.is_empty() {
                 break;
             }
@@ -199,12 +218,16 @@ impl<'a> List<'a> {
     }
 
     /// A listed row for `structuredContent`: what identifies it and its
-    /// count (the title is in the text's line); the kind only when it is
-    /// not a video, the site only in an archive of several, the mirrors
-    /// only when there are some.
+    /// count (the title is in the text's line); the channel only when the
+    /// rows do not share one (else it is the page's `channel`), the kind
+    /// only when it is not a video, the site only in an archive of
+    /// several, the mirrors only when there are some.
     fn entry(&self, row: &Row) -> Value {
         let v = &row.video;
-        let mut entry = json!({"id": v.slug, "channel": v.channel, "matches": self.hits_of(row)});
+        let mut entry = json!({"id": v.slug, "matches": self.hits_of(row)});
+        if self.one_channel.is_none() {
+            entry["channel"] = json!(v.channel);
+        }
         if let Some(date) = &v.upload_date {
             entry["date"] = json!(date);
         }
@@ -231,15 +254,25 @@ impl<'a> List<'a> {
             .upload_date
             .as_deref()
             .map_or(String::new(), |d| format!(" · {d}"));
+        let channel = match self.one_channel {
+            Some(_) => String::new(),
+            None => format!(" · {}", v.channel),
+        };
         format!(
-            "{}. {} · {} · {}{date} · {} hit(s){also}\n",
+            "{}. {} · {}{channel}{date} · {} hit(s){also}\n",
             i + 1,
             v.slug,
-            crate::budget::clip(&v.title, 120),
-            v.channel,
+            crate::budget::clip(&v.title, self.title_chars),
             self.hits_of(row),
         )
     }
+}
+
+/// The most characters of a title a row shows at `budget`: a 55th of
+/// it, between 36 and 120, so a page of the smallest budget still lists
+/// a dozen rows (the whole title is in `get_transcript`'s header).
+fn title_chars(budget: usize) -> usize {
+    (budget / 55).clamp(36, 120)
 }
 
 /// Where a call starts: row 0, or the row its `cursor` names when the
@@ -298,7 +331,7 @@ impl Page {
         let complete = self.start == 0 && self.end() == list.rows.len();
         if self.start > 0 {
             return Some(format!(
-                "⚠ WORKLIST PAGE — rows {}–{} of {} (totals complete)\n\n",
+                "⚠ WORKLIST PAGE — rows {}–{} of {} (totals complete)\n",
                 self.start + 1,
                 self.end(),
                 list.rows.len()

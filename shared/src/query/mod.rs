@@ -373,6 +373,20 @@ pub struct Response {
     pub fuzzy: Vec<Expansion>,
 }
 
+impl Response {
+    /// The notes no other field carries: those of [`Response::notes`]
+    /// but the also-heard lines, which [`Response::also_heard`] holds.
+    /// Structured results list these, so a note is not paid for twice.
+    pub fn notes_besides_fields(&self) -> Vec<&str> {
+        let carried: Vec<String> = self.also_heard.iter().map(|a| a.describe()).collect();
+        self.notes
+            .iter()
+            .filter(|n| !carried.contains(n))
+            .map(String::as_str)
+            .collect()
+    }
+}
+
 fn as_text<S: serde::Serializer>(status: &IndexStatus, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&status.describe())
 }
