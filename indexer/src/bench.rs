@@ -213,8 +213,9 @@ pub fn rows(
     ])
 }
 
-/// The word the fewest videos hold (the first of those tied; a word only
-/// of a channel's name, held by no video, is not one), and the word in
+/// The word the fewest videos hold in the fields a search looks in by
+/// default (the first of those tied; a word only of a channel's name,
+/// held by no video, is not one), and the word in
 /// the most pages (the longest of those tied), both lower-case ASCII of
 /// five letters or more.
 fn pick_terms(raw: &RawIndex) -> (Option<String>, Option<String>) {
@@ -227,7 +228,8 @@ fn pick_terms(raw: &RawIndex) -> (Option<String>, Option<String>) {
             continue;
         }
         let df = raw.postings(offset).map(|p| p.len()).unwrap_or(0);
-        let videos = raw.videos_holding(offset).unwrap_or(0) as usize;
+        let searched = archilyzer_core::query::Scope::default_fields();
+        let videos = raw.videos_holding(offset, searched).unwrap_or(0) as usize;
         if videos > 0 && rare.as_ref().is_none_or(|r| videos < r.0) {
             rare = Some((videos, t.clone()));
         }

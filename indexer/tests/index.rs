@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::format::{Manifest, SiteCorpus};
 use archilyzer_core::index::{self, IndexStatus};
-use archilyzer_core::query::{search, FilterArgs, Request};
+use archilyzer_core::query::{search, FilterArgs, Request, Scope};
 use archilyzer_index::check;
 use common::{copy_dir, generated, open_local};
 
@@ -885,8 +885,12 @@ fn a_wider_fuzzy_search_only_adds_words_and_finds_a_superset_of_videos() {
     };
     let mut checked = 0;
     for w in words.iter().step_by(words.len() / 200 + 1) {
-        let one: BTreeSet<String> = raw.similar(w, 1, 8).into_iter().map(|v| v.word).collect();
-        let two: Vec<index::similar::Variant> = raw.similar(w, 2, 8);
+        let one: BTreeSet<String> = raw
+            .similar(w, 1, 8, Scope::default_fields())
+            .into_iter()
+            .map(|v| v.word)
+            .collect();
+        let two: Vec<index::similar::Variant> = raw.similar(w, 2, 8, Scope::default_fields());
         let two_words: BTreeSet<String> = two.iter().map(|v| v.word.clone()).collect();
         assert!(
             one.is_subset(&two_words),
@@ -901,7 +905,7 @@ fn a_wider_fuzzy_search_only_adds_words_and_finds_a_superset_of_videos() {
     assert!(checked > 5, "{checked} words with neighbours");
     let word = words
         .iter()
-        .find(|w| !raw.similar(w, 1, 8).is_empty())
+        .find(|w| !raw.similar(w, 1, 8, Scope::default_fields()).is_empty())
         .unwrap();
     let videos = |fuzzy: u8| -> BTreeSet<String> {
         let q = Request {
@@ -949,7 +953,7 @@ fn fuzzy_finds_exactly_the_union_of_the_query_and_its_named_expansions() {
             let t = String::from_utf8_lossy(t).into_owned();
             if t.len() >= 6
                 && t.chars().all(|c| c.is_ascii_lowercase())
-                && !raw.similar(&t, 1, 8).is_empty()
+                && !raw.similar(&t, 1, 8, Scope::default_fields()).is_empty()
             {
                 found = Some(t);
                 break;
@@ -1003,7 +1007,7 @@ fn fuzzy_two_leaves_out_far_variants_that_are_likely_other_words_and_names_them(
                 continue;
             }
             let far = raw
-                .similar(&t, 2, 8)
+                .similar(&t, 2, 8, Scope::default_fields())
                 .into_iter()
                 .find(|v| v.edits == 2 && v.word.chars().next() != t.chars().next());
             if let Some(v) = far {
@@ -1073,4 +1077,53 @@ fn a_settled_index_is_loaded_once_per_process_and_a_rebuild_is_loaded_again() {
         0
     );
     assert_parity(&f, &plain("teh"));
+}
+
+#[test]
+fn a_word_is_counted_in_the_videos_a_search_of_the_same_scopes_finds() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let raw = index::RawIndex::load(&f.index).unwrap();
+    let words: Vec<String> = {
+        use fst::Streamer;
+        let mut stream = raw.terms.stream();
+        let mut out = Vec::new();
+        while let Some((t, _)) = stream.next() {
+            let t = String::from_utf8_lossy(t).into_owned();
+            if t.len() >= 4 && t.chars().all(|c| c.is_ascii_lowercase()) {
+                out.push(t);
+            }
+        }
+        out
+    };
+    let scope_sets: [&[&str]; 6] = [
+        &[],
+        &["description"],
+        &["tags"],
+        &["transcripts"],
+        &["chat"],
+        &["transcripts", "description"],
+    ];
+    let mut differ = 0;
+    for w in words.iter().step_by(words.len() / 25 + 1) {
+        let mut counts = Vec::new();
+        for names in scope_sets {
+            let scopes: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+            let (set, _) = Scope::resolve(&scopes);
+            let counted = raw.videos_with(w, Scope::fields_of(&set));
+            let q = Request {
+                scopes,
+                use_aliases: false,
+                ..plain(w)
+            };
+            let found = search(&archive, None, &q).unwrap().total_videos as u64;
+            assert_eq!(counted, found, "{w} in {names:?}");
+            counts.push(counted);
+        }
+        differ += usize::from(counts.iter().any(|&c| c != counts[0]));
+    }
+    assert!(
+        differ > 3,
+        "the scopes must tell the words apart ({differ})"
+    );
 }

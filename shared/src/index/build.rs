@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use fst::Streamer;
 
+use super::fields::{Census, Fields};
 use super::holders::{Holders, Word};
 use super::read::RawIndex;
 use super::{
@@ -100,6 +101,10 @@ struct PageWords {
     /// Whether holders may be named (transcript pages only: chat and posts
     /// pages are always read whole).
     spans: bool,
+    /// The field a unit of this page's layer is made of (the one a
+    /// posting leaves unsaid when every holder holds the word there
+    /// alone).
+    own: Fields,
     videos: Vec<VideoRow>,
 }
 
@@ -124,6 +129,7 @@ impl PageWords {
                 let narrows = spans && videos <= units / HOLDERS_AT_MOST && !page_wide.contains(&w);
                 let entry = Entry {
                     videos,
+                    census: Census::of(&lists.fields[holders.clone()], self.own),
                     holders: narrows.then_some(holders),
                 };
                 (w, entry)
@@ -146,10 +152,12 @@ struct ReadPage {
     videos: Vec<VideoRow>,
 }
 
-/// What one page's posting of a word says: how many videos hold it, and
-/// which (a range of [`ReadPage::holders`]) when that narrows the page.
+/// What one page's posting of a word says: how many videos hold it, in
+/// which fields (unless all in the layer's own), and which (a range of
+/// [`ReadPage::holders`]) when that narrows the page.
 struct Entry {
     videos: u32,
+    census: Option<Census>,
     holders: Option<std::ops::Range<usize>>,
 }
 
@@ -325,7 +333,13 @@ impl Postings {
         for (w, entry) in page.entries {
             let e = self.map.entry(w).or_default();
             let holders = entry.holders.map(|r| &page.holders[r]);
-            encode_entry(&mut e.bytes, id, e.last_page, entry.videos, holders);
+            encode_entry(
+                &mut e.bytes,
+                (id, e.last_page),
+                entry.videos,
+                holders,
+                entry.census.as_ref(),
+            );
             e.last_page = id;
             e.count += 1;
         }
@@ -404,6 +418,7 @@ fn page_words(
     let name = site.describe(&format::paths::page(p.layer, &p.channel, p.page));
     let mut w = PageWords {
         words,
+        own: Fields::of_layer(p.layer.into()),
         ..PageWords::default()
     };
     for_each_token(&channel_name_of(site, &p.channel), |t, _| {
@@ -414,11 +429,14 @@ fn page_words(
             for (span, json) in format::spans::videos(&bytes, &name)? {
                 let v: VideoView =
                     serde_json::from_str(json).map_err(|e| FormatError::json(&name, e))?;
-                let fields = [v.title.as_ref(), v.description.as_ref()];
+                let fields = [
+                    (Fields::TITLE, v.title.as_ref()),
+                    (Fields::DESCRIPTION, v.description.as_ref()),
+                ];
                 let texts = fields
                     .into_iter()
-                    .chain(v.tags.iter().map(AsRef::as_ref))
-                    .chain(v.cues.iter().map(|c| c.text.as_ref()));
+                    .chain(v.tags.iter().map(|t| (Fields::TAGS, t.as_ref())))
+                    .chain(v.cues.iter().map(|c| (Fields::CAPTIONS, c.text.as_ref())));
                 w.add_unit(texts);
                 w.videos
                     .push(VideoRow::of(site.id(), &p.channel, p.page, &v, span));
@@ -428,13 +446,13 @@ fn page_words(
         Layer::Chat => {
             let page: ChatPage = format::parse(&bytes, &name)?;
             for v in &page.videos {
-                w.add_unit(v.messages.iter().map(|m| m.text.as_str()));
+                w.add_unit(v.messages.iter().map(|m| (Fields::CHAT, m.text.as_str())));
             }
         }
         Layer::Posts => {
             let page: PostPage = format::parse(&bytes, &name)?;
             for post in &page.posts {
-                w.add_unit(std::iter::once(post.text.as_str()));
+                w.add_unit(std::iter::once((Fields::POSTS, post.text.as_str())));
             }
         }
     }
@@ -449,12 +467,12 @@ fn channel_name_of(site: &crate::archive::Site, channel: &str) -> String {
 
 impl PageWords {
     /// Adds the next unit (a video, a chat thread, a post) of the page:
-    /// each word of its `texts` names it once as a holder.
-    fn add_unit<'a>(&mut self, texts: impl Iterator<Item = &'a str>) {
+    /// each word of its `texts` names it as a holder in that text's field.
+    fn add_unit<'a>(&mut self, texts: impl Iterator<Item = (Fields, &'a str)>) {
         let unit = self.units;
         self.units += 1;
-        for text in texts {
-            for_each_token(text, |t, _| self.words.add(t, unit));
+        for (field, text) in texts {
+            for_each_token(text, |t, _| self.words.add(t, unit, field));
         }
     }
 }

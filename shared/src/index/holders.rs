@@ -1,9 +1,11 @@
 //! A page's words while the index builder reads it: each distinct word
-//! with the units (videos, chat threads, posts) of the page that hold it.
+//! with the units (videos, chat threads, posts) of the page that hold it,
+//! and in which fields.
 //!
 //! Promise: [`Holders::take_lists`] gives exactly the words handed to
 //! [`Holders::add`] and [`Holders::ensure`], each once, with its holders
-//! ascending and each once (units must be added in ascending order).
+//! ascending and each once, each with every field it was added in (units
+//! must be added in ascending order).
 //!
 //! Why not one string map: this lookup runs for every token of every
 //! caption, and most words are short. A word of at most 8 bytes is kept
@@ -15,6 +17,8 @@
 
 use rustc_hash::FxHashMap;
 
+use super::fields::Fields;
+
 /// Each word of a page and the units holding it.
 #[derive(Default)]
 pub(super) struct Holders {
@@ -22,29 +26,40 @@ pub(super) struct Holders {
     short: FxHashMap<u64, u32>,
     /// Longer words, and their list number.
     long: FxHashMap<Box<str>, u32>,
-    /// The last unit recorded for each list (a word said again in the
-    /// same unit costs nothing more).
+    /// The last (unit, field) recorded for each list, as [`pair`] packs
+    /// it (a word said again in the same field of the same unit costs
+    /// nothing more).
     lasts: Vec<u32>,
-    /// Every (list, unit) recorded, as `list << 32 | unit`: one flat
-    /// array instead of a growing list per word, sorted once at the end.
+    /// Every (list, unit, field) recorded, as `list << 32 | pair`: one
+    /// flat array instead of a growing list per word, sorted once at the
+    /// end.
     pairs: Vec<u64>,
 }
 
+/// A unit and a field packed into 32 bits: the unit above the field's
+/// six bits (a page holds far fewer than 2^26 units).
+fn pair(unit: u32, field: Fields) -> u32 {
+    unit << 6 | u32::from(field.bits())
+}
+
 /// The words of a page and their holders: each word with the range of
-/// [`Lists::units`] that holds its units, ascending.
+/// [`Lists::units`] that holds its units, ascending, and of
+/// [`Lists::fields`] that says in which fields each holds it.
 pub(super) struct Lists {
     pub words: Vec<(Word, std::ops::Range<usize>)>,
     pub units: Vec<u32>,
+    pub fields: Vec<Fields>,
 }
 
 impl Holders {
-    /// Records that `unit` holds `word`.
-    pub fn add(&mut self, word: &str, unit: u32) {
+    /// Records that `unit` holds `word` in `field`.
+    pub fn add(&mut self, word: &str, unit: u32, field: Fields) {
         let list = self.list_of(word);
         let last = &mut self.lasts[list as usize];
-        if *last != unit {
-            *last = unit;
-            self.pairs.push(u64::from(list) << 32 | u64::from(unit));
+        let pair = pair(unit, field);
+        if *last != pair {
+            *last = pair;
+            self.pairs.push(u64::from(list) << 32 | u64::from(pair));
         }
     }
 
@@ -74,16 +89,25 @@ impl Holders {
     pub fn take_lists(&mut self) -> Lists {
         self.pairs.sort_unstable();
         let mut ranges = vec![0..0; self.lasts.len()];
+        let (mut units, mut fields) = (Vec::new(), Vec::new());
         let mut at = 0;
         while at < self.pairs.len() {
-            let list = (self.pairs[at] >> 32) as usize;
-            let start = at;
-            while at < self.pairs.len() && (self.pairs[at] >> 32) as usize == list {
-                at += 1;
+            let list = self.pairs[at] >> 32;
+            let start = units.len();
+            while at < self.pairs.len() && self.pairs[at] >> 32 == list {
+                // One holder per unit, with the union of its fields.
+                let unit = self.pairs[at] as u32 >> 6;
+                let mut bits = 0;
+                while at < self.pairs.len() && self.pairs[at] >> 6 == (list << 26 | u64::from(unit))
+                {
+                    bits |= self.pairs[at] as u8 & 63;
+                    at += 1;
+                }
+                units.push(unit);
+                fields.push(Fields::from_bits(bits).unwrap_or(Fields::NONE));
             }
-            ranges[list] = start..at;
+            ranges[list as usize] = start..units.len();
         }
-        let units = self.pairs.iter().map(|&p| p as u32).collect();
         self.pairs.clear();
         self.lasts.clear();
         let short = self.short.drain().map(|(k, list)| (Word::Short(k), list));
@@ -92,7 +116,11 @@ impl Holders {
             .chain(long)
             .map(|(w, list)| (w, ranges[list as usize].clone()))
             .collect();
-        Lists { words, units }
+        Lists {
+            words,
+            units,
+            fields,
+        }
     }
 }
 
@@ -152,7 +180,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     #[test]
-    fn holders_list_every_word_once_with_its_units_as_a_plain_map_would() {
+    fn holders_list_every_word_once_with_its_units_and_fields_as_a_plain_map_would() {
         let words = [
             "a",
             "the",
@@ -168,18 +196,21 @@ mod tests {
             "8bytes!!",
         ];
         let mut seed = 11u64;
+        let fields = [Fields::CAPTIONS, Fields::TITLE, Fields::TAGS];
         let mut holders = Holders::default();
-        let mut plain: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        let mut plain: BTreeMap<String, Vec<(u32, Fields)>> = BTreeMap::new();
         for unit in 0..50u32 {
             for _ in 0..20 {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
                 let w = words[(seed >> 33) as usize % words.len()];
-                holders.add(w, unit);
+                let f = fields[(seed >> 20) as usize % fields.len()];
+                holders.add(w, unit, f);
                 let h = plain.entry(w.to_string()).or_default();
-                if h.last() != Some(&unit) {
-                    h.push(unit);
+                match h.last_mut() {
+                    Some((u, had)) if *u == unit => *had = had.with(f),
+                    _ => h.push((unit, f)),
                 }
             }
         }
@@ -191,10 +222,16 @@ mod tests {
             holders.take_lists().words.is_empty(),
             "the table is left empty"
         );
-        let got: BTreeMap<String, Vec<u32>> = lists
+        let got: BTreeMap<String, Vec<(u32, Fields)>> = lists
             .words
             .into_iter()
-            .map(|(w, r)| (w.into_text().into(), lists.units[r].to_vec()))
+            .map(|(w, r)| {
+                let held = lists.units[r.clone()].iter().copied();
+                (
+                    w.into_text().into(),
+                    held.zip(lists.fields[r].iter().copied()).collect(),
+                )
+            })
             .collect();
         assert_eq!(got, plain);
     }

@@ -17,10 +17,15 @@
 //!               table is `postingsBlocks` in meta.json): per word, a varint count, then
 //!               for each page holding it, ascending: a varint delta of
 //!               its page id, a varint count of the videos (chat
-//!               threads, posts) on that page that hold it, and a flag:
-//!               0 when any video of the page may hold it, 1 when the
-//!               positions of the holders on the page follow (transcript
-//!               pages where at most one video in four holds the word)
+//!               threads, posts) on that page that hold it, and a flag
+//!               byte: bit 1 when the positions of the holders on the
+//!               page follow (transcript pages where at most one video in
+//!               four holds the word; else any video of the page may),
+//!               bit 2 when a census of fields follows (see [`fields`]:
+//!               a varint count of combinations, then each as a byte of
+//!               field bits and a varint count of holders; without it,
+//!               every holder holds the word in its layer's own field
+//!               alone: captions, chat or posts)
 //! terms.txt     every word, one per line, in order: the blob infix
 //!               lookups (regex literals inside words) scan with memchr
 //! videos.json   one row per video read, in page order: site, channel,
@@ -45,6 +50,9 @@
 //!   carries the video's byte span in its page file and a digest of those
 //!   bytes; `postings.zst` is cut into blocks opened on demand, with their
 //!   table in `meta.json`.
+//! - 4 (2026-12): a posting says in which fields its holders hold the word
+//!   (a census, left out when all hold it in the layer's own field), so
+//!   the vocabulary counts videos in the fields a search looks in.
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -91,6 +99,7 @@ pub mod blocks;
 mod build;
 mod cache;
 mod error;
+pub mod fields;
 mod holders;
 mod open;
 mod read;
@@ -111,7 +120,7 @@ use crate::format::spans::VideoSpan;
 use crate::format::{SummaryRow, VideoView};
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -322,12 +331,27 @@ pub struct Posting {
     /// on a transcript page where only some do and no page-wide field
     /// holds it; `None` means any video of the page may hold it.
     pub holders: Option<Vec<u32>>,
+    /// In which fields they hold it; `None` when each holds it in the
+    /// page layer's own field alone ([`fields::Fields::of_layer`]).
+    pub census: Option<fields::Census>,
+}
+
+impl Posting {
+    /// Units of the page (of `layer`) holding the word in some field of
+    /// `f`.
+    pub fn units_in(&self, layer: LayerName, f: fields::Fields) -> u32 {
+        match &self.census {
+            Some(c) => c.units_in(f),
+            None if fields::Fields::of_layer(layer).meets(f) => self.videos,
+            None => 0,
+        }
+    }
 }
 
 /// A postings list: the count, then per page (ascending) its id delta, its
-/// video count, and a flag: 0 when any video of the page may hold the
-/// word, 1 when the holders follow (as many as the count, each a delta
-/// from the one before).
+/// video count, a flag byte, the holders when its bit 1 is set (as many
+/// as the count, each a delta from the one before) and the census when
+/// its bit 2 is.
 pub(crate) fn encode_postings(out: &mut Vec<u8>, postings: &[Posting]) {
     put_varint(out, postings.len() as u64);
     let mut prev = 0;
@@ -340,32 +364,45 @@ pub(crate) fn encode_postings(out: &mut Vec<u8>, postings: &[Posting]) {
 /// One entry of a postings list, its page id a delta from `prev`, the
 /// id of the entry before it (0 for the first).
 pub(crate) fn encode_posting(out: &mut Vec<u8>, p: &Posting, prev: u32) {
-    encode_entry(out, p.page, prev, p.videos, p.holders.as_deref());
+    encode_entry(
+        out,
+        (p.page, prev),
+        p.videos,
+        p.holders.as_deref(),
+        p.census.as_ref(),
+    );
 }
 
-/// [`encode_posting`] from the parts of a posting: page `page`, after
-/// page `prev`, `videos` holding the word, and which when `holders`.
+/// The flag bit that says the holders follow.
+const HOLDERS_FOLLOW: u8 = 1;
+/// The flag bit that says a census follows.
+const CENSUS_FOLLOWS: u8 = 2;
+
+/// [`encode_posting`] from the parts of a posting: page `page` after page
+/// `prev`, `videos` holding the word, which when `holders`, in which
+/// fields when `census`.
 pub(crate) fn encode_entry(
     out: &mut Vec<u8>,
-    page: u32,
-    prev: u32,
+    (page, prev): (u32, u32),
     videos: u32,
     holders: Option<&[u32]>,
+    census: Option<&fields::Census>,
 ) {
     put_varint(out, u64::from(page - prev));
-    match holders {
-        Some(holders) => {
-            put_varint(out, holders.len() as u64);
-            out.push(1);
-            let mut last = 0;
-            for &h in holders {
-                put_varint(out, u64::from(h - last));
-                last = h;
-            }
-        }
-        None => {
-            put_varint(out, u64::from(videos));
-            out.push(0);
+    let count = holders.map_or(videos, |h| h.len() as u32);
+    put_varint(out, u64::from(count));
+    let flag = holders.map_or(0, |_| HOLDERS_FOLLOW) | census.map_or(0, |_| CENSUS_FOLLOWS);
+    out.push(flag);
+    let mut last = 0;
+    for &h in holders.unwrap_or_default() {
+        put_varint(out, u64::from(h - last));
+        last = h;
+    }
+    if let Some(census) = census {
+        put_varint(out, census.0.len() as u64);
+        for (f, n) in &census.0 {
+            out.push(f.bits());
+            put_varint(out, u64::from(*n));
         }
     }
 }
@@ -386,18 +423,50 @@ pub(crate) fn decode_postings(bytes: &[u8], offset: usize, limit: u32) -> Option
             return None;
         }
         let videos = u32::try_from(get_varint(bytes, &mut at)?).ok()?;
-        let holders = match get_varint(bytes, &mut at)? {
+        let flag = *bytes.get(at)?;
+        at += 1;
+        if flag & !(HOLDERS_FOLLOW | CENSUS_FOLLOWS) != 0 {
+            return None;
+        }
+        let holders = match flag & HOLDERS_FOLLOW {
             0 => None,
-            1 => Some(decode_holders(bytes, &mut at, videos)?),
-            _ => return None,
+            _ => Some(decode_holders(bytes, &mut at, videos)?),
+        };
+        let census = match flag & CENSUS_FOLLOWS {
+            0 => None,
+            _ => Some(decode_census(bytes, &mut at, videos)?),
         };
         out.push(Posting {
             page: cur as u32,
             videos,
             holders,
+            census,
         });
     }
     Some(out)
+}
+
+/// A census of `videos` holders: combinations ascending, each of known
+/// fields and a count above 0, the counts summing to `videos`.
+fn decode_census(bytes: &[u8], at: &mut usize, videos: u32) -> Option<fields::Census> {
+    let n = get_varint(bytes, at)?;
+    if n > 63 {
+        return None;
+    }
+    let mut out: Vec<(fields::Fields, u32)> = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let f = fields::Fields::from_bits(*bytes.get(*at)?)?;
+        *at += 1;
+        let count = u32::try_from(get_varint(bytes, at)?)
+            .ok()
+            .filter(|&c| c > 0)?;
+        if out.last().is_some_and(|(last, _)| *last >= f) {
+            return None;
+        }
+        out.push((f, count));
+    }
+    let sum: u64 = out.iter().map(|(_, c)| u64::from(*c)).sum();
+    (sum == u64::from(videos)).then_some(fields::Census(out))
 }
 
 /// `count` delta-coded positions, strictly ascending.
@@ -430,11 +499,24 @@ mod tests {
                 page,
                 videos,
                 holders: None,
+                census: None,
             })
             .collect();
         postings[3].holders = Some(vec![0, 7, 300]);
+        let (c, t) = (fields::Fields::CAPTIONS, fields::Fields::TITLE);
+        postings[3].census = Some(fields::Census(vec![(c, 1), (t, 2)]));
+        postings[4].census = Some(fields::Census(vec![(c, 299), (c.with(t), 1)]));
         encode_postings(&mut buf, &postings);
-        assert_eq!(decode_postings(&buf, 0, 70_001), Some(postings));
+        assert_eq!(decode_postings(&buf, 0, 70_001), Some(postings.clone()));
+        let mut wrong = postings.clone();
+        wrong[4].census = Some(fields::Census(vec![(c, 1)]));
+        let mut bad = Vec::new();
+        encode_postings(&mut bad, &wrong);
+        assert_eq!(
+            decode_postings(&bad, 0, 70_001),
+            None,
+            "a census that does not add up to the holders"
+        );
         assert_eq!(
             decode_postings(&buf, 0, 1000),
             None,

@@ -13,6 +13,7 @@ use std::path::Path;
 use fst::{IntoStreamer, Streamer};
 
 use super::blocks::Blocks;
+use super::fields::Fields;
 use super::select::Selection;
 use super::{
     decode_postings, files, IndexError, LayerName, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION,
@@ -116,15 +117,15 @@ impl RawIndex {
             })
     }
 
-    /// How many videos (transcript records) hold the word whose postings
-    /// are at `offset`; `None` if the postings are damaged.
-    pub fn videos_holding(&self, offset: u64) -> Option<u64> {
+    /// How many videos hold the word whose postings are at `offset` in
+    /// some field of `f` (chat threads and posts count as one each, in
+    /// the chat and posts fields); `None` if the postings are damaged.
+    pub fn videos_holding(&self, offset: u64, f: Fields) -> Option<u64> {
         let postings = self.postings_with_counts(offset).ok()?;
         Some(
             postings
                 .iter()
-                .filter(|p| self.meta.pages[p.page as usize].key.layer == LayerName::Transcripts)
-                .map(|p| u64::from(p.videos))
+                .map(|p| u64::from(p.units_in(self.meta.pages[p.page as usize].key.layer, f)))
                 .sum(),
         )
     }

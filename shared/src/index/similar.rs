@@ -4,7 +4,8 @@
 //!
 //! Promise: [`RawIndex::similar`] returns every word of the vocabulary
 //! within `max_edits` Levenshtein edits (insert, delete, substitute) of
-//! the word, other than the word itself, that at least one video holds,
+//! the word, other than the word itself, that at least one video holds
+//! in the fields asked about,
 //! nearest first (every 1-edit word before any 2-edit one, so a wider
 //! search only ever adds words), then most videos, then alphabetical, at
 //! most `limit`. It reads the term dictionary only, never a page.
@@ -18,6 +19,7 @@
 
 use fst::{Automaton, IntoStreamer, Streamer};
 
+use super::fields::Fields;
 use super::RawIndex;
 
 /// A word of the vocabulary and how many videos hold it.
@@ -25,7 +27,7 @@ use super::RawIndex;
 pub struct Variant {
     /// The normalised word.
     pub word: String,
-    /// Videos (transcript records) that hold it.
+    /// Videos that hold it in the fields asked about.
     pub videos: u64,
     /// Its distance from the query word, in character edits.
     pub edits: u32,
@@ -42,9 +44,9 @@ pub fn edits_for(len: usize) -> u32 {
 }
 
 impl RawIndex {
-    /// The vocabulary's words within `max_edits` of `word` (see the
-    /// module's promise).
-    pub fn similar(&self, word: &str, max_edits: u32, limit: usize) -> Vec<Variant> {
+    /// The vocabulary's words within `max_edits` of `word` held in some
+    /// field of `f` (see the module's promise).
+    pub fn similar(&self, word: &str, max_edits: u32, limit: usize, f: Fields) -> Vec<Variant> {
         if max_edits == 0 {
             return Vec::new();
         }
@@ -54,7 +56,7 @@ impl RawIndex {
             if term == word.as_bytes() {
                 continue;
             }
-            let videos = self.videos_holding(offset).unwrap_or(0);
+            let videos = self.videos_holding(offset, f).unwrap_or(0);
             if videos > 0 {
                 let found = String::from_utf8_lossy(term).into_owned();
                 out.push(Variant {
@@ -75,11 +77,11 @@ impl RawIndex {
         out
     }
 
-    /// How many videos hold `word` exactly.
-    pub fn videos_with(&self, word: &str) -> u64 {
+    /// How many videos hold `word` exactly in some field of `f`.
+    pub fn videos_with(&self, word: &str, f: Fields) -> u64 {
         self.terms
             .get(word)
-            .and_then(|offset| self.videos_holding(offset))
+            .and_then(|offset| self.videos_holding(offset, f))
             .unwrap_or(0)
     }
 }

@@ -37,6 +37,7 @@ pub(crate) mod suggest;
 pub(crate) mod terms;
 pub mod vocabulary;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::Serialize;
@@ -48,6 +49,7 @@ pub use suggest::also_heard;
 pub(crate) use terms::{TermSpec, Terms};
 
 use crate::archive::Archive;
+use crate::index::fields::Fields;
 use crate::index::IndexStatus;
 
 /// A search as a caller asks for it. The default is what both front ends
@@ -138,6 +140,53 @@ impl Scope {
             Scope::Chat => "chat",
             Scope::Posts => "posts",
         }
+    }
+
+    /// The fields of the index's census this scope looks in (the channel
+    /// name, which `metadata` also searches, is page-wide and counted by
+    /// no posting).
+    pub fn fields(self) -> Fields {
+        match self {
+            Scope::Transcripts => Fields::CAPTIONS,
+            Scope::Title | Scope::Metadata => Fields::TITLE,
+            Scope::Description => Fields::DESCRIPTION,
+            Scope::Tags => Fields::TAGS,
+            Scope::Chat => Fields::CHAT,
+            Scope::Posts => Fields::POSTS,
+        }
+    }
+
+    /// The scopes a request's `names` ask for: captions and titles when
+    /// none is named; with a note for each name that is no scope.
+    pub fn resolve(names: &[String]) -> (BTreeSet<Scope>, Vec<String>) {
+        let mut notes = Vec::new();
+        let mut scopes = BTreeSet::new();
+        for s in names {
+            match Scope::parse(s) {
+                Some(scope) => {
+                    scopes.insert(scope);
+                }
+                None => notes.push(format!(
+                    "unrecognised scope {s:?} (valid: transcripts, chat, description, tags, metadata, posts)"
+                )),
+            }
+        }
+        if names.is_empty() {
+            scopes.extend([Scope::Transcripts, Scope::Title]);
+        } else if scopes.is_empty() {
+            notes.push("no valid scope given: nothing was searched".into());
+        }
+        (scopes, notes)
+    }
+
+    /// The fields a request that names no scope searches.
+    pub fn default_fields() -> Fields {
+        Scope::fields_of(&Scope::resolve(&[]).0)
+    }
+
+    /// The fields of all of `scopes`.
+    pub fn fields_of(scopes: &BTreeSet<Scope>) -> Fields {
+        scopes.iter().fold(Fields::NONE, |f, s| f.with(s.fields()))
     }
 
     /// A scope by the name requests use; `None` for an unknown name.

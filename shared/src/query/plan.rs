@@ -60,22 +60,8 @@ impl Compiled {
         let mut notes = filters.notes.clone();
         notes.extend(terms.describe(archive.sites().len()));
         notes.extend(fuzzy_note);
-        let mut scopes = BTreeSet::new();
-        for s in &req.scopes {
-            match Scope::parse(s) {
-                Some(scope) => {
-                    scopes.insert(scope);
-                }
-                None => notes.push(format!(
-                    "unrecognised scope {s:?} (valid: transcripts, chat, description, tags, metadata, posts)"
-                )),
-            }
-        }
-        if req.scopes.is_empty() {
-            scopes.extend([Scope::Transcripts, Scope::Title]);
-        } else if scopes.is_empty() {
-            notes.push("no valid scope given: nothing was searched".into());
-        }
+        let (scopes, scope_notes) = Scope::resolve(&req.scopes);
+        notes.extend(scope_notes);
         Ok(Compiled {
             terms,
             scopes,

@@ -23,7 +23,8 @@
 
 use serde::Serialize;
 
-use super::Request;
+use super::{Request, Scope};
+use crate::index::fields::Fields;
 use crate::index::similar::{edits_for, Variant};
 use crate::index::Index;
 
@@ -78,7 +79,7 @@ impl AlsoHeard {
             })
             .collect();
         format!(
-            "also in the vocabulary near {:?}: {} (videos holding each in any field, searched or not; search them too if they are the same word misheard)",
+            "also in the vocabulary near {:?}: {} (videos holding each in the fields searched; search them too if they are the same word misheard)",
             self.word,
             list.join(", ")
         )
@@ -95,6 +96,11 @@ fn candidate_words(request: &Request) -> Vec<String> {
         .into_iter()
         .filter(|w| edits_for(w.chars().count()) > 0)
         .collect()
+}
+
+/// The fields the request's scopes search: variants are counted there.
+fn searched_fields(request: &Request) -> Fields {
+    Scope::fields_of(&Scope::resolve(&request.scopes).0)
 }
 
 /// The variants of each query word, and the note to show when there is
@@ -116,7 +122,7 @@ pub fn also_heard(index: Option<&Index>, request: &Request) -> (Vec<AlsoHeard>, 
             let edits = edits_for(word.chars().count());
             let variants = index
                 .raw
-                .similar(&word, edits, MAX_VARIANTS)
+                .similar(&word, edits, MAX_VARIANTS, searched_fields(request))
                 .into_iter()
                 .map(Suggested::from)
                 .collect();
@@ -156,8 +162,9 @@ pub fn expansions(index: Option<&Index>, request: &Request) -> (Vec<String>, Opt
         if word.chars().count() < 5 {
             continue;
         }
-        let own = index.raw.videos_with(word);
-        for variant in index.raw.similar(word, edits, MAX_VARIANTS) {
+        let fields = searched_fields(request);
+        let own = index.raw.videos_with(word, fields);
+        for variant in index.raw.similar(word, edits, MAX_VARIANTS, fields) {
             if far_variant_is_likely_another_word(word, own, &variant) {
                 left_out.push(format!("{} ({} videos)", variant.word, variant.videos));
                 continue;
