@@ -39,6 +39,59 @@ pub fn client(connect_timeout: Duration, read_timeout: Duration) -> Result<Clien
         .map_err(ClientError)
 }
 
+/// How a client for an archive's host treats compression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Asks for gzip or brotli and decodes what comes (whole files: a
+    /// compressed page costs a fraction of the bytes).
+    Decoded,
+    /// Asks for the bytes as stored and decodes nothing, so a byte range
+    /// is a range of the file and an encoded answer can be seen and
+    /// refused.
+    Identity,
+}
+
+/// A client for an archive's host: [`client`]'s timeouts, `encoding`, and
+/// redirects followed only within the origin (and from `http` to `https`
+/// on the same host, never back), at most 5, so a moved archive is named
+/// rather than silently read from elsewhere.
+pub fn site_client(
+    connect_timeout: Duration,
+    read_timeout: Duration,
+    encoding: Encoding,
+) -> Result<Client, ClientError> {
+    let _in_runtime = runtime().enter();
+    let decoded = encoding == Encoding::Decoded;
+    Client::builder()
+        .connect_timeout(connect_timeout)
+        .read_timeout(read_timeout)
+        .user_agent(concat!("archilyzer/", env!("CARGO_PKG_VERSION")))
+        .gzip(decoded)
+        .brotli(decoded)
+        .redirect(reqwest::redirect::Policy::custom(same_host_only))
+        .build()
+        .map_err(ClientError)
+}
+
+/// The redirect rule of [`site_client`].
+fn same_host_only(attempt: reqwest::redirect::Attempt) -> reqwest::redirect::Action {
+    let (from, to) = (&attempt.previous()[0], attempt.url());
+    let same =
+        from.scheme() == to.scheme() && from.port_or_known_default() == to.port_or_known_default();
+    let upgrade = from.scheme() == "http" && to.scheme() == "https";
+    if attempt.previous().len() > 5 {
+        let message = format!("{from} redirected more than 5 times");
+        attempt.error(message)
+    } else if from.host_str() != to.host_str() || !(same || upgrade) {
+        let message = format!(
+            "{from} redirects to {to}, outside the archive's origin: if the archive moved there, pass that address as the source"
+        );
+        attempt.error(message)
+    } else {
+        attempt.follow()
+    }
+}
+
 /// The HTTP client could not be started (its TLS backend failed to load:
 /// check the system's OpenSSL and certificates).
 #[derive(Debug, thiserror::Error)]

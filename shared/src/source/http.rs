@@ -13,20 +13,29 @@
 //! - a byte range of a page is asked with `Range`; a server that ignores it
 //!   and sends the whole file has that file checked as a page, kept, and
 //!   the range cut from it; a 206 is accepted only for exactly the range
-//!   asked. Ranges are cached on disk too, keyed by the page's sha256.
+//!   asked. Ranges are cached on disk too, keyed by the page's sha256;
+//! - whole files are asked for compressed (gzip, brotli) and decoded; a
+//!   range is asked for the bytes as stored, and a range answer that is
+//!   encoded anyway is set aside for a whole-page read, so compression
+//!   never changes which bytes a range holds;
+//! - `ETag`s, weak ones included, serve only to revalidate (`If-None-Match`
+//!   compares weakly); what a page holds is always proven by its sha256;
+//! - redirects are followed within the host only ([`crate::net::site_client`]);
+//! - an HTML answer (an error page, a fallback page) where a file was
+//!   expected is named as such, with its title, never parsed as JSON.
 
 use std::time::Duration;
 
 use std::ops::Range;
 
 use reqwest::header::{
-    HeaderMap, CONTENT_RANGE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, RANGE,
-    RETRY_AFTER,
+    HeaderMap, CONTENT_ENCODING, CONTENT_RANGE, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE,
+    IF_NONE_MATCH, LAST_MODIFIED, RANGE, RETRY_AFTER,
 };
 use reqwest::StatusCode;
 use reqwest::{Client, Response};
 
-use crate::net::{block_on, describe};
+use crate::net::{block_on, describe, site_client, Encoding};
 use url::Url;
 
 use super::disk_cache::{DiskCache, Validators};
@@ -91,7 +100,10 @@ impl Default for HttpOptions {
 #[derive(Debug, Clone)]
 pub struct HttpStore {
     base: Url,
+    /// For whole files: asks for compression and decodes it.
     client: Client,
+    /// For byte ranges: the bytes as stored.
+    raw: Client,
     options: HttpOptions,
     cache: Option<std::sync::Arc<DiskCache>>,
 }
@@ -135,11 +147,14 @@ impl HttpStore {
         }
         base.set_query(None);
         base.set_fragment(None);
-        let client = crate::net::client(options.connect_timeout, options.read_timeout)
-            .map_err(|e| ReadError::Other(e.to_string()))?;
+        let make = |encoding| {
+            site_client(options.connect_timeout, options.read_timeout, encoding)
+                .map_err(|e| ReadError::Other(e.to_string()))
+        };
         Ok(HttpStore {
             base,
-            client,
+            client: make(Encoding::Decoded)?,
+            raw: make(Encoding::Identity)?,
             options,
             cache,
         })
@@ -197,7 +212,7 @@ impl HttpStore {
     }
 
     /// One GET, conditional on `cached` validators when given.
-    fn get_once(&self, url: &Url, cached: Option<&Validators>) -> Result<Response, Retryable> {
+    fn get_once(&self, url: &Url, cached: Option<&Validators>) -> Result<Response, Attempt> {
         let mut req = self.client.get(url.clone());
         if let Some(v) = cached {
             if let Some(etag) = &v.etag {
@@ -207,7 +222,7 @@ impl HttpStore {
                 req = req.header(IF_MODIFIED_SINCE, lm);
             }
         }
-        block_on(async move { req.send().await }).map_err(|e| Retryable::Network(describe(&e)))
+        send(req)
     }
 
     fn fetch_conditional(&self, url: &Url) -> Result<Option<Vec<u8>>, ReadError> {
@@ -216,7 +231,7 @@ impl HttpStore {
         self.with_retries(url, || {
             let resp = match self.get_once(url, cached.as_ref().map(|c| &c.1)) {
                 Ok(r) => r,
-                Err(reason) => return Attempt::Retry { reason, wait: None },
+                Err(outcome) => return outcome,
             };
             let status = resp.status();
             if status == StatusCode::NOT_MODIFIED {
@@ -224,9 +239,10 @@ impl HttpStore {
                     return Attempt::Done(Ok(Some(body.clone())));
                 }
             }
-            if let Some(outcome) = classify(&resp) {
-                return outcome;
-            }
+            let resp = match judge(resp) {
+                Ok(r) => r,
+                Err(outcome) => return outcome,
+            };
             let validators = validators(resp.headers());
             match read_body(resp) {
                 Ok(body) => {
@@ -241,6 +257,63 @@ impl HttpStore {
             }
         })
     }
+}
+
+/// Sends `req`: a transport failure is worth retrying, a redirect the
+/// client refused ([`crate::net::site_client`]) is not.
+fn send(req: reqwest::RequestBuilder) -> Result<Response, Attempt> {
+    block_on(async move { req.send().await }).map_err(|e| {
+        if e.is_redirect() {
+            let why =
+                std::error::Error::source(&e).map_or_else(|| e.to_string(), |s| s.to_string());
+            return Attempt::Done(Err(ReadError::Other(why)));
+        }
+        Attempt::Retry {
+            reason: Retryable::Network(describe(&e)),
+            wait: None,
+        }
+    })
+}
+
+/// A response with a file in it, or what to do instead: an HTML page is
+/// named ([`html_page`]); a missing file is `None`; a 5xx or 429 is
+/// retried; any other status is an error at once.
+fn judge(resp: Response) -> Result<Response, Attempt> {
+    let html = resp
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/html"));
+    let missing = matches!(resp.status(), StatusCode::NOT_FOUND | StatusCode::GONE);
+    if html && !missing && !resp.status().is_server_error() {
+        return Err(Attempt::Done(Err(html_page(resp))));
+    }
+    match classify(&resp) {
+        Some(outcome) => Err(outcome),
+        None => Ok(resp),
+    }
+}
+
+/// The error for an HTML answer, naming the page's `<title>`.
+fn html_page(resp: Response) -> ReadError {
+    let (url, status) = (resp.url().to_string(), resp.status().as_u16());
+    let body = block_on(async move { resp.bytes().await }).unwrap_or_default();
+    let text = String::from_utf8_lossy(&body[..body.len().min(64 * 1024)]).into_owned();
+    let title = title_of(&text).map_or(String::new(), |t| format!(" ({t:?})"));
+    ReadError::HtmlPage { url, status, title }
+}
+
+/// The first 80 characters of an HTML page's `<title>`, spaces folded.
+fn title_of(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let open = lower.find("<title")?;
+    let start = open + lower[open..].find('>')? + 1;
+    let end = start + lower[start..].find("</title")?;
+    let title = html[start..end]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (!title.is_empty()).then(|| title.chars().take(80).collect())
 }
 
 /// Sorts a response that is not a plain 200 into done or retry.
@@ -269,6 +342,14 @@ fn classify(resp: &Response) -> Option<Attempt> {
         status: status.as_u16(),
         attempts: 1,
     })))
+}
+
+/// Whether an answer of the raw client is content-encoded.
+fn is_encoded(resp: &Response) -> bool {
+    resp.headers()
+        .get(CONTENT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|e| !e.trim().eq_ignore_ascii_case("identity"))
 }
 
 fn read_body(resp: Response) -> Result<Vec<u8>, Retryable> {
@@ -370,15 +451,9 @@ impl Store for HttpStore {
         if let Some(body) = self.cached_page(sha256) {
             return Ok(Some(body));
         }
-        let body = self.with_retries(&url, || {
-            let resp = match self.get_once(&url, None) {
-                Ok(r) => r,
-                Err(reason) => return Attempt::Retry { reason, wait: None },
-            };
-            if let Some(outcome) = classify(&resp) {
-                return outcome;
-            }
-            checked_page(read_body(resp), sha256)
+        let body = self.with_retries(&url, || match self.get_once(&url, None).and_then(judge) {
+            Ok(resp) => checked_page(read_body(resp), sha256),
+            Err(outcome) => outcome,
         })?;
         if let Some(b) = &body {
             self.keep_page(sha256, b);
@@ -403,20 +478,20 @@ impl Store for HttpStore {
             }
         }
         let mut whole = None;
+        let mut encoded = false;
         let body = self.with_retries(&url, || {
-            let req = self.client.get(url.clone()).header(
+            let req = self.raw.get(url.clone()).header(
                 RANGE,
                 format!("bytes={}-{}", range.start, range.end.saturating_sub(1)),
             );
-            let resp = match block_on(async move { req.send().await }) {
+            let resp = match send(req).and_then(judge) {
                 Ok(r) => r,
-                Err(e) => {
-                    let reason = Retryable::Network(describe(&e));
-                    return Attempt::Retry { reason, wait: None };
-                }
+                Err(outcome) => return outcome,
             };
-            if let Some(outcome) = classify(&resp) {
-                return outcome;
+            if is_encoded(&resp) {
+                // Bytes of a compressed stream, not of the file.
+                encoded = true;
+                return Attempt::Done(Ok(None));
             }
             if resp.status() == StatusCode::PARTIAL_CONTENT {
                 return ranged_body(resp, &range);
@@ -432,6 +507,10 @@ impl Store for HttpStore {
                 other => other,
             }
         })?;
+        if encoded {
+            let page = self.read_page(path, sha256)?;
+            return page.map(|p| cut_range(&p, range, url.as_str())).transpose();
+        }
         match (&whole, &body, &self.cache) {
             (Some(page), _, _) => self.keep_page(sha256, page),
             (None, Some(b), Some(c)) => c.put(&key, b, &Validators::default()),

@@ -99,6 +99,17 @@ pub enum ReadError {
         /// Attempts made.
         attempts: u32,
     },
+    /// A host that answered with an HTML page (an error page, or a
+    /// site's fallback page) where an archive file was expected.
+    #[error("{url}: the host answered HTTP {status} with an HTML page{title} where an archive file was expected; check that the URL is the archive's root (the folder holding corpus.json) and that the file is published")]
+    HtmlPage {
+        /// The URL asked.
+        url: String,
+        /// The status of the answer.
+        status: u16,
+        /// ` ("…")` with the page's title, or nothing.
+        title: String,
+    },
     /// A remote page whose bytes are not those its manifest names.
     #[error(
         "{path}: sha256 {found} does not match the manifest's {expected}; the file is corrupt \

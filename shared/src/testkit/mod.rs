@@ -11,7 +11,7 @@
 
 pub mod site;
 
-pub use site::{Fault, Logged, TestServer};
+pub use site::{Fault, Habits, Logged, TestServer};
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

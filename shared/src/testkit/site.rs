@@ -5,7 +5,9 @@
 //! Faults are exact: a body cut short of its `Content-Length`, a stall
 //! before the headers, a status once then success. It answers a single
 //! `Range: bytes=a-b` with 206 as static hosts do, unless told to ignore
-//! ranges ([`TestServer::ignore_ranges`]), as some servers do.
+//! ranges ([`TestServer::ignore_ranges`]), as some servers do. It can take
+//! on the habits of real hosts and CDNs ([`Habits`]): gzip on the fly,
+//! weak or no `ETag`s, HTML error pages, redirects.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::TcpStream;
@@ -31,6 +33,33 @@ pub enum Fault {
     Truncate,
     /// Serve the body with one byte changed.
     Corrupt,
+    /// Answer with this status and an HTML page titled `title`, as a
+    /// host's error (or fallback) page.
+    Html {
+        /// The status sent.
+        status: u16,
+        /// The page's `<title>`.
+        title: String,
+    },
+    /// Answer 301 to this location.
+    Redirect(String),
+}
+
+/// How the host behaves on every request (all off: the plain host).
+#[derive(Debug, Clone, Default)]
+pub struct Habits {
+    /// gzip the body when asked (`Accept-Encoding: gzip`) and no range is
+    /// asked, as nginx's `gzip on` does; its `ETag` is then weak.
+    pub gzip: bool,
+    /// gzip a range's answer, asked or not (bytes of the compressed
+    /// stream), as a badly set CDN may.
+    pub gzip_ranges: bool,
+    /// Send every `ETag` weak (`W/"…"`) and compare `If-None-Match`
+    /// weakly.
+    pub weak_etags: bool,
+    /// Send no `ETag` at all, only `Last-Modified` (nginx's `etag off`),
+    /// and answer `If-Modified-Since` with 304.
+    pub no_etags: bool,
 }
 
 /// A request as the server saw it.
@@ -57,6 +86,7 @@ struct State {
     pages_left: Option<usize>,
     /// Answer every `Range` request with the whole file (200).
     ignore_ranges: bool,
+    habits: Habits,
 }
 
 /// A running server; stops when dropped.
@@ -120,6 +150,11 @@ impl TestServer {
         self.state.lock().unwrap().ignore_ranges = true;
     }
 
+    /// Behaves as `habits` says from now on.
+    pub fn habits(&self, habits: Habits) {
+        self.state.lock().unwrap().habits = habits;
+    }
+
     /// Every request so far.
     pub fn log(&self) -> Vec<Logged> {
         self.state.lock().unwrap().log.clone()
@@ -138,6 +173,11 @@ fn handle(
     state: &Mutex<State>,
 ) -> std::io::Result<()> {
     let if_none_match = req.header("if-none-match").map(str::to_string);
+    let if_modified_since = req.header("if-modified-since").is_some();
+    let habits = state.lock().unwrap().habits.clone();
+    let gzip_asked = req
+        .header("accept-encoding")
+        .is_some_and(|e| e.contains("gzip"));
     let path = req.path.clone();
     let dead = {
         let mut s = state.lock().unwrap();
@@ -164,10 +204,24 @@ fn handle(
     } else {
         std::fs::read(root.join(&path)).ok()
     };
-    let etag = body
-        .as_ref()
-        .map(|b| format!("\"{}\"", &crate::source::sha256_hex(b)[..16]));
     let range = req.header("range").map(str::to_string);
+    let gzip =
+        (habits.gzip && gzip_asked && range.is_none()) || (habits.gzip_ranges && range.is_some());
+    let weak = habits.weak_etags || gzip;
+    let etag = body.as_ref().filter(|_| !habits.no_etags).map(|b| {
+        let tag = format!("\"{}\"", &crate::source::sha256_hex(b)[..16]);
+        if weak {
+            format!("W/{tag}")
+        } else {
+            tag
+        }
+    });
+    // `If-None-Match` compares weakly: the tags without their `W/`.
+    let opaque = |t: &Option<String>| t.as_deref().map(|t| t.trim_start_matches("W/").to_string());
+    let not_modified = match &etag {
+        Some(_) => if_none_match.is_some() && opaque(&if_none_match) == opaque(&etag),
+        None => habits.no_etags && if_modified_since,
+    };
     let ignore_ranges = state.lock().unwrap().ignore_ranges;
     let part = match (&body, &range) {
         (Some(b), Some(r)) if !ignore_ranges => byte_range(r, b.len()),
@@ -175,11 +229,22 @@ fn handle(
     };
     let status = match (&fault, &body) {
         (Some(Fault::Status(s)), _) => *s,
+        (Some(Fault::Html { status, .. }), _) => *status,
+        (Some(Fault::Redirect(_)), _) => 301,
         (Some(Fault::TooManyRequests { .. }), _) => 429,
         (_, None) => 404,
-        (_, Some(_)) if if_none_match.is_some() && if_none_match == etag => 304,
+        (_, Some(_)) if not_modified => 304,
         _ if part.is_some() => 206,
         _ => 200,
+    };
+    // A range of the file, or with `gzip_ranges` of its gzip stream.
+    let body = match body {
+        Some(b) if gzip => Some(gzipped(&b)),
+        other => other,
+    };
+    let part = match (&body, &range) {
+        (Some(b), Some(r)) if gzip && status == 206 => byte_range(r, b.len()),
+        _ => part,
     };
     let (body, content_range) = match (part, body) {
         (Some((a, b)), Some(full)) if status == 206 => (
@@ -188,6 +253,7 @@ fn handle(
         ),
         (_, body) => (body, None),
     };
+    let encoding = gzip.then(|| "gzip".to_string());
     state.lock().unwrap().log.push(Logged {
         path: path.clone(),
         if_none_match,
@@ -195,7 +261,32 @@ fn handle(
         status,
         bytes: body.as_ref().map_or(0, Vec::len),
     });
-    answer(conn, status, fault, body, etag, content_range)
+    answer(
+        conn,
+        status,
+        fault,
+        body,
+        Headers {
+            etag,
+            content_range,
+            encoding,
+        },
+    )
+}
+
+/// `body` gzipped.
+fn gzipped(body: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    out.write_all(body).expect("gzip into memory");
+    out.finish().expect("gzip into memory")
+}
+
+/// The headers an answer may carry besides its status.
+struct Headers {
+    etag: Option<String>,
+    content_range: Option<String>,
+    encoding: Option<String>,
 }
 
 /// The inclusive byte range `bytes=a-b` names inside a body of `len` bytes.
@@ -210,8 +301,7 @@ fn answer(
     status: u16,
     fault: Option<Fault>,
     body: Option<Vec<u8>>,
-    etag: Option<String>,
-    content_range: Option<String>,
+    sent: Headers,
 ) -> std::io::Result<()> {
     if let Some(Fault::Delay(d)) = fault {
         std::thread::sleep(d);
@@ -225,11 +315,24 @@ fn answer(
         *b = b.wrapping_add(1);
     }
     let mut headers = vec![("Last-Modified", "Mon, 30 Nov 2026 00:00:00 GMT".to_string())];
-    if let Some(e) = etag {
+    if let Some(e) = sent.etag {
         headers.push(("ETag", e));
     }
-    if let Some(r) = content_range {
+    if let Some(r) = sent.content_range {
         headers.push(("Content-Range", r));
+    }
+    if let (Some(e), 200 | 206) = (sent.encoding, status) {
+        headers.push(("Content-Encoding", e));
+    }
+    if let Some(Fault::Html { title, .. }) = &fault {
+        headers.push(("Content-Type", "text/html; charset=utf-8".to_string()));
+        body = format!(
+            "<html>\n<head><title>{title}</title></head>\n<body><h1>{title}</h1></body>\n</html>\n"
+        )
+        .into_bytes();
+    }
+    if let Some(Fault::Redirect(to)) = &fault {
+        headers.push(("Location", to.clone()));
     }
     if let Some(Fault::TooManyRequests { retry_after }) = fault {
         headers.push(("Retry-After", retry_after.to_string()));
