@@ -133,3 +133,8 @@ pub fn corpus(name: &str, test: &str) -> Option<PathBuf> {
     let _ = writeln!(std::io::stderr(), "{line}");
     None
 }
+
+/// The committed test archive (`testdata/archive`).
+pub fn testdata_archive() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive")
+}
