@@ -22,6 +22,11 @@
 //!   trickles its headers is dropped after `HEADER_TIMEOUT`. Answer sizes
 //!   are the tools' own budget (`max_chars`).
 //!
+//! - **Health and metrics:** `GET /health` answers `ready` (200) or
+//!   `not ready` (503) with no token and nothing about the corpus;
+//!   `GET /metrics` (behind the token when one is set) gives
+//!   [`crate::metrics`] in the Prometheus text format.
+//!
 //! What a remote caller may read (`source`) is restricted in
 //! [`crate::sources`], not here.
 
@@ -41,6 +46,11 @@ use hyper::{Request, Response, StatusCode};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::Digest;
+
+use crate::metrics::{self, Refusal};
+
+/// Whether the server can answer calls (its default archive opens).
+pub type Readiness = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// How long a client may take to send its request headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -107,6 +117,7 @@ impl HttpConfig {
 /// request handled by a fresh server from `make`.
 pub async fn serve<S>(
     config: HttpConfig,
+    ready: Readiness,
     make: impl Fn() -> S + Send + Sync + 'static,
 ) -> std::io::Result<()>
 where
@@ -127,7 +138,7 @@ where
             ""
         }
     );
-    let door = Arc::new(Door::new(config));
+    let door = Arc::new(Door::new(config, ready));
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -159,6 +170,7 @@ type Body = BoxBody<Bytes, Infallible>;
 /// The checks in front of rmcp, and the count of calls in flight.
 struct Door {
     config: HttpConfig,
+    ready: Readiness,
     token_digest: Option<[u8; 32]>,
     in_flight: Mutex<(usize, HashMap<IpAddr, usize>)>,
 }
@@ -173,6 +185,7 @@ impl Drop for Slot {
     fn drop(&mut self) {
         let mut counts = self.door.in_flight.lock().unwrap();
         counts.0 -= 1;
+        metrics::set_in_flight(counts.0);
         if let Some(n) = counts.1.get_mut(&self.peer) {
             *n -= 1;
             if *n == 0 {
@@ -183,10 +196,11 @@ impl Drop for Slot {
 }
 
 impl Door {
-    fn new(config: HttpConfig) -> Door {
+    fn new(config: HttpConfig, ready: Readiness) -> Door {
         Door {
             token_digest: config.token.as_deref().map(digest),
             config,
+            ready,
             in_flight: Mutex::new((0, HashMap::new())),
         }
     }
@@ -204,12 +218,20 @@ impl Door {
         // drained, up to a bound): a connection whose body was left unread
         // is closed after the answer, and a client that reuses it meanwhile
         // sees it drop without an answer.
+        let get = req.method() == hyper::Method::GET;
+        if get && req.uri().path() == "/health" {
+            return self.health().await;
+        }
         if !self.authorized(&req) {
             drain(req.into_body(), self.config.max_body_bytes).await;
+            metrics::record_refusal(Refusal::Unauthorized);
             return refusal(
                 StatusCode::UNAUTHORIZED,
                 "a bearer token is required: send `Authorization: Bearer <token>` with the server's ARCHILYZER_HTTP_TOKEN",
             );
+        }
+        if get && req.uri().path() == "/metrics" {
+            return text(StatusCode::OK, METRICS_TYPE, metrics::render());
         }
         let declared = req
             .headers()
@@ -225,6 +247,11 @@ impl Door {
             Ok(slot) => slot,
             Err((status, why)) => {
                 drain(req.into_body(), self.config.max_body_bytes).await;
+                metrics::record_refusal(if status == StatusCode::TOO_MANY_REQUESTS {
+                    Refusal::ClientLimit
+                } else {
+                    Refusal::ServerBusy
+                });
                 return busy(status, &why);
             }
         };
@@ -234,24 +261,45 @@ impl Door {
             match tokio::time::timeout_at(deadline, read_body(body, self.config.max_body_bytes))
                 .await
             {
-                Err(_) => return refusal(StatusCode::GATEWAY_TIMEOUT, &self.timed_out()),
+                Err(_) => return self.timeout(),
                 Ok(ReadBody::TooLarge) => return self.too_large(),
                 Ok(ReadBody::Broken(e)) => {
+                    metrics::record_refusal(Refusal::BadBody);
                     return refusal(
                         StatusCode::BAD_REQUEST,
                         &format!("the request body could not be read: {e}"),
-                    )
+                    );
                 }
                 Ok(ReadBody::Whole(bytes)) => bytes,
             };
         let req = Request::from_parts(parts, Full::new(body));
         match tokio::time::timeout_at(deadline, mcp.handle(req)).await {
             Ok(response) => response.map(|body| HeldBody::new(body, slot, deadline).boxed()),
-            Err(_) => refusal(StatusCode::GATEWAY_TIMEOUT, &self.timed_out()),
+            Err(_) => self.timeout(),
         }
     }
 
+    /// `GET /health`: ready or not, and nothing else.
+    async fn health(&self) -> Response<Body> {
+        let ready = self.ready.clone();
+        let check = tokio::task::spawn_blocking(move || ready());
+        match tokio::time::timeout(Duration::from_secs(5), check).await {
+            Ok(Ok(true)) => text(StatusCode::OK, "text/plain", "ready\n".into()),
+            _ => text(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "text/plain",
+                "not ready\n".into(),
+            ),
+        }
+    }
+
+    fn timeout(&self) -> Response<Body> {
+        metrics::record_refusal(Refusal::Timeout);
+        refusal(StatusCode::GATEWAY_TIMEOUT, &self.timed_out())
+    }
+
     fn too_large(&self) -> Response<Body> {
+        metrics::record_refusal(Refusal::TooLarge);
         refusal(
             StatusCode::PAYLOAD_TOO_LARGE,
             &format!(
@@ -304,6 +352,7 @@ impl Door {
             ));
         }
         counts.0 += 1;
+        metrics::set_in_flight(counts.0);
         *counts.1.entry(peer).or_default() += 1;
         Ok(Slot {
             door: Arc::clone(self),
@@ -419,6 +468,19 @@ fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
 }
 
 /// A plain-text refusal.
+/// The content type of `/metrics` (Prometheus text, OpenMetrics flavour).
+const METRICS_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// A plain answer of `body` as `content_type`.
+fn text(status: StatusCode, content_type: &str, body: String) -> Response<Body> {
+    let mut resp = Response::new(Full::new(Bytes::from(body)).boxed());
+    *resp.status_mut() = status;
+    if let Ok(v) = hyper::header::HeaderValue::from_str(content_type) {
+        resp.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
+    }
+    resp
+}
+
 fn refusal(status: StatusCode, message: &str) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from(format!("{message}\n"))).boxed());
     *response.status_mut() = status;
@@ -479,7 +541,7 @@ mod tests {
 
     #[test]
     fn calls_in_flight_are_limited_per_address_and_in_all() {
-        let door = Arc::new(Door::new(config("127.0.0.1:1", None)));
+        let door = Arc::new(Door::new(config("127.0.0.1:1", None), Arc::new(|| true)));
         let a: IpAddr = "127.0.0.2".parse().unwrap();
         let b: IpAddr = "127.0.0.3".parse().unwrap();
         let first = door.admit(a).ok().unwrap();
@@ -514,7 +576,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_streamed_answer_holds_its_slot_until_sent_and_ends_at_the_deadline() {
-        let door = Arc::new(Door::new(config("127.0.0.1:1", None)));
+        let door = Arc::new(Door::new(config("127.0.0.1:1", None), Arc::new(|| true)));
         let a: IpAddr = "127.0.0.2".parse().unwrap();
         let wait = Duration::from_millis(200);
         let started = tokio::time::Instant::now();

@@ -20,6 +20,7 @@ pub mod budget;
 pub mod editor;
 pub mod fuzzing;
 pub mod http;
+pub mod metrics;
 pub mod plans;
 pub mod service;
 pub mod sources;

@@ -300,7 +300,13 @@ async fn serve() -> std::process::ExitCode {
         let server = Archilyzer {
             context: Arc::new(context(sources)),
         };
-        return match http::serve(config, move || server.clone()).await {
+        // Ready when the default archive opens (opened once, then kept).
+        let context = server.context.clone();
+        let ready: http::Readiness = Arc::new(move || {
+            let sources = &context.sources;
+            sources.archive(sources.default_handle()).is_ok()
+        });
+        return match http::serve(config, ready, move || server.clone()).await {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("archilyzer-mcp: cannot serve HTTP at {addr}: {e}");

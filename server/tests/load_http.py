@@ -6,7 +6,10 @@ per-client limit applies to it alone; a 429 or 503 is the designed answer
 to too many calls at once, and the client waits its Retry-After and asks
 again. Meanwhile two slow clients misbehave: one trickles its headers, one
 sends headers and never its body; both must be dropped by the server's
-timeouts while the others are served.
+timeouts while the others are served. Meanwhile /health (no token) and
+/metrics (with the token; refused without) are scraped every second; at
+the end the scraped tool calls must equal the calls answered, and the
+refusals by kind the designed 429s and 503s the clients saw.
 
 Usage: python3 load_http.py BINARY ARCHIVE INDEX [CLIENTS] [CALLS]
 Prints the figures as JSON: calls, errors, designed 429/503s, p50/p99 per
@@ -84,6 +87,37 @@ PHASES = 9
 
 def median(xs):
     return sorted(xs)[len(xs) // 2]
+
+
+def parse_metrics(text):
+    """{(name, labels): value} of a Prometheus text answer."""
+    out = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        name_labels, value = line.rsplit(" ", 1)
+        name, _, labels = name_labels.partition("{")
+        out[(name, labels.rstrip("}"))] = float(value)
+    return out
+
+
+def metric_sum(metrics, name, having=""):
+    return sum(v for (n, labels), v in metrics.items() if n == name and having in labels)
+
+
+async def scrape(port, stats):
+    """Scrapes /health and /metrics every second until the run ends."""
+    base = f"http://127.0.0.1:{port}"
+    async with httpx2.AsyncClient(timeout=30) as http:
+        while not stats.get("finished"):
+            health = await http.get(f"{base}/health")
+            refused = await http.get(f"{base}/metrics")
+            metrics = await http.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+            ok = (health.status_code, health.text.strip(), refused.status_code, metrics.status_code) == (200, "ready", 401, 200)
+            stats["scrapes"] = stats.get("scrapes", 0) + 1
+            if not ok:
+                stats["errors"].append(("scrape", health.status_code, health.text[:100], refused.status_code, metrics.status_code))
+            await asyncio.sleep(1)
 
 
 async def client(i, url, calls, ids, stats):
@@ -182,6 +216,7 @@ async def main():
         started = time.perf_counter()
         slow = asyncio.gather(slow_client(port, body=False), slow_client(port, body=True))
         watching = asyncio.ensure_future(watch())
+        scraping = asyncio.ensure_future(scrape(port, stats))
         resting = []
         for k in range(PHASES):
             phase = range(k * calls // PHASES, (k + 1) * calls // PHASES)
@@ -191,6 +226,11 @@ async def main():
         await watching
         peak = rss_kb(server.pid, "VmHWM:")
         trickled, unfinished = await slow
+        stats["finished"] = True
+        await scraping
+        async with httpx2.AsyncClient(timeout=30) as http:
+            text = (await http.get(f"http://127.0.0.1:{port}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})).text
+        metrics = parse_metrics(text)
     finally:
         server.kill()
         server.wait()
@@ -213,9 +253,24 @@ async def main():
         "slow_headers_dropped_after_s": trickled, "unfinished_body_answered_after_s": unfinished,
         "first_errors": stats["errors"][:5],
     }
+    # The warm-up made 3 calls; every other call answered is one the clients counted.
+    scraped = {
+        "scrapes": stats.get("scrapes", 0),
+        "tool_calls": metric_sum(metrics, "archilyzer_tool_calls_total"),
+        "refused_429": metric_sum(metrics, "archilyzer_http_refusals_total", 'kind="client_limit"'),
+        "refused_503": metric_sum(metrics, "archilyzer_http_refusals_total", 'kind="server_busy"'),
+        "pages_read": metric_sum(metrics, "archilyzer_pages_read_total"),
+        "index_hits": metric_sum(metrics, "archilyzer_index_lookups_total", 'result="hit"'),
+        "index_misses": metric_sum(metrics, "archilyzer_index_lookups_total", 'result="miss"'),
+    }
+    report["metrics"] = scraped
+    metrics_ok = (scraped["tool_calls"] == stats["done"] + 3 and scraped["scrapes"] > 0
+                  and scraped["refused_429"] == stats["busy"].get(429, 0)
+                  and scraped["refused_503"] == stats["busy"].get(503, 0))
+    report["metrics_agree"] = metrics_ok
     print(json.dumps(report, indent=1))
     slow_ok = trickled[0] <= 15 and unfinished[0] <= 25
-    if stats["errors"] or drift > 10 or not slow_ok:
+    if stats["errors"] or drift > 10 or not slow_ok or not metrics_ok:
         sys.exit(1)
 
 

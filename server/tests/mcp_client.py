@@ -507,6 +507,20 @@ async def hostile(url, bearer, trap):
         check(r.status_code == 403 and "Origin" in r.text, "http: a foreign Origin is 403", f"{r.status_code} {r.text}")
         r = await post({**good, "Host": "evil.example"}, body)
         check(r.status_code == 403 and "Host" in r.text, "http: a spoofed Host is 403 (DNS rebinding)", f"{r.status_code} {r.text}")
+        root = url.rsplit("/mcp", 1)[0]
+        r = await http.get(f"{root}/health")
+        check(r.status_code == 200 and r.text == "ready\n", "http: /health says ready without a token, and nothing else", f"{r.status_code} {r.text!r}")
+        r = await http.get(f"{root}/metrics")
+        check(r.status_code == 401, "http: /metrics needs the token", f"{r.status_code} {r.text}")
+        r = await http.get(f"{root}/metrics", headers={"Authorization": f"Bearer {bearer}"})
+        text = r.text
+        check(r.status_code == 200 and r.headers.get("content-type", "").startswith("application/openmetrics-text")
+              and 'archilyzer_tool_calls_total{tool="search_transcripts",outcome="ok"}' in text
+              and 'archilyzer_http_refusals_total{kind="unauthorized"}' in text
+              and "archilyzer_tool_call_seconds_bucket" in text and "archilyzer_pages_read_total" in text
+              and "archilyzer_downloaded_bytes_total" in text and 'archilyzer_index_lookups_total{result="hit"}' in text
+              and text.endswith("# EOF\n"),
+              "http: /metrics gives calls by tool, refusals by kind, latency, pages read, bytes downloaded, index hits", text[:1500])
         r = await post(good, content=b"{" + b" " * (2 << 20) + b"}")
         check(r.status_code == 413 and "larger than this server accepts" in r.text, "http: an oversized body is 413", f"{r.status_code} {r.text[:200]}")
 

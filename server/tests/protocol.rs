@@ -197,6 +197,8 @@ fn over_http_a_real_client_gets_the_same_answers_and_hostile_requests_are_refuse
     for check in [
         "http: the two eras differ",
         "http: a spoofed Host is 403 (DNS rebinding)",
+        "http: /health says ready without a token, and nothing else",
+        "http: /metrics gives calls by tool, refusals by kind, latency, pages read, bytes downloaded, index hits",
         "http: the server made no request to an address a caller named",
     ] {
         assert!(

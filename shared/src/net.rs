@@ -10,6 +10,20 @@ use std::time::Duration;
 
 use reqwest::Client;
 
+/// Body bytes received from archive hosts since the process started.
+static DOWNLOADED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Counts `n` body bytes received from an archive's host.
+pub fn count_downloaded(n: usize) {
+    DOWNLOADED.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Body bytes received from archive hosts since the process started (as
+/// decoded: a compressed answer counts its decoded size).
+pub fn downloaded_bytes() -> u64 {
+    DOWNLOADED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Runs one future of an HTTP client built by [`client`] to completion.
 pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
     runtime().block_on(f)

@@ -26,8 +26,18 @@ pub use crate::tool::{
 };
 use registry::Runs;
 
-/// Runs tool `name` with `args` (blocking: call it off the async runtime).
+/// Runs tool `name` with `args` (blocking: call it off the async runtime),
+/// and counts the call in [`crate::metrics`].
 pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Progress) -> Output {
+    let started = std::time::Instant::now();
+    let out = dispatch(ctx, name, args, progress);
+    let tool = registry::find(name).map_or("unknown", |_| name);
+    let pages = out.structured.get("pages_read").and_then(Value::as_u64);
+    crate::metrics::record_call(tool, !out.is_error, started.elapsed(), pages.unwrap_or(0));
+    out
+}
+
+fn dispatch(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Progress) -> Output {
     let sources = &ctx.sources;
     let source_text = args.get("source").and_then(Value::as_str);
     let Some(tool) = registry::find(name) else {

@@ -36,19 +36,38 @@ fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
     })
 }
 
+/// Starts `bin`. A program file still open for writing somewhere (being
+/// installed or upgraded, or just written by another thread whose fork
+/// has not yet exec'd) cannot be run for that instant (`ETXTBSY`): that
+/// is tried again a few times, briefly, before it counts as a failure.
+fn spawn(bin: &Path, args: &[OsString]) -> std::io::Result<std::process::Child> {
+    const TEXT_FILE_BUSY: i32 = 26;
+    let mut tries = 0;
+    loop {
+        let started = Command::new(bin)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn();
+        match started {
+            Err(e) if e.raw_os_error() == Some(TEXT_FILE_BUSY) && tries < 20 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Runs `bin` with `args`; `Err` if it cannot start or outlives `timeout`.
 pub fn run(bin: &Path, args: &[OsString], timeout: Duration) -> Result<Ran, String> {
     let name = bin.file_name().map_or_else(
         || bin.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let mut child = Command::new(bin)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("could not start {}: {e}", bin.display()))?;
+    let mut child =
+        spawn(bin, args).map_err(|e| format!("could not start {}: {e}", bin.display()))?;
     let out = drain(child.stdout.take().expect("stdout is piped"));
     let err = drain(child.stderr.take().expect("stderr is piped"));
     let deadline = Instant::now() + timeout;

@@ -15,6 +15,7 @@
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::read::RawIndex;
@@ -59,6 +60,16 @@ impl Stamp {
 
 static KEPT_INDEXES: Mutex<Vec<(PathBuf, Stamp, Arc<RawIndex>)>> = Mutex::new(Vec::new());
 
+/// Loads answered by a kept index, and loads that read the files.
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
+
+/// `(hits, misses)` of [`load`] since the process started: how often a
+/// kept index answered (what a server's metrics report).
+pub fn lookups() -> (u64, u64) {
+    (HITS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
+}
+
 /// The index in `dir`: the kept one if its files are unchanged, else
 /// loaded now (and kept). Errors are never kept.
 pub fn load(dir: &Path) -> Result<Arc<RawIndex>, IndexError> {
@@ -68,9 +79,11 @@ pub fn load(dir: &Path) -> Result<Arc<RawIndex>, IndexError> {
     {
         let kept = KEPT_INDEXES.lock().unwrap();
         if let Some((_, _, raw)) = kept.iter().find(|(d, s, _)| d == dir && *s == stamp) {
+            HITS.fetch_add(1, Ordering::Relaxed);
             return Ok(Arc::clone(raw));
         }
     }
+    MISSES.fetch_add(1, Ordering::Relaxed);
     let raw = Arc::new(RawIndex::load(dir)?);
     if stamp.settled() && Stamp::of(dir).as_ref() == Some(&stamp) {
         let mut kept = KEPT_INDEXES.lock().unwrap();

@@ -356,6 +356,7 @@ fn read_body(resp: Response) -> Result<Vec<u8>, Retryable> {
     let expected = resp.content_length();
     let body = block_on(async move { resp.bytes().await })
         .map_err(|e| Retryable::Network(describe(&e)))?;
+    crate::net::count_downloaded(body.len());
     match expected {
         Some(n) if n != body.len() as u64 => Err(Retryable::Network(format!(
             "body cut short ({} of {n} bytes)",
