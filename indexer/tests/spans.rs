@@ -293,3 +293,60 @@ fn a_remote_page_changed_behind_an_unchanged_manifest_is_refused_never_misread()
     );
     assert!(answer.coverage.partial);
 }
+
+#[test]
+fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&generated().join("alpha"), &tmp.path().join("alpha"));
+    let r = remote(tmp.path());
+    let rare = rare_word(r.index.path());
+    let raw = RawIndex::load(r.index.path()).unwrap();
+    let site_id = open_local(&tmp.path().join("alpha")).sites()[0]
+        .id()
+        .to_string();
+    let slug = {
+        let rows = raw
+            .videos
+            .iter()
+            .filter(|v| v.row.channel == rare.channel && v.row.page == rare.number);
+        rows.clone().nth(rare.holder).unwrap().row.slug.clone()
+    };
+    let local = open_local(&tmp.path().join("alpha"));
+    let expected = local.find_video(&slug, &[]).unwrap().unwrap().video;
+    let path = format!("alpha/{}", rare.page);
+
+    let built = r.server.requests_for(&path).len();
+    let mut remote = open(&r.handle, None);
+    remote.read_spans_from(r.index.path().to_path_buf());
+    let found = remote
+        .find_video(&slug, &[rare.channel.clone()])
+        .unwrap()
+        .unwrap();
+    assert_eq!(found.video, expected);
+    assert_eq!(found.site.id(), site_id);
+    let asked = r.server.requests_for(&path)[built..].to_vec();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(
+        (asked[0].status, asked[0].bytes as u64),
+        (206, rare.span_len),
+        "only the video's bytes"
+    );
+
+    // The page rewritten behind its manifest with the video moved: its span
+    // now holds another video, so the whole page is read, and refused, as
+    // its bytes are not the manifest's. Never another video's record.
+    move_the_holder(&tmp.path().join("alpha"), &rare);
+    let mut remote = open(&r.handle, None);
+    remote.read_spans_from(r.index.path().to_path_buf());
+    let again = remote.find_video(&slug, &[rare.channel.clone()]);
+    let last = r.server.requests_for(&path).pop().unwrap();
+    assert!(
+        last.range.is_none(),
+        "the stale span sent the read to the whole page: {last:?}"
+    );
+    let err = again
+        .err()
+        .expect("the changed page is refused")
+        .to_string();
+    assert!(err.contains("does not match the manifest's"), "{err}");
+}

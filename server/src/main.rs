@@ -90,7 +90,17 @@ struct Cli {
     /// With --http: the longest a call may take, in seconds.
     #[arg(long, default_value_t = 120)]
     call_timeout_secs: u64,
+    /// The memory budget, in MB, for the page bytes calls read at once
+    /// (each whole page read takes twice its size until it is done; a
+    /// read waits for room, and a call that cannot get it in 30 s is
+    /// answered busy). Over stdio and HTTP alike.
+    #[arg(long, env = "ARCHILYZER_MAX_MEMORY_MB", default_value_t = DEFAULT_MAX_MEMORY_MB)]
+    max_memory: u64,
 }
+
+/// `--max-memory`'s default, in MB: with the server's own ~60 MB, a peak
+/// within 256 MB at any page size (`server/tests/load_http.py`).
+const DEFAULT_MAX_MEMORY_MB: u64 = 160;
 
 impl Cli {
     fn handle(&self) -> Result<SourceHandle, String> {
@@ -264,6 +274,7 @@ async fn serve() -> std::process::ExitCode {
         }
     };
     tracing::info!("default source: {handle}");
+    archilyzer_core::memory::set_limit(cli.max_memory.max(1) << 20);
     if let Some(missing) = handle.missing_local() {
         // Not fatal: a call can still name another corpus with `source`.
         eprintln!("archilyzer-mcp: {missing}");

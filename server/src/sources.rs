@@ -242,7 +242,11 @@ impl Sources {
         if let Some(a) = self.open.lock().unwrap().get(handle) {
             return Ok(a.clone());
         }
-        let archive = Arc::new(Archive::open(handle, &self.options).map_err(|e| e.to_string())?);
+        let mut archive = Archive::open(handle, &self.options).map_err(|e| e.to_string())?;
+        if let Some(dir) = self.index_dir(handle) {
+            archive.read_spans_from(dir);
+        }
+        let archive = Arc::new(archive);
         self.open
             .lock()
             .unwrap()

@@ -130,6 +130,7 @@ pub mod in_order;
 pub mod index;
 pub mod links;
 pub mod logging;
+pub mod memory;
 pub mod net;
 pub mod output;
 pub mod query;

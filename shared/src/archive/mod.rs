@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::format::paths::Layer;
+use crate::format::spans::VideoSpan;
 use crate::format::{self, paths, ChannelEntry, CorpusFile, HubCorpus, Post, VideoRecord};
 use crate::source::{
     DiskCache, HttpOptions, HttpStore, LocalStore, ReadError, SourceHandle, Store,
@@ -96,6 +97,9 @@ pub struct Archive {
     handle: SourceHandle,
     hub: Option<HubCorpus>,
     sites: Vec<Arc<Site>>,
+    /// An index whose recorded spans let a one-video read read only that
+    /// video's bytes ([`Archive::read_spans_from`]).
+    spans_from: Option<PathBuf>,
 }
 
 impl Archive {
@@ -131,6 +135,7 @@ impl Archive {
                 handle: handle.clone(),
                 hub: None,
                 sites: vec![Arc::new(Site::new(store, site, pages))],
+                spans_from: None,
             }),
             (_, CorpusFile::Hub(hub)) => {
                 let wanted = match handle {
@@ -149,6 +154,7 @@ impl Archive {
                     handle: handle.clone(),
                     hub: Some(hub),
                     sites,
+                    spans_from: None,
                 })
             }
         }
@@ -169,6 +175,20 @@ impl Archive {
         &self.handle
     }
 
+    /// Reads single videos by the spans the index in `dir` records (when
+    /// it has the video, and its bytes are still the ones indexed; else
+    /// the whole page is read as before).
+    pub fn read_spans_from(&mut self, dir: PathBuf) {
+        self.spans_from = Some(dir);
+    }
+
+    /// Where video `slug` of `channel` of `site` sat when the index was
+    /// built, if an index is set and has it.
+    fn span_of(&self, site: &str, channel: &str, slug: &str) -> Option<(u32, VideoSpan)> {
+        let raw = crate::index::load_kept(self.spans_from.as_deref()?).ok()?;
+        raw.span_of(site, channel, slug)
+    }
+
     /// Video `id` in any channel of any site, looking in the channels
     /// named by `hints` (slugs or names) first.
     pub fn find_video(&self, id: &str, hints: &[String]) -> Result<Option<Found<'_>>, ReadError> {
@@ -180,7 +200,8 @@ impl Archive {
             .collect();
         order.sort_by_key(|(_, _, ch)| !hints.iter().any(|h| h == &ch.slug || h == &ch.name));
         for (site_index, site, channel) in order {
-            if let Some(video) = site.find_video(&channel.slug, id)? {
+            let span = self.span_of(site.id(), &channel.slug, id);
+            if let Some(video) = site.find_video(&channel.slug, id, span.as_ref())? {
                 return Ok(Some(Found {
                     site,
                     site_index,

@@ -15,11 +15,13 @@ use serde::de::DeserializeOwned;
 
 use super::page_cache::PageCache;
 use crate::format::paths::{self, Layer};
+use crate::format::spans::VideoSpan;
 use crate::format::{
     self, Alias, ChannelDigests, ChannelEntry, ChannelStats, ChatPage, CuratedTag, Duplicates,
     Manifest, Post, PostPage, Report, ReportIndex, SiteCorpus, Summaries, TranscriptPage,
     VideoRecord,
 };
+use crate::memory::{self, PageBytes};
 use crate::source::{ReadError, Store};
 
 /// Which page of which layer of which site.
@@ -214,19 +216,26 @@ impl Site {
     }
 
     /// The raw bytes of page `n` of a layer, as the manifest lists it,
-    /// with the manifest's sha256 for it.
+    /// with the manifest's sha256 for it. The bytes hold their share of
+    /// the memory budget ([`crate::memory`]), taken before they are read.
     pub fn page_bytes(
         &self,
         layer: Layer,
         channel: &str,
         n: u32,
-    ) -> Result<(Vec<u8>, String), ReadError> {
-        let (path, sha256) = self.page_entry(layer, channel, n)?;
+    ) -> Result<(PageBytes, String), ReadError> {
+        let (path, sha256, size) = self.page_entry(layer, channel, n)?;
+        let share = memory::global()
+            .take(
+                size.saturating_mul(memory::PARSE_FACTOR),
+                memory::WAIT_FOR_ROOM,
+            )
+            .map_err(|e| ReadError::Other(e.to_string()))?;
         let bytes = self
             .store
             .read_page(&path, &sha256)?
             .ok_or_else(|| self.missing_page(&path))?;
-        Ok((bytes, sha256))
+        Ok((PageBytes::new(bytes, share), sha256))
     }
 
     /// Byte ranges of page `n` of a layer, one buffer per range. The
@@ -239,7 +248,7 @@ impl Site {
         n: u32,
         ranges: &[std::ops::Range<u64>],
     ) -> Result<Vec<Vec<u8>>, ReadError> {
-        let (path, sha256) = self.page_entry(layer, channel, n)?;
+        let (path, sha256, _) = self.page_entry(layer, channel, n)?;
         let read = |r: &std::ops::Range<u64>| {
             self.store
                 .read_page_range(&path, &sha256, r.clone())?
@@ -261,13 +270,13 @@ impl Site {
         })
     }
 
-    /// The path and sha256 of page `n` of a layer, from its manifest.
+    /// The path, sha256 and size of page `n` of a layer, from its manifest.
     fn page_entry(
         &self,
         layer: Layer,
         channel: &str,
         n: u32,
-    ) -> Result<(String, String), ReadError> {
+    ) -> Result<(String, String, u64), ReadError> {
         let manifest = self.manifest(layer, channel)?.ok_or_else(|| {
             ReadError::Other(format!(
                 "{} is not published",
@@ -286,7 +295,7 @@ impl Site {
             })?;
         check_segment(&entry.file, "page file")?;
         let path = format!("{}/{channel}/{}", layer.dir(), entry.file);
-        Ok((path, entry.sha256.clone()))
+        Ok((path, entry.sha256.clone(), entry.bytes))
     }
 
     fn missing_page(&self, path: &str) -> ReadError {
@@ -310,8 +319,48 @@ impl Site {
 
     /// Video `slug` of `channel`, found through its manifest's
     /// `slugToPage`; `Ok(None)` when the manifest does not list it or its
-    /// page does not hold it.
-    pub fn find_video(&self, channel: &str, slug: &str) -> Result<Option<VideoRecord>, ReadError> {
+    /// page does not hold it. Only that video of its page is parsed
+    /// ([`format::spans::find`]), and the page's bytes are let go once it
+    /// is, so a large page costs its bytes for a moment, not a parsed
+    /// page held in memory.
+    ///
+    /// With `span` (the page and span an index recorded for it), only
+    /// those bytes are read first, and used when they are still the
+    /// video's ([`VideoSpan::check_record`]).
+    pub fn find_video(
+        &self,
+        channel: &str,
+        slug: &str,
+        span: Option<&(u32, VideoSpan)>,
+    ) -> Result<Option<VideoRecord>, ReadError> {
+        let manifest = self.transcript_manifest(channel)?;
+        let Some(&n) = manifest.slug_to_page.get(slug) else {
+            return Ok(None);
+        };
+        if let Some((_, span)) = span.filter(|(page, _)| *page == n) {
+            let range = std::ops::Range {
+                start: span.start,
+                end: span.end,
+            };
+            let read = self.page_ranges(Layer::Transcripts, channel, n, &[range]);
+            if let Some(video) = read.ok().and_then(|b| span.check_record(&b[0], slug)) {
+                return Ok(Some(video));
+            }
+        }
+        let (bytes, _) = self.page_bytes(Layer::Transcripts, channel, n)?;
+        let name = self.describe(&paths::page(Layer::Transcripts, channel, n));
+        Ok(format::spans::find(&bytes, &name, slug)?)
+    }
+
+    /// Video `slug` of `channel` from its whole parsed page, kept in the
+    /// page cache: for a reader that asks for many videos of one page in
+    /// turn (the chat threads of a chat page). `Ok(None)` as
+    /// [`Site::find_video`].
+    pub fn find_video_in_cached_page(
+        &self,
+        channel: &str,
+        slug: &str,
+    ) -> Result<Option<VideoRecord>, ReadError> {
         let manifest = self.transcript_manifest(channel)?;
         let Some(&n) = manifest.slug_to_page.get(slug) else {
             return Ok(None);

@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use sha2::Digest;
 
 use super::view::VideoView;
-use super::FormatError;
+use super::{FormatError, VideoRecord};
 
 array_record! {
     /// A video's bytes in its page file: `[start, end, "digest"]`, with
@@ -67,6 +67,37 @@ pub fn videos<'a>(bytes: &'a [u8], name: &str) -> Result<Vec<(VideoSpan, &'a str
         .collect())
 }
 
+/// Video `slug` of a transcript page's `bytes`, parsing only its object:
+/// the objects holding the slug as a JSON string are parsed until one is
+/// that video; when the file writes the slug with escapes, each object's
+/// slug is read to find it. `None` when the page does not hold it.
+pub fn find(bytes: &[u8], name: &str, slug: &str) -> Result<Option<VideoRecord>, FormatError> {
+    let spans = videos(bytes, name)?;
+    let needle = serde_json::to_string(slug).unwrap_or_default();
+    let parse = |json: &str| -> Result<VideoRecord, FormatError> {
+        serde_json::from_str(json).map_err(|e| FormatError::json(name, e))
+    };
+    for (_, json) in &spans {
+        if memchr::memmem::find(json.as_bytes(), needle.as_bytes()).is_some() {
+            let video = parse(json)?;
+            if video.slug == slug {
+                return Ok(Some(video));
+            }
+        }
+    }
+    #[derive(Deserialize)]
+    struct Slug {
+        slug: String,
+    }
+    for (_, json) in &spans {
+        let named: Slug = serde_json::from_str(json).map_err(|e| FormatError::json(name, e))?;
+        if named.slug == slug {
+            return parse(json).map(Some);
+        }
+    }
+    Ok(None)
+}
+
 impl VideoSpan {
     /// The span's length in bytes.
     pub fn len(&self) -> u64 {
@@ -76,6 +107,12 @@ impl VideoSpan {
     /// Whether the span is empty (never, for a span [`spans`] found).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// [`VideoSpan::check`], parsed into an owned record.
+    pub fn check_record(&self, bytes: &[u8], slug: &str) -> Option<VideoRecord> {
+        self.check(bytes, slug)?;
+        serde_json::from_slice(bytes).ok()
     }
 
     /// `bytes` parsed as the video `slug`, if they are exactly the bytes
@@ -111,6 +148,22 @@ mod tests {
             assert_eq!(video.slug, slug);
         }
         assert_eq!(spans[1].check(b"{}", "b").map(|v| v.slug.len()), None);
+    }
+
+    #[test]
+    fn a_video_is_found_by_its_slug_escaped_or_not_and_only_it_parsed() {
+        let page = r#"{"channel":"c","page":1,"videos":[
+            {"slug":"a","title":"says \"b\"","mediaType":"video","age":"all_ages","state":"available","captionSource":"manual","cues":[]},
+            {"slug":"\u0062","title":"B","mediaType":"video","age":"all_ages","state":"available","captionSource":"manual","cues":[]} ]}"#;
+        let b = find(page.as_bytes(), "p", "b")
+            .unwrap()
+            .expect("b is on the page");
+        assert_eq!((b.slug.as_str(), b.title.as_str()), ("b", "B"));
+        let a = find(page.as_bytes(), "p", "a")
+            .unwrap()
+            .expect("a is on the page");
+        assert_eq!(a.title, "says \"b\"");
+        assert!(find(page.as_bytes(), "p", "z").unwrap().is_none());
     }
 
     #[test]

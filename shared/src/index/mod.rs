@@ -108,7 +108,7 @@ pub mod select;
 pub mod similar;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
-pub use cache::lookups as kept_index_lookups;
+pub use cache::{load as load_kept, lookups as kept_index_lookups};
 pub use error::IndexError;
 pub use open::{default_dir, Index, IndexStatus, Vouched};
 pub use read::RawIndex;

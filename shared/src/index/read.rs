@@ -18,6 +18,7 @@ use super::select::Selection;
 use super::{
     decode_postings, files, IndexError, LayerName, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION,
 };
+use crate::format::spans::VideoSpan;
 use crate::text::NORMALIZER_VERSION;
 
 /// The files of an index, loaded.
@@ -33,6 +34,8 @@ pub struct RawIndex {
     ids: HashMap<PageKey, u32>,
     /// Transcript page id → its rows in `videos` (in page order).
     rows: HashMap<u32, Range<usize>>,
+    /// (site, channel, slug) → its row in `videos`, made when first asked.
+    by_slug: std::sync::OnceLock<HashMap<(String, String, String), usize>>,
 }
 
 impl RawIndex {
@@ -63,7 +66,28 @@ impl RawIndex {
             videos,
             ids,
             rows,
+            by_slug: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The page number and span video `slug` of `channel` of `site` had
+    /// at build time, if the index has it with a span.
+    pub fn span_of(&self, site: &str, channel: &str, slug: &str) -> Option<(u32, VideoSpan)> {
+        let rows = self.by_slug.get_or_init(|| {
+            self.videos
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    (
+                        (v.site.clone(), v.row.channel.clone(), v.row.slug.clone()),
+                        i,
+                    )
+                })
+                .collect()
+        });
+        let key = (site.to_string(), channel.to_string(), slug.to_string());
+        let row = &self.videos[*rows.get(&key)?];
+        Some((row.row.page, row.span.clone()?))
     }
 
     /// The rows of transcript page `id`, in page order (a video's

@@ -72,15 +72,16 @@ pub(super) fn confirm_page(
                 );
             }
             let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page).map_err(err)?;
-            let bytes = std::sync::Arc::new(bytes);
+            let shared: super::prefilter::Shared = std::sync::Arc::new(bytes);
+            let bytes: &[u8] = (*shared).as_ref();
             let name = site.describe(&crate::format::paths::page(p.layer, &p.channel, p.page));
-            let page: PageView = crate::format::parse_page(&bytes, &name, &p.channel, p.page)
+            let page: PageView = crate::format::parse_page(bytes, &name, &p.channel, p.page)
                 .map_err(|e| e.to_string())?;
             let confirm = |scratch: &mut TokenStream| {
                 confirm_videos(site, p, c, &page.videos, bytes.len() as u64, scratch)
             };
             Ok(if c.terms.uses_page_hint() {
-                PageHint::within(scratch, &bytes, confirm)
+                PageHint::within(scratch, &shared, confirm)
             } else {
                 confirm(scratch)
             })
@@ -191,7 +192,7 @@ fn chat_results(
         ..Confirmed::default()
     };
     for chat in &page.videos {
-        let record = match site.find_video(&p.channel, &chat.slug) {
+        let record = match site.find_video_in_cached_page(&p.channel, &chat.slug) {
             Ok(Some(record)) => record,
             Ok(None) => {
                 out.notes.push(format!(

@@ -29,11 +29,26 @@ use memchr::memmem;
 /// Bytes lowered at a time: small enough to stay in cache.
 const BLOCK: usize = 64 * 1024;
 
+/// A page's bytes, shared while the hint holds them.
+pub type Shared = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+impl std::fmt::Debug for PageHint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageHint")
+            .field(
+                "page_bytes",
+                &self.page.as_ref().map(|p| (**p).as_ref().len()),
+            )
+            .field("words", &self.found.len())
+            .finish()
+    }
+}
+
 /// The current page and the words found in it.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct PageHint {
     /// The page while it is set.
-    page: Option<Arc<Vec<u8>>>,
+    page: Option<Shared>,
     /// Offsets of the page's non-ASCII bytes, ascending (found with the
     /// first word asked for).
     non_ascii: Option<Vec<usize>>,
@@ -47,7 +62,7 @@ impl PageHint {
     /// Runs `f` with `page` set as the current page, then forgets it.
     pub fn within<T, S: AsMut<PageHint>>(
         scratch: &mut S,
-        page: &Arc<Vec<u8>>,
+        page: &Shared,
         f: impl FnOnce(&mut S) -> T,
     ) -> T {
         scratch.as_mut().set(Some(Arc::clone(page)));
@@ -56,7 +71,7 @@ impl PageHint {
         out
     }
 
-    fn set(&mut self, page: Option<Arc<Vec<u8>>>) {
+    fn set(&mut self, page: Option<Shared>) {
         self.page = page;
         self.non_ascii = None;
         self.found.clear();
@@ -66,7 +81,7 @@ impl PageHint {
     /// page, or `None` when no page is set.
     pub fn word(&mut self, word: &[u8]) -> Option<WordHint<'_>> {
         let at = {
-            let page = self.page.as_deref()?;
+            let page = self.page.as_deref()?.as_ref();
             let start = page.as_ptr() as usize;
             start..start + page.len()
         };
@@ -91,9 +106,10 @@ impl PageHint {
     /// lowered with the word's length less one byte of the next, so a
     /// word that starts in a block is found in it.
     fn search(&mut self, word: &[u8]) -> Vec<usize> {
-        let Some(page) = self.page.clone() else {
+        let Some(shared) = self.page.clone() else {
             return Vec::new();
         };
+        let page: &[u8] = (*shared).as_ref();
         let finder = memmem::Finder::new(word);
         let mut non_ascii = self.non_ascii.is_none().then(Vec::new);
         let mut offsets = Vec::new();
@@ -212,7 +228,7 @@ mod tests {
     }
 
     /// The page as the hint holds it, and its text.
-    fn page_of(text: &str) -> Arc<Vec<u8>> {
+    fn page_of(text: &str) -> Shared {
         Arc::new(text.as_bytes().to_vec())
     }
 
@@ -224,7 +240,7 @@ mod tests {
     fn the_page_hint_never_loses_a_match() {
         let page =
             page_of("[\"Transformers\",\"a TRANSFORMERSz\",\"no\",\"caf\u{e9} x\",\"transform\"]");
-        let texts: Vec<&str> = text(&page).split('"').collect();
+        let texts: Vec<&str> = text((*page).as_ref()).split('"').collect();
         let mut s = Scratch::default();
         PageHint::within(&mut s, &page, |s| {
             let hint = s.0.word(b"transformers").unwrap();
@@ -246,7 +262,7 @@ mod tests {
     #[test]
     fn a_word_cut_by_the_end_of_a_text_is_not_in_it() {
         let page = page_of("transformers");
-        let all = text(&page);
+        let all = text((*page).as_ref());
         let mut s = Scratch::default();
         PageHint::within(&mut s, &page, |s| {
             let hint = s.0.word(b"transformers").unwrap();

@@ -57,8 +57,8 @@ proptest! {
     fn the_page_prefilter_never_changes_a_hit(
         cues in prop::collection::vec(prop::collection::vec(0..PIECES.len(), 0..5), 1..30),
     ) {
-        let json = Arc::new(page_json(&cues).into_bytes());
-        let page: PageView = serde_json::from_slice(&json).unwrap();
+        let json: crate::query::prefilter::Shared = Arc::new(page_json(&cues).into_bytes());
+        let page: PageView = serde_json::from_slice((*json).as_ref()).unwrap();
         let texts: Vec<&str> = page.videos[0].cues.iter().map(|c| c.text.as_ref()).collect();
         let mut scratch = TokenStream::default();
         for q in QUERIES {
@@ -67,15 +67,16 @@ proptest! {
             let hinted = PageHint::within(&mut scratch, &json, |s| {
                 m.hits(texts.iter().copied(), s)
             });
-            prop_assert_eq!(&alone, &hinted, "query {:?} on {}", q, String::from_utf8_lossy(&json));
+            prop_assert_eq!(&alone, &hinted, "query {:?} on {}", q, String::from_utf8_lossy((*json).as_ref()));
         }
     }
 }
 
 #[test]
 fn an_escaped_text_is_copied_and_still_found() {
-    let json = Arc::new(page_json(&[vec![10], vec![0]]).into_bytes());
-    let page: PageView = serde_json::from_slice(&json).unwrap();
+    let json: crate::query::prefilter::Shared =
+        Arc::new(page_json(&[vec![10], vec![0]]).into_bytes());
+    let page: PageView = serde_json::from_slice((*json).as_ref()).unwrap();
     let texts: Vec<&str> = page.videos[0]
         .cues
         .iter()
