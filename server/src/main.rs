@@ -100,7 +100,7 @@ struct Cli {
 
 /// `--max-memory`'s default, in MB: with the server's own ~60 MB, a peak
 /// within 256 MB at any page size (`server/tests/load_http.py`).
-const DEFAULT_MAX_MEMORY_MB: u64 = 160;
+const DEFAULT_MAX_MEMORY_MB: u64 = 128;
 
 impl Cli {
     fn handle(&self) -> Result<SourceHandle, String> {

@@ -11,7 +11,7 @@ timeouts while the others are served. Meanwhile /health (no token) and
 the end the scraped tool calls must equal the calls answered, and the
 refusals by kind the designed 429s and 503s the clients saw.
 
-Usage: python3 load_http.py BINARY ARCHIVE INDEX [CLIENTS] [CALLS]
+Usage: python3 load_http.py BINARY ARCHIVE INDEX [CLIENTS] [CALLS] [--max-peak-mb MB]
 Prints the figures as JSON: calls, errors, designed 429/503s, p50/p99 per
 tool, the median RSS of each tenth of the run, peak RSS, its drift, and how
 the slow clients were dropped. The drift is measured at rest, where a leak
@@ -21,8 +21,8 @@ answers and RSS is read one second later. Which pages the cache holds and
 how the allocator's free lists lie still move a resting server's size by
 several percent either way, so the drift compares medians: the last three
 phases against the first three. A leak grows with the calls and shows in
-it; the wander does not. Exits 1 on any error, a drift over 10%, or a slow
-client that held on."""
+it; the wander does not. Exits 1 on any error, a drift over 10%, a peak
+RSS over --max-peak-mb, or a slow client that held on."""
 
 import asyncio
 import json
@@ -174,9 +174,15 @@ async def slow_client(port, body):
 
 
 async def main():
-    binary, archive, index = sys.argv[1:4]
-    clients = int(sys.argv[4]) if len(sys.argv) > 4 else 50
-    calls = int(sys.argv[5]) if len(sys.argv) > 5 else 200
+    args = sys.argv[1:]
+    max_peak_mb = None
+    if "--max-peak-mb" in args:
+        at = args.index("--max-peak-mb")
+        max_peak_mb = float(args[at + 1])
+        del args[at:at + 2]
+    binary, archive, index = args[0:3]
+    clients = int(args[3]) if len(args) > 3 else 50
+    calls = int(args[4]) if len(args) > 4 else 200
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     server = subprocess.Popen([binary, "--local", archive, "--index", index, "--http", f"127.0.0.1:{port}",
@@ -270,7 +276,8 @@ async def main():
     report["metrics_agree"] = metrics_ok
     print(json.dumps(report, indent=1))
     slow_ok = trickled[0] <= 15 and unfinished[0] <= 25
-    if stats["errors"] or drift > 10 or not slow_ok or not metrics_ok:
+    peak_ok = max_peak_mb is None or peak / 1024 <= max_peak_mb
+    if stats["errors"] or drift > 10 or not slow_ok or not metrics_ok or not peak_ok:
         sys.exit(1)
 
 
