@@ -319,7 +319,7 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
     let mut remote = open(&r.handle, None);
     remote.read_spans_from(r.index.path().to_path_buf());
     let found = remote
-        .find_video(&slug, &[rare.channel.clone()])
+        .find_video(&slug, std::slice::from_ref(&rare.channel))
         .unwrap()
         .unwrap();
     assert_eq!(found.video, expected);
@@ -338,7 +338,7 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
     move_the_holder(&tmp.path().join("alpha"), &rare);
     let mut remote = open(&r.handle, None);
     remote.read_spans_from(r.index.path().to_path_buf());
-    let again = remote.find_video(&slug, &[rare.channel.clone()]);
+    let again = remote.find_video(&slug, std::slice::from_ref(&rare.channel));
     let last = r.server.requests_for(&path).pop().unwrap();
     assert!(
         last.range.is_none(),
