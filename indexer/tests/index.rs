@@ -866,23 +866,26 @@ fn hit_set(r: &archilyzer_core::query::Response) -> BTreeSet<(String, String, St
         .collect()
 }
 
+/// The index's words of lower-case ASCII letters, at least `min` long.
+fn lower_case_words(raw: &index::RawIndex, min: usize) -> Vec<String> {
+    use fst::Streamer;
+    let mut stream = raw.terms.stream();
+    let mut out = Vec::new();
+    while let Some((t, _)) = stream.next() {
+        let t = String::from_utf8_lossy(t).into_owned();
+        if t.len() >= min && t.chars().all(|c| c.is_ascii_lowercase()) {
+            out.push(t);
+        }
+    }
+    out
+}
+
 #[test]
 fn a_wider_fuzzy_search_only_adds_words_and_finds_a_superset_of_videos() {
     let f = fixture();
     let archive = open_local(&f.site);
     let raw = index::RawIndex::load(&f.index).unwrap();
-    let words: Vec<String> = {
-        use fst::Streamer;
-        let mut stream = raw.terms.stream();
-        let mut out = Vec::new();
-        while let Some((t, _)) = stream.next() {
-            let t = String::from_utf8_lossy(t).into_owned();
-            if t.chars().count() >= 5 && t.chars().all(|c| c.is_ascii_lowercase()) {
-                out.push(t);
-            }
-        }
-        out
-    };
+    let words = lower_case_words(&raw, 5);
     let mut checked = 0;
     for w in words.iter().step_by(words.len() / 200 + 1) {
         let one: BTreeSet<String> = raw
@@ -1084,18 +1087,7 @@ fn a_word_is_counted_in_the_videos_a_search_of_the_same_scopes_finds() {
     let f = fixture();
     let archive = open_local(&f.site);
     let raw = index::RawIndex::load(&f.index).unwrap();
-    let words: Vec<String> = {
-        use fst::Streamer;
-        let mut stream = raw.terms.stream();
-        let mut out = Vec::new();
-        while let Some((t, _)) = stream.next() {
-            let t = String::from_utf8_lossy(t).into_owned();
-            if t.len() >= 4 && t.chars().all(|c| c.is_ascii_lowercase()) {
-                out.push(t);
-            }
-        }
-        out
-    };
+    let words = lower_case_words(&raw, 4);
     let scope_sets: [&[&str]; 6] = [
         &[],
         &["description"],
