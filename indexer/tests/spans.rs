@@ -317,7 +317,7 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
 
     let built = r.server.requests_for(&path).len();
     let mut remote = open(&r.handle, None);
-    remote.read_spans_from(r.index.path().to_path_buf());
+    remote.read_spans_with(index::span_lookup(r.index.path().to_path_buf()));
     let found = remote
         .find_video(&slug, std::slice::from_ref(&rare.channel))
         .unwrap()
@@ -337,7 +337,7 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
     // its bytes are not the manifest's. Never another video's record.
     move_the_holder(&tmp.path().join("alpha"), &rare);
     let mut remote = open(&r.handle, None);
-    remote.read_spans_from(r.index.path().to_path_buf());
+    remote.read_spans_with(index::span_lookup(r.index.path().to_path_buf()));
     let again = remote.find_video(&slug, std::slice::from_ref(&rare.channel));
     let last = r.server.requests_for(&path).pop().unwrap();
     assert!(

@@ -244,7 +244,7 @@ impl Sources {
         }
         let mut archive = Archive::open(handle, &self.options).map_err(|e| e.to_string())?;
         if let Some(dir) = self.index_dir(handle) {
-            archive.read_spans_from(dir);
+            archive.read_spans_with(archilyzer_core::index::span_lookup(dir));
         }
         let archive = Arc::new(archive);
         self.open

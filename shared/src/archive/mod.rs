@@ -92,15 +92,29 @@ pub struct Found<'a> {
 }
 
 /// A readable archive.
-#[derive(Debug)]
 pub struct Archive {
     handle: SourceHandle,
     hub: Option<HubCorpus>,
     sites: Vec<Arc<Site>>,
-    /// An index whose recorded spans let a one-video read read only that
-    /// video's bytes ([`Archive::read_spans_from`]).
-    spans_from: Option<PathBuf>,
+    /// Where an index recorded each video, so a one-video read reads only
+    /// that video's bytes ([`Archive::read_spans_with`]).
+    spans: Option<SpanLookup>,
 }
+
+impl std::fmt::Debug for Archive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Archive")
+            .field("handle", &self.handle)
+            .field("hub", &self.hub)
+            .field("sites", &self.sites)
+            .field("reads_spans", &self.spans.is_some())
+            .finish()
+    }
+}
+
+/// Where an index recorded video `slug` of `channel` of `site`: its page
+/// number and span, if it has them (see `crate::index::span_lookup`).
+pub type SpanLookup = Box<dyn Fn(&str, &str, &str) -> Option<(u32, VideoSpan)> + Send + Sync>;
 
 impl Archive {
     /// Opens the archive a handle names.
@@ -135,7 +149,7 @@ impl Archive {
                 handle: handle.clone(),
                 hub: None,
                 sites: vec![Arc::new(Site::new(store, site, pages))],
-                spans_from: None,
+                spans: None,
             }),
             (_, CorpusFile::Hub(hub)) => {
                 let wanted = match handle {
@@ -154,7 +168,7 @@ impl Archive {
                     handle: handle.clone(),
                     hub: Some(hub),
                     sites,
-                    spans_from: None,
+                    spans: None,
                 })
             }
         }
@@ -175,18 +189,17 @@ impl Archive {
         &self.handle
     }
 
-    /// Reads single videos by the spans the index in `dir` records (when
-    /// it has the video, and its bytes are still the ones indexed; else
-    /// the whole page is read as before).
-    pub fn read_spans_from(&mut self, dir: PathBuf) {
-        self.spans_from = Some(dir);
+    /// Reads single videos by the spans `lookup` gives (when it has the
+    /// video, and its bytes are still the ones indexed; else the whole
+    /// page is read as before).
+    pub fn read_spans_with(&mut self, lookup: SpanLookup) {
+        self.spans = Some(lookup);
     }
 
     /// Where video `slug` of `channel` of `site` sat when the index was
-    /// built, if an index is set and has it.
+    /// built, if a lookup is set and has it.
     fn span_of(&self, site: &str, channel: &str, slug: &str) -> Option<(u32, VideoSpan)> {
-        let raw = crate::index::load_kept(self.spans_from.as_deref()?).ok()?;
-        raw.span_of(site, channel, slug)
+        (self.spans.as_ref()?)(site, channel, slug)
     }
 
     /// Video `id` in any channel of any site, looking in the channels

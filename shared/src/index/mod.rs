@@ -120,6 +120,13 @@ use crate::format::paths::Layer;
 use crate::format::spans::VideoSpan;
 use crate::format::{SummaryRow, VideoView};
 
+/// The spans the index in `dir` recorded, for
+/// [`Archive::read_spans_with`]: looked up in the kept index, loaded
+/// again whenever its files change.
+pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
+    Box::new(move |site, channel, slug| load_kept(&dir).ok()?.span_of(site, channel, slug))
+}
+
 /// The on-disk layout version of the index (history in the module docs).
 pub const FORMAT_VERSION: u32 = 4;
 
