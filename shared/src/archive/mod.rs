@@ -213,8 +213,8 @@ impl Archive {
             .collect();
         order.sort_by_key(|(_, _, ch)| !hints.iter().any(|h| h == &ch.slug || h == &ch.name));
         for (site_index, site, channel) in order {
-            let span = self.span_of(site.id(), &channel.slug, id);
-            if let Some(video) = site.find_video(&channel.slug, id, span.as_ref())? {
+            let span = || self.span_of(site.id(), &channel.slug, id);
+            if let Some(video) = site.find_video(&channel.slug, id, span)? {
                 return Ok(Some(Found {
                     site,
                     site_index,

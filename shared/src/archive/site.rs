@@ -324,20 +324,21 @@ impl Site {
     /// is, so a large page costs its bytes for a moment, not a parsed
     /// page held in memory.
     ///
-    /// With `span` (the page and span an index recorded for it), only
-    /// those bytes are read first, and used when they are still the
-    /// video's ([`VideoSpan::check_record`]).
+    /// `span` gives the page and span an index recorded for it (asked
+    /// only once the manifest lists the video here): only those bytes are
+    /// read first, and used when they are still the video's
+    /// ([`VideoSpan::check_record`]).
     pub fn find_video(
         &self,
         channel: &str,
         slug: &str,
-        span: Option<&(u32, VideoSpan)>,
+        span: impl FnOnce() -> Option<(u32, VideoSpan)>,
     ) -> Result<Option<VideoRecord>, ReadError> {
         let manifest = self.transcript_manifest(channel)?;
         let Some(&n) = manifest.slug_to_page.get(slug) else {
             return Ok(None);
         };
-        if let Some((_, span)) = span.filter(|(page, _)| *page == n) {
+        if let Some((_, span)) = span().filter(|(page, _)| *page == n) {
             let range = std::ops::Range {
                 start: span.start,
                 end: span.end,
