@@ -103,6 +103,20 @@ impl Drop for Share {
     }
 }
 
+impl Budget {
+    /// The part of the limit that parsed pages kept between calls may
+    /// hold ([`crate::archive::Site::page_view`]): half, so the other half
+    /// is always there for the calls' own reads; none when the budget is
+    /// unlimited (the command line, which reads each page once).
+    pub fn keep_limit(&self) -> u64 {
+        if self.limit == u64::MAX {
+            0
+        } else {
+            self.limit / 2
+        }
+    }
+}
+
 static GLOBAL: OnceLock<Budget> = OnceLock::new();
 
 /// Sets the process's budget to `bytes`; only the first call counts (a
@@ -119,16 +133,18 @@ pub fn global() -> &'static Budget {
 /// A page's bytes with the share of the budget they hold.
 pub struct PageBytes {
     bytes: Vec<u8>,
-    _share: Share,
+    share: Share,
 }
 
 impl PageBytes {
     /// `bytes`, holding `share`.
     pub fn new(bytes: Vec<u8>, share: Share) -> PageBytes {
-        PageBytes {
-            bytes,
-            _share: share,
-        }
+        PageBytes { bytes, share }
+    }
+
+    /// The size of the share these bytes hold.
+    pub fn share_bytes(&self) -> u64 {
+        self.share.bytes
     }
 }
 

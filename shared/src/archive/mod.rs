@@ -9,7 +9,7 @@ mod page_cache;
 mod site;
 
 pub use page_cache::{budget_from_env, PageCache, DEFAULT_BUDGET_MB};
-pub use site::{check_segment, CachedPage, PageKey, SharedPageCache, Site};
+pub use site::{check_segment, CachedPage, KeptPage, PageKey, SharedPageCache, Site};
 
 use std::path::PathBuf;
 use std::sync::Arc;

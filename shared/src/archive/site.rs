@@ -2,7 +2,9 @@
 //!
 //! Promises: small files (manifests, summaries, aliases, tags, duplicates,
 //! stats, digests, reports) are read once and kept until [`Site::refresh`];
-//! pages go through the shared byte-budgeted [`PageCache`]; a page is
+//! pages go through the shared byte-budgeted [`PageCache`]s (whole
+//! parsed pages, and transcript pages kept as bytes with their scan view,
+//! [`Site::page_view`], within the memory budget's keep limit); a page is
 //! checked to be the page asked for (its `channel` and `page` fields); a
 //! missing optional file is `Ok(None)`; a malformed one is an error naming
 //! it.
@@ -18,7 +20,7 @@ use crate::format::paths::{self, Layer};
 use crate::format::spans::VideoSpan;
 use crate::format::{
     self, Alias, ChannelDigests, ChannelEntry, ChannelStats, ChatPage, CuratedTag, Duplicates,
-    Manifest, Post, PostPage, Report, ReportIndex, SiteCorpus, Summaries, TranscriptPage,
+    Manifest, PageView, Post, PostPage, Report, ReportIndex, SiteCorpus, Summaries, TranscriptPage,
     VideoRecord,
 };
 use crate::memory::{self, PageBytes};
@@ -48,8 +50,34 @@ pub enum CachedPage {
     Posts(Arc<PostPage>),
 }
 
-/// The page cache every site of an archive shares.
-pub type SharedPageCache = PageCache<PageKey, CachedPage, ReadError>;
+/// A transcript page kept between calls: its bytes (holding their share
+/// of the memory budget) and its scan view, which borrows from them.
+pub type KeptPage = yoke::Yoke<PageView<'static>, Arc<PageBytes>>;
+
+/// The page caches every site of an archive shares.
+pub struct SharedPageCache {
+    /// Whole parsed pages of any layer, within their own byte budget.
+    parsed: PageCache<PageKey, CachedPage, ReadError>,
+    /// Transcript pages' bytes and views, by page and sha256 (a page that
+    /// changed is another entry), within the memory budget's keep limit.
+    views: PageCache<(PageKey, String), KeptPage, ReadError>,
+}
+
+impl SharedPageCache {
+    /// Caches holding at most `parsed_bytes` of whole parsed pages, and
+    /// as many kept pages as [`memory::Budget::keep_limit`] allows.
+    pub fn new(parsed_bytes: u64) -> Self {
+        SharedPageCache {
+            parsed: PageCache::new(parsed_bytes),
+            views: PageCache::new(memory::global().keep_limit()),
+        }
+    }
+
+    fn clear(&self) {
+        self.parsed.clear();
+        self.views.clear();
+    }
+}
 
 type FileCache = Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>;
 
@@ -407,6 +435,32 @@ impl Site {
         }
     }
 
+    /// Transcript page `n` of `channel`, read whole and parsed for a scan,
+    /// kept for the next call while the keep limit allows (concurrent
+    /// calls for one page share one read). The bytes hold their share of
+    /// the memory budget as long as the page is kept or in use.
+    pub fn page_view(&self, channel: &str, n: u32) -> Result<Arc<KeptPage>, ReadError> {
+        let (_, sha256, _) = self.page_entry(Layer::Transcripts, channel, n)?;
+        let key = PageKey {
+            site: self.store.location(),
+            layer: Layer::Transcripts,
+            channel: channel.to_string(),
+            page: n,
+        };
+        self.pages
+            .views
+            .get_or_load(&(key, sha256), || {
+                let (bytes, _) = self.page_bytes(Layer::Transcripts, channel, n)?;
+                let cost = bytes.share_bytes();
+                let name = self.describe(&paths::page(Layer::Transcripts, channel, n));
+                let kept = yoke::Yoke::try_attach_to_cart(Arc::new(bytes), |b: &PageBytes| {
+                    format::parse_page(&b[..], &name, channel, n)
+                })?;
+                Ok((kept, cost))
+            })
+            .map_err(|e| (*e).clone())
+    }
+
     fn page(&self, layer: Layer, channel: &str, n: u32) -> Result<Arc<CachedPage>, ReadError> {
         let key = PageKey {
             site: self.store.location(),
@@ -415,6 +469,7 @@ impl Site {
             page: n,
         };
         self.pages
+            .parsed
             .get_or_load(&key, || self.load_page(layer, channel, n))
             .map_err(|e| (*e).clone())
     }

@@ -15,7 +15,9 @@ use serde_json::value::RawValue;
 use super::transcripts::{Age, MediaType, Paged, State};
 
 /// A transcript page parsed for a scan: strings borrowed from the file's bytes where they need no unescaping.
-#[derive(Debug, Deserialize)]
+/// `Yokeable`: a kept page holds its view beside the bytes it borrows from
+/// ([`crate::archive::KeptPage`]).
+#[derive(Debug, Deserialize, yoke::Yokeable)]
 pub struct PageView<'a> {
     /// The channel's slug.
     #[serde(borrow)]

@@ -15,7 +15,7 @@ use super::terms::{Field, Judged, Times};
 use super::{Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::{CaptionSource, PageView, Post, VideoView};
+use crate::format::{CaptionSource, Post, VideoView};
 
 /// What one page gave: its matching videos (or posts), and what could
 /// not be checked.
@@ -71,15 +71,11 @@ pub(super) fn confirm_page(
                     p.page
                 );
             }
-            let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page).map_err(err)?;
-            let shared: super::prefilter::Shared = std::sync::Arc::new(bytes);
-            let bytes: &[u8] = (*shared).as_ref();
-            let name = site.describe(&crate::format::paths::page(p.layer, &p.channel, p.page));
-            let page: PageView = crate::format::parse_page(bytes, &name, &p.channel, p.page)
-                .map_err(|e| e.to_string())?;
-            let confirm = |scratch: &mut TokenStream| {
-                confirm_videos(site, p, c, &page.videos, bytes.len() as u64, scratch)
-            };
+            let kept = site.page_view(&p.channel, p.page).map_err(err)?;
+            let shared: super::prefilter::Shared = kept.backing_cart().clone();
+            let (page, read) = (kept.get(), kept.backing_cart().len() as u64);
+            let confirm =
+                |scratch: &mut TokenStream| confirm_videos(site, p, c, &page.videos, read, scratch);
             Ok(if c.terms.uses_page_hint() {
                 PageHint::within(scratch, &shared, confirm)
             } else {
