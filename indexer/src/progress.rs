@@ -1,8 +1,12 @@
 //! Progress of long work on stderr: a bar on a terminal, plain lines
 //! (about every 10%) otherwise, so logs stay readable in CI.
+//!
+//! Promise: a bar is drawn only once its length is known
+//! ([`Progress::set_total`]), so it never shows `0/0`.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -11,7 +15,10 @@ pub struct Progress {
     label: String,
     /// What is counted (`pages`, `videos`).
     unit: &'static str,
-    bar: Option<ProgressBar>,
+    /// Whether stderr is a terminal (a bar) or not (plain lines).
+    on_terminal: bool,
+    /// The bar, made when the total is known.
+    bar: OnceLock<ProgressBar>,
     total: AtomicU64,
     done: AtomicU64,
 }
@@ -19,22 +26,11 @@ pub struct Progress {
 impl Progress {
     /// Progress of `label`, counted in `unit`s.
     pub fn new(label: &str, unit: &'static str) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(0);
-            bar.set_style(
-                ProgressStyle::with_template(&format!(
-                    "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit}, {{elapsed}}"
-                ))
-                .expect("a valid template")
-                .progress_chars("=> "),
-            );
-            bar.set_message(label.to_string());
-            bar
-        });
         Progress {
             label: label.to_string(),
             unit,
-            bar,
+            on_terminal: std::io::stderr().is_terminal(),
+            bar: OnceLock::new(),
             total: AtomicU64::new(0),
             done: AtomicU64::new(0),
         }
@@ -42,27 +38,66 @@ impl Progress {
 
     pub fn set_total(&self, total: u64) {
         self.total.store(total, Ordering::SeqCst);
-        match &self.bar {
-            Some(bar) => bar.set_length(total),
-            None => eprintln!("{}: {total} {} to read", self.label, self.unit),
+        if !self.on_terminal {
+            eprintln!("{}: {total} {} to read", self.label, self.unit);
+            return;
         }
+        match self.bar.get() {
+            Some(bar) => bar.set_length(total),
+            None => {
+                let bar = self.make_bar(total);
+                bar.set_position(self.done.load(Ordering::SeqCst));
+                let _ = self.bar.set(bar);
+            }
+        }
+    }
+
+    fn make_bar(&self, total: u64) -> ProgressBar {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {}, {{elapsed}}",
+                self.unit
+            ))
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_message(self.label.clone());
+        bar
     }
 
     pub fn tick(&self) {
         let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
         let total = self.total.load(Ordering::SeqCst).max(1);
-        match &self.bar {
-            Some(bar) => bar.inc(1),
-            None if done * 10 / total != (done - 1) * 10 / total || done == total => {
-                eprintln!("{}: {done}/{total} {}", self.label, self.unit)
+        if self.on_terminal {
+            if let Some(bar) = self.bar.get() {
+                bar.inc(1);
             }
-            None => {}
+        } else if done * 10 / total != (done - 1) * 10 / total || done == total {
+            eprintln!("{}: {done}/{total} {}", self.label, self.unit)
         }
     }
 
     pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bar_is_drawn_only_once_its_length_is_known() {
+        let mut p = Progress::new("build", "pages");
+        p.on_terminal = true;
+        p.tick();
+        assert!(p.bar.get().is_none(), "no 0/0 bar before the total");
+        p.set_total(42);
+        let bar = p.bar.get().expect("a bar once the total is known");
+        assert_eq!((bar.position(), bar.length()), (1, Some(42)));
+        p.finish();
     }
 }

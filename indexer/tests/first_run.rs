@@ -362,3 +362,51 @@ fn a_search_of_a_raw_download_says_to_import_it_with_the_command() {
         stderr(&o)
     );
 }
+
+#[test]
+fn without_an_index_terms_says_which_folder_it_looked_in_and_to_build_or_name_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("index");
+    let a = alpha();
+    let o = bin()
+        .args(["terms", "--local", a.to_str().unwrap(), "--index"])
+        .arg(&index)
+        .arg("cups")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        format!(
+            "error: similar terms come from the index's vocabulary, and there is none to read: no index at {}: run `archilyzer-index build`, or pass --index DIR if it was built elsewhere",
+            index.display()
+        )
+    );
+}
+
+#[test]
+fn a_channel_that_matches_none_is_named_with_the_nearest_channels() {
+    let a = alpha();
+    let o = bin()
+        .args(["search", "--no-index", "--local", a.to_str().unwrap()])
+        .args(["--channel", "late-night-lve", "cups"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(
+            "channel \"late-night-lve\" matched no channel; did you mean late-night-live?"
+        ),
+        "{out}"
+    );
+    let o = bin()
+        .args(["search", "--no-index", "--local", a.to_str().unwrap()])
+        .args(["--channel", "harmontown", "cups"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("channel \"harmontown\" matched no channel; the channels are daily-dispatch, dispatch-rumble, late-night-live, odysee-archive, stream-vault"),
+        "{out}"
+    );
+}

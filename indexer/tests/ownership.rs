@@ -221,20 +221,59 @@ fn the_root_the_home_and_a_current_directory_not_ours_are_refused() {
         &["gen", "--out", &home, "--bytes", "200KB"],
         &format!("refusing to write --out {home}: it is your home directory. Nothing was written; choose a new or empty folder for --out."),
     );
-    // The current directory, even an empty one, unless it is our output.
+    // The current directory, even an empty one.
     let work = s.root.join("work");
     std::fs::create_dir_all(&work).unwrap();
     s.refused_in(
         &work,
         &["import", "--from", &dl, "--out", "."],
-        "refusing to write --out .: it is the current directory, which archilyzer-index did not write. Nothing was written; choose a new or empty folder for --out.",
+        "refusing to write --out .: it is the folder you are in, and replacing it would leave your shell in a deleted folder. Nothing was written; run the command from outside it (e.g. `cd ..`) and name the folder with --out.",
     );
     let archive = s.path("archive");
     ok(&s.run(&["import", "--from", &dl, "--out", &archive]));
     s.refused_in(
         &work,
         &["build", "--local", &archive, "--index", "."],
-        "refusing to write --index .: it is the current directory, which archilyzer-index did not write. Nothing was written; choose a new or empty folder for --index.",
+        "refusing to write --index .: it is the folder you are in, and replacing it would leave your shell in a deleted folder. Nothing was written; run the command from outside it (e.g. `cd ..`) and name the folder with --index.",
+    );
+}
+
+#[test]
+fn our_own_output_is_not_replaced_from_inside_it() {
+    let s = Scratch::new();
+    let dl = s.path("downloads");
+    let archive = s.path("archive");
+    ok(&s.run(&["import", "--from", &dl, "--out", &archive]));
+    let inside = s.root.join("archive");
+    s.refused_in(
+        &inside,
+        &["import", "--from", &dl, "--out", "."],
+        "refusing to write --out .: it is the folder you are in, and replacing it would leave your shell in a deleted folder. Nothing was written; run the command from outside it (e.g. `cd ..`) and name the folder with --out.",
+    );
+    s.refused_in(
+        &inside.join("transcripts"),
+        &["import", "--from", &dl, "--out", ".."],
+        "refusing to write --out ..: it holds the folder you are in, and replacing it would leave your shell in a deleted folder. Nothing was written; run the command from outside it (e.g. `cd ..`) and name the folder with --out.",
+    );
+}
+
+#[test]
+fn an_archive_gen_wrote_may_be_replaced_by_import_keeping_its_curated_files() {
+    let s = Scratch::new();
+    let dl = s.path("downloads");
+    let generated = s.path("generated");
+    ok(&s.run(&["gen", "--out", &generated, "--bytes", "200KB"]));
+    let alpha = s.path("generated/alpha");
+    ok(&s.run(&["import", "--from", &dl, "--out", &alpha]));
+    let alpha = s.root.join("generated/alpha");
+    let summaries = std::fs::read_to_string(alpha.join("summaries/index.json")).unwrap();
+    assert!(summaries.contains("dQw4w9WgXcQ"), "the import replaced it");
+    assert!(alpha.join("aliases.json").is_file(), "curated files kept");
+    // The hub is no archive of videos: not import's to replace.
+    let hub = s.path("generated/hub");
+    s.refused(
+        &["import", "--from", &dl, "--out", &hub],
+        &format!("refusing to write --out {hub}: it holds files archilyzer-index did not write (corpus.json). Nothing was written; choose a new or empty folder for --out."),
     );
 }
 
@@ -286,11 +325,6 @@ fn rerunning_onto_its_own_output_replaces_it_and_touches_nothing_beside_it() {
     ok(&s.run(&[
         "gen", "--out", &generated, "--bytes", "200KB", "--seed", "2",
     ]));
-
-    // Our output as the current directory is replaced too.
-    let archive_dir = s.root.join("archive");
-    ok(&s.run_in(&archive_dir, &["import", "--from", &dl, "--out", "."]));
-    assert!(archive_dir.join("corpus.json").is_file());
 
     for old in ["archive.old-archilyzer", "generated.old-archilyzer"] {
         assert_eq!(

@@ -327,3 +327,38 @@ fn a_warm_page_table_asks_the_server_for_nothing() {
         &warm[cold.len()..]
     );
 }
+
+/// The error opening `handle`, as a user reads it.
+fn open_error(handle: &str) -> String {
+    let handle = archilyzer_core::source::SourceHandle::parse(handle).unwrap();
+    archilyzer_core::archive::Archive::open(&handle, &common::options(None))
+        .map(|_| ())
+        .expect_err("no archive there")
+        .to_string()
+}
+
+#[test]
+fn a_refused_connection_is_retried_and_said_to_have_no_listener() {
+    // A port just freed: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let err = open_error(&format!("remote:http://127.0.0.1:{port}"));
+    assert!(err.contains("could not connect"), "{err}");
+    assert!(
+        err.ends_with("after 3 attempt(s); nothing listens at that address and port: check the URL, or start the server that publishes the archive"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_host_name_that_does_not_resolve_is_not_retried_and_says_so() {
+    // `.invalid` never resolves (RFC 2606).
+    let err = open_error("remote:http://no-such-archive.invalid");
+    assert!(
+        err.ends_with("after 1 attempt(s); no such host: check the address for a typo, and this machine's network and DNS"),
+        "{err}"
+    );
+}

@@ -113,17 +113,7 @@ pub fn finish(result: ToolResult, corpus: &str) -> Output {
     }
 }
 
-/// The candidate `word` is probably a typo of: the nearest within two
-/// edits (ties: the first), compared in lower case.
-pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let word = word.to_lowercase();
-    candidates
-        .into_iter()
-        .map(|c| (strsim::levenshtein(&word, c), c))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
+pub use archilyzer_core::typo::nearest;
 
 /// Helpers to read arguments already checked by `tools::validate`.
 pub fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {

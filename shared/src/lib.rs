@@ -141,6 +141,7 @@ pub mod staging;
 pub mod text;
 pub mod time;
 pub mod trend;
+pub mod typo;
 
 #[cfg(feature = "testkit")]
 pub mod testkit;

@@ -112,6 +112,66 @@ fn same_host_only(attempt: reqwest::redirect::Attempt) -> reqwest::redirect::Act
 #[error("cannot start an HTTP client: {0}")]
 pub struct ClientError(#[source] reqwest::Error);
 
+/// The kind of network failure a request met: what to tell the user, and
+/// whether trying again may help (a name that does not resolve will not
+/// resolve a second later; a refused or dropped connection may be a
+/// server restarting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The host name does not resolve.
+    NoSuchHost,
+    /// Nothing listens at the address and port.
+    Refused,
+    /// No answer within the timeout.
+    TimedOut,
+    /// The body ended before its length.
+    CutShort,
+    /// Anything else.
+    Other,
+}
+
+impl Failure {
+    /// The kind of `e`, from its chain of causes.
+    pub fn of(e: &reqwest::Error) -> Self {
+        let causes = || std::iter::successors(std::error::Error::source(e), |s| s.source());
+        let refused = causes().any(|s| {
+            s.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+        });
+        let unresolved = causes().any(|s| {
+            let text = s.to_string();
+            text.starts_with("dns error") || text.contains("failed to lookup address")
+        });
+        if e.is_timeout() {
+            Failure::TimedOut
+        } else if unresolved {
+            Failure::NoSuchHost
+        } else if refused {
+            Failure::Refused
+        } else if e.is_body() || e.is_decode() {
+            Failure::CutShort
+        } else {
+            Failure::Other
+        }
+    }
+
+    /// Whether another attempt may succeed.
+    pub fn worth_retrying(self) -> bool {
+        self != Failure::NoSuchHost
+    }
+
+    /// What to do about it.
+    pub fn advice(self) -> &'static str {
+        match self {
+            Failure::NoSuchHost => "no such host: check the address for a typo, and this machine's network and DNS",
+            Failure::Refused => "nothing listens at that address and port: check the URL, or start the server that publishes the archive",
+            Failure::TimedOut => "the site is too slow or unreachable (timeouts can be raised with ARCHILYZER_HTTP_TIMEOUT_SECS)",
+            Failure::CutShort => "the connection dropped before the file ended: try again, or check the host",
+            Failure::Other => "the site is unreachable: check the URL and this machine's network",
+        }
+    }
+}
+
 /// What went wrong with a request, with its innermost cause.
 pub fn describe(e: &reqwest::Error) -> String {
     let kind = if e.is_timeout() {

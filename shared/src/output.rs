@@ -8,8 +8,9 @@
 //! naming the same [`OutputKind`]. The marker is the only evidence: a
 //! folder is never recognised by the names of the files in it.
 //!
-//! Refused outright, even when empty or marked: the file system's root and
-//! the home directory; the current directory unless it is our output; and,
+//! Refused outright, even when empty or marked: the file system's root,
+//! the home directory, the current directory and any folder holding it
+//! (replacing it would leave the shell in a deleted folder); and,
 //! through [`Claim::apart_from`], a target equal to, inside, or containing
 //! a folder the command reads (`--from`, the archive being indexed).
 //!
@@ -113,8 +114,13 @@ pub enum Why {
     Root,
     /// The home directory.
     Home,
-    /// The current directory, not written by this project.
-    CurrentDir,
+    /// The current directory (`holds`: a folder holding it): replacing it
+    /// would leave the shell in a deleted folder.
+    CurrentDir {
+        /// Whether the target holds the current directory rather than
+        /// being it.
+        holds: bool,
+    },
     /// A file (or something else) that is not a folder.
     NotAFolder,
     /// A folder holding what this project did not write.
@@ -167,9 +173,10 @@ impl fmt::Display for Refusal {
         match &self.why {
             Why::Root => write!(f, "it is the root of the file system")?,
             Why::Home => write!(f, "it is your home directory")?,
-            Why::CurrentDir => write!(
+            Why::CurrentDir { holds } => write!(
                 f,
-                "it is the current directory, which archilyzer-index did not write"
+                "it {} the folder you are in, and replacing it would leave your shell in a deleted folder",
+                if *holds { "holds" } else { "is" }
             )?,
             Why::NotAFolder => write!(f, "it exists and is not a folder")?,
             Why::Foreign { entries, total } => {
@@ -199,6 +206,9 @@ impl fmt::Display for Refusal {
             | Why::Inside { flag: other, .. }
             | Why::Contains { flag: other, .. } => {
                 format!("choose a new or empty folder for {flag}, apart from {other}")
+            }
+            Why::CurrentDir { .. } => {
+                format!("run the command from outside it (e.g. `cd ..`) and name the folder with {flag}")
             }
             _ => format!("choose a new or empty folder for {flag}"),
         };
@@ -288,15 +298,25 @@ impl Claim {
         Ok(())
     }
 
+    /// Refuses the current directory and any folder holding it: replacing
+    /// it would leave the shell in a deleted folder.
+    fn check_not_current_dir(&self) -> Result<(), Refusal> {
+        let Ok(cwd) = std::env::current_dir().map(|d| resolve(&d)) else {
+            return Ok(());
+        };
+        if cwd.starts_with(&self.resolved) {
+            let holds = cwd != self.resolved;
+            return Err(self.refusal(Why::CurrentDir { holds }));
+        }
+        Ok(())
+    }
+
     /// The checks of [`Claim::new`] but for the folders read, run again
     /// before the final rename.
     pub fn check(&self) -> Result<(), Refusal> {
         self.check_place()?;
+        self.check_not_current_dir()?;
         let ours = self.marker_kind();
-        let is_cwd = std::env::current_dir().is_ok_and(|d| resolve(&d) == self.resolved);
-        if is_cwd && ours.is_none() {
-            return Err(self.refusal(Why::CurrentDir));
-        }
         match std::fs::symlink_metadata(&self.resolved) {
             Err(_) => return Ok(()),
             Ok(m) if !m.is_dir() => return Err(self.refusal(Why::NotAFolder)),

@@ -181,6 +181,14 @@ pub fn generate(options: &GenOptions, progress: &dyn Fn(&str)) -> Result<GenRepo
     write_alpha_extras(&root.join("alpha"), &alpha)?;
     write_cited_site(&root.join("cited"), &alpha.citations)?;
     write_hub(&root.join("hub"))?;
+    // Each archive of videos is marked as one, so `import` may replace it
+    // (the output rule, `archilyzer_core::output`); the hub is not one.
+    for site in ["alpha", "beta", "cited"] {
+        std::fs::write(
+            root.join(site).join(output::MARKER),
+            OutputKind::Archive.marker_bytes(),
+        )?;
+    }
     staging.commit()?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)

@@ -499,7 +499,8 @@ pub fn enumerate_matches(
             "videos": page.json(),
             "next_cursor": page.next_cursor(&list),
             "pages_read": if kept { 0 } else { r.pages_read },
-            "index": r.index.describe(),
+            // Why the index was not used is said once, on page 1.
+            "index": if first { r.index.describe() } else { r.index.brief() },
         });
         if let Some(channel) = list.one_channel() {
             structured["channel"] = json!(channel);

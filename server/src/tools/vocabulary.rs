@@ -20,7 +20,7 @@ pub fn similar_terms(
     let archive = sources.archive(handle)?;
     let index = sources
         .index_dir(handle)
-        .ok_or_else(|| "similar terms come from the index's vocabulary, and this source has no index directory: run `archilyzer-index build` for it".to_string())?;
+        .ok_or_else(|| "similar terms come from the index's vocabulary, and this system has no cache folder to find it in (HOME is not set?): start the server with --index DIR or ARCHILYZER_INDEX_DIR naming the index".to_string())?;
     let word = str_arg(args, "word").unwrap_or_default();
     let max_edits = args
         .get("max_edits")

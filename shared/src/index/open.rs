@@ -34,6 +34,24 @@ pub enum IndexStatus {
 }
 
 impl IndexStatus {
+    /// Why the index is not used, or what it vouches for: the words a
+    /// message built around it quotes.
+    pub fn reason(&self) -> String {
+        match self {
+            IndexStatus::Ignored(why) => why.clone(),
+            other => other.describe(),
+        }
+    }
+
+    /// The status without its reason (`index: ignored`), for answers
+    /// that gave the reason already (a worklist's later pages).
+    pub fn brief(&self) -> String {
+        match self {
+            IndexStatus::Ignored(_) => "index: ignored".into(),
+            other => other.describe(),
+        }
+    }
+
     /// One line for the end of a result.
     pub fn describe(&self) -> String {
         match self {
@@ -71,15 +89,8 @@ impl Index {
     pub fn open(dir: &Path, archive: &Archive, pages: &[PageRef]) -> (Option<Index>, IndexStatus) {
         let raw = match super::cache::load(dir) {
             Ok(raw) => raw,
-            Err(e) if !dir.join(files::META).exists() => {
-                let _ = e;
-                return (
-                    None,
-                    IndexStatus::Ignored(format!(
-                        "no index at {}: run `archilyzer-index build`",
-                        dir.display()
-                    )),
-                );
+            Err(_) if !dir.join(files::META).exists() => {
+                return (None, IndexStatus::Ignored(missing(dir)));
             }
             Err(e) => {
                 return (
@@ -125,6 +136,18 @@ impl Index {
             status,
         )
     }
+}
+
+/// Why there is no index at `dir`, and what to do: build one, or, when it
+/// was built under another cache folder (a client may start a server
+/// without the user's HOME, so the default folder differs from the one
+/// `build` wrote), name it. Short: every answer searched without an index
+/// quotes it.
+pub fn missing(dir: &Path) -> String {
+    format!(
+        "no index at {}: run `archilyzer-index build`, or pass --index DIR if it was built elsewhere",
+        dir.display()
+    )
 }
 
 /// The default index directory of a source: under the cache dir, one

@@ -88,19 +88,7 @@ impl RawIndex {
 
 /// The Levenshtein distance of `a` and `b`, in characters.
 fn distance(a: &str, b: &str) -> u32 {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<u32> = (0..=b.len() as u32).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i as u32 + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cost = u32::from(ca != *cb);
-            let next = (prev + cost).min(row[j] + 1).min(row[j + 1] + 1);
-            prev = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
+    strsim::levenshtein(a, b) as u32
 }
 
 /// Words within `max` Levenshtein edits (in characters) of a query word,

@@ -330,6 +330,34 @@ pub fn check_range(from: Option<&str>, to: Option<&str>) -> Result<(), InvertedR
     DayRange::new(day(from), day(to)).map(|_| ())
 }
 
+/// The note for a channel token that matched none: the nearest slug
+/// ([`crate::typo`]), or the slugs there are (the first few).
+fn no_such_channel(token: &str, archive: &Archive) -> String {
+    let slugs: Vec<&str> = archive
+        .sites()
+        .iter()
+        .flat_map(|s| s.corpus().channels.iter().map(|c| c.slug.as_str()))
+        .collect();
+    let said = format!("channel {token:?} matched no channel");
+    if let Some(near) = crate::typo::nearest(token.trim(), slugs.iter().copied()) {
+        return format!("{said}; did you mean {near}?");
+    }
+    let mut sorted = slugs.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let more = sorted.len().saturating_sub(SLUGS_LISTED);
+    sorted.truncate(SLUGS_LISTED);
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!("{said}; the channels are {}{tail}", sorted.join(", "))
+}
+
+/// How many channel slugs a "matched no channel" note lists.
+const SLUGS_LISTED: usize = 12;
+
 /// Channels and groups (additive), by slug, name or group id/name,
 /// case-insensitive. Unmatched tokens are named.
 fn channel_scope(
@@ -356,7 +384,7 @@ fn channel_scope(
             }
         }
         if !found {
-            notes.push(format!("channel {token:?} matched no channel"));
+            notes.push(no_such_channel(token, archive));
         }
     }
     for token in &args.groups {

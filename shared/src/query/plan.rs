@@ -190,7 +190,7 @@ fn full_scan_note(c: &Compiled) -> String {
         .into_iter()
         .all(|m| Cond::of(m) != Cond::All);
     if narrowable {
-        "full scan: no page in scope was pruned; an index would read only the pages holding the query's words (run `archilyzer-index build`)".into()
+        "full scan: no page in scope was pruned; an index would read only the pages holding the query's words".into()
     } else {
         "full scan: no page in scope was pruned (no required word, so an index could not narrow this query)".into()
     }

@@ -36,7 +36,7 @@ pub struct TermReport {
 #[derive(Debug, thiserror::Error)]
 pub enum VocabularyError {
     /// The lookup needs an index.
-    #[error("similar terms come from the index's vocabulary, and {0}: run `archilyzer-index build` for this archive")]
+    #[error("similar terms come from the index's vocabulary, and there is none to read: {0}")]
     NoIndex(String),
     /// The word is not a word.
     #[error(
@@ -66,7 +66,7 @@ pub fn similar_terms(
     }
     let (pages, _) = archive.page_table();
     let (index, status) = Index::open(index_dir, archive, &pages);
-    let index = index.ok_or_else(|| VocabularyError::NoIndex(status.describe()))?;
+    let index = index.ok_or_else(|| VocabularyError::NoIndex(status.reason()))?;
     let mut out = Vec::new();
     for normalised in words {
         let edits = max_edits.unwrap_or_else(|| edits_for(normalised.chars().count()).max(1));

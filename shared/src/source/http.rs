@@ -35,7 +35,7 @@ use reqwest::header::{
 use reqwest::StatusCode;
 use reqwest::{Client, Response};
 
-use crate::net::{block_on, describe, site_client, Encoding};
+use crate::net::{block_on, describe, site_client, Encoding, Failure};
 use url::Url;
 
 use super::disk_cache::{DiskCache, Validators};
@@ -119,7 +119,7 @@ enum Attempt {
 
 enum Retryable {
     Status(u16),
-    Network(String),
+    Network(String, Failure),
     Integrity { expected: String, found: String },
 }
 
@@ -192,9 +192,10 @@ impl HttpStore {
                         status,
                         attempts,
                     },
-                    Retryable::Network(reason) => ReadError::Network {
+                    Retryable::Network(reason, failure) => ReadError::Network {
                         url: url.to_string(),
                         reason,
+                        failure,
                         attempts,
                     },
                     Retryable::Integrity { expected, found } => ReadError::Integrity {
@@ -268,8 +269,17 @@ fn send(req: reqwest::RequestBuilder) -> Result<Response, Attempt> {
                 std::error::Error::source(&e).map_or_else(|| e.to_string(), |s| s.to_string());
             return Attempt::Done(Err(ReadError::Other(why)));
         }
+        let failure = Failure::of(&e);
+        if !failure.worth_retrying() {
+            return Attempt::Done(Err(ReadError::Network {
+                url: e.url().map_or_else(String::new, |u| u.to_string()),
+                reason: describe(&e),
+                failure,
+                attempts: 1,
+            }));
+        }
         Attempt::Retry {
-            reason: Retryable::Network(describe(&e)),
+            reason: Retryable::Network(describe(&e), failure),
             wait: None,
         }
     })
@@ -355,13 +365,13 @@ fn is_encoded(resp: &Response) -> bool {
 fn read_body(resp: Response) -> Result<Vec<u8>, Retryable> {
     let expected = resp.content_length();
     let body = block_on(async move { resp.bytes().await })
-        .map_err(|e| Retryable::Network(describe(&e)))?;
+        .map_err(|e| Retryable::Network(describe(&e), Failure::of(&e)))?;
     crate::net::count_downloaded(body.len());
     match expected {
-        Some(n) if n != body.len() as u64 => Err(Retryable::Network(format!(
-            "body cut short ({} of {n} bytes)",
-            body.len()
-        ))),
+        Some(n) if n != body.len() as u64 => Err(Retryable::Network(
+            format!("body cut short ({} of {n} bytes)", body.len()),
+            Failure::CutShort,
+        )),
         _ => Ok(body.to_vec()),
     }
 }
@@ -430,11 +440,14 @@ fn ranged_body(resp: Response, range: &Range<u64>) -> Attempt {
     match read_body(resp) {
         Ok(body) if body.len() as u64 == range.end - range.start => Attempt::Done(Ok(Some(body))),
         Ok(body) => Attempt::Retry {
-            reason: Retryable::Network(format!(
-                "range body of {} bytes where {} were asked",
-                body.len(),
-                range.end - range.start
-            )),
+            reason: Retryable::Network(
+                format!(
+                    "range body of {} bytes where {} were asked",
+                    body.len(),
+                    range.end - range.start
+                ),
+                Failure::CutShort,
+            ),
             wait: None,
         },
         Err(reason) => Attempt::Retry { reason, wait: None },

@@ -90,12 +90,14 @@ pub enum ReadError {
     },
     /// A remote file that could not be fetched (connection, timeout, a
     /// body cut short), retries spent.
-    #[error("{url}: {reason} after {attempts} attempt(s); the site is unreachable or too slow (timeouts can be raised with ARCHILYZER_HTTP_TIMEOUT_SECS)")]
+    #[error("{url}: {reason} after {attempts} attempt(s); {}", failure.advice())]
     Network {
         /// The URL asked.
         url: String,
         /// The last failure.
         reason: String,
+        /// Its kind, which says what to do.
+        failure: crate::net::Failure,
         /// Attempts made.
         attempts: u32,
     },

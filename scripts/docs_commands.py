@@ -1,0 +1,301 @@
+"""Runs every command the README and docs/ show, as a new user would, and
+fails on the first one that does not work or does not say what the docs
+say it says.
+
+What counts as a command: each line of a ```sh block (a trailing `\\`
+joins the next line; `#` comments are dropped), and each `$ ` line of any
+fenced block. The lines after a `$ ` command, up to the next `$ ` or the
+end of the block, are its expected output: each must appear in what the
+command printed (stdout and stderr), `…` standing for any text. Blocks of
+other kinds (json, ini, yaml, text, a bare block without `$ `) are not run.
+
+The README's test command (the ```sh block marked `ci-test-command`) is
+not run here: `.ci/run` runs it as its test step, taking it from the README
+with `--print-test-command`, so the two cannot differ.
+
+Where the commands run: `cargo …` lines in the checkout (they build it);
+every other command in a scratch folder per document, holding copies of
+testdata/ and docs/ (what the examples name), as a fresh clone does. HOME
+is a scratch home, so the README's install lands in its ~/.cargo/bin and
+the index cache in its ~/.cache; cargo keeps the real CARGO_HOME and
+RUSTUP_HOME. A command with `--http ADDR` is a server: it is started, must
+answer GET /health with 200 within 20 s, and is then stopped.
+
+What cannot exist here is faked, faithful to what the docs rely on:
+- `yt-dlp URL -o TEMPLATE …` writes testdata/downloads (laid out as
+  yt-dlp does, info JSON beside the captions) where TEMPLATE says, and
+  appends the ids to --download-archive FILE;
+- `claude mcp add NAME [--env K=V]… -- COMMAND ARGS…` starts COMMAND with
+  that environment and must get an answer to MCP initialize and a
+  tools/list with tools, over stdio, as Claude Code does when it connects;
+- `archilyzer-dev` is the checkout's target/release/archilyzer-dev (the
+  README names it there; it is not installed).
+
+Usage: python3 scripts/docs_commands.py [--keep] [FILE…]
+       python3 scripts/docs_commands.py --print-test-command
+(default: README.md, then docs/*.md). Prints each command and how it went;
+exits 1 on the first failure, naming the file and line."""
+
+import glob
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIMEOUT_S = 600
+TEST_BLOCK = "sh ci-test-command"
+
+FAKE_YTDLP = r'''#!/usr/bin/env python3
+"""A stand-in for yt-dlp (scripts/docs_commands.py): writes the test
+download where -o says, as yt-dlp lays a channel out."""
+import os, shutil, sys
+SOURCE = os.path.join(os.environ["DOCS_REPO"], "testdata", "downloads")
+KNOWN = {"--skip-download", "--write-subs", "--write-auto-subs", "--write-info-json",
+         "--no-overwrites", "--ignore-errors"}
+WITH_VALUE = {"-o", "--output", "--sub-langs", "--download-archive", "--sub-format"}
+args, values, urls = sys.argv[1:], {}, []
+i = 0
+while i < len(args):
+    a = args[i]
+    if a in WITH_VALUE:
+        values[a] = args[i + 1]
+        i += 2
+        continue
+    if a.startswith("-") and a not in KNOWN:
+        sys.exit(f"fake yt-dlp: {a} is not an option the docs' commands use")
+    if not a.startswith("-"):
+        urls.append(a)
+    i += 1
+template = values.get("-o") or values.get("--output")
+if not template or not urls:
+    sys.exit("fake yt-dlp: give -o TEMPLATE and a URL")
+seen = []
+for channel in sorted(os.listdir(SOURCE)):
+    for name in sorted(os.listdir(os.path.join(SOURCE, channel))):
+        vid, ext = name.split(".", 1)
+        out = template.replace("%(channel)s", channel).replace("%(id)s", vid).replace("%(ext)s", ext)
+        os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+        shutil.copyfile(os.path.join(SOURCE, channel, name), out)
+        if vid not in seen:
+            seen.append(vid)
+if "--download-archive" in values:
+    with open(values["--download-archive"], "a") as f:
+        f.writelines(f"youtube {v}\n" for v in seen)
+print(f"[fake yt-dlp] wrote {len(seen)} videos' captions and info JSON")
+'''
+
+FAKE_CLAUDE = r'''#!/usr/bin/env python3
+"""A stand-in for Claude Code's `claude mcp add` (scripts/docs_commands.py):
+starts the server as Claude Code would and checks it answers."""
+import json, os, subprocess, sys
+args = sys.argv[1:]
+if args[:2] != ["mcp", "add"] or "--" not in args:
+    sys.exit("fake claude: only `claude mcp add NAME [--env K=V]... -- COMMAND ARGS...` is known")
+head, command = args[2:args.index("--")], args[args.index("--") + 1:]
+env, name, i = dict(os.environ), None, 0
+while i < len(head):
+    if head[i] in ("--env", "-e"):
+        k, v = head[i + 1].split("=", 1)
+        env[k] = v
+        i += 2
+    elif head[i] in ("--scope", "-s", "--transport", "-t"):
+        i += 2
+    elif head[i].startswith("-"):
+        sys.exit(f"fake claude: unknown option {head[i]}")
+    else:
+        name = head[i]
+        i += 1
+if not name or not command:
+    sys.exit("fake claude: a name and a command are needed")
+p = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def ask(n, method, params):
+    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n")
+    p.stdin.flush()
+    return json.loads(p.stdout.readline())
+init = ask(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                             "clientInfo": {"name": "fake-claude", "version": "0"}})
+p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+tools = ask(2, "tools/list", {})["result"]["tools"]
+p.stdin.close()
+p.wait(timeout=10)
+if "result" not in init or not tools:
+    sys.exit(f"fake claude: {command} did not answer as an MCP server")
+print(f"Added stdio MCP server {name} ({len(tools)} tools answered)")
+'''
+
+
+def blocks(path):
+    """(first line number, info string, lines) of each fenced block."""
+    out, current = [], None
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if line.startswith("```"):
+                if current is None:
+                    current = (n + 1, line[3:].strip(), [])
+                else:
+                    out.append(current)
+                    current = None
+            elif current is not None:
+                current[2].append(line)
+    return out
+
+
+def commands(path):
+    """(line, command, expected lines) in document order."""
+    found = []
+    for first, info, lines in blocks(path):
+        has_prompt = any(l.startswith("$ ") for l in lines)
+        if has_prompt:
+            for i, line in enumerate(lines):
+                if line.startswith("$ "):
+                    expected = []
+                    for later in lines[i + 1:]:
+                        if later.startswith("$ "):
+                            break
+                        if later.strip():
+                            expected.append(later.strip())
+                    found.append((first + i, line[2:], expected))
+        elif info == TEST_BLOCK:
+            continue
+        elif info in ("sh", "bash", "shell"):
+            joined, start = "", None
+            for i, line in enumerate(lines):
+                if start is None:
+                    start = first + i
+                if line.rstrip().endswith("\\"):
+                    joined += line.rstrip()[:-1] + " "
+                    continue
+                joined += line
+                text = joined.strip()
+                if text and not text.startswith("#"):
+                    found.append((start, text, []))
+                joined, start = "", None
+    return found
+
+
+def test_command():
+    """The README's test command, its lines joined."""
+    for _, info, lines in blocks(os.path.join(REPO, "README.md")):
+        if info == TEST_BLOCK:
+            return " ".join(l.rstrip().rstrip("\\").strip() for l in lines if l.strip())
+    sys.exit("README.md has no ```sh ci-test-command block")
+
+
+def fakes(root):
+    d = os.path.join(root, "fakes")
+    os.makedirs(d)
+    for name, body in (("yt-dlp", FAKE_YTDLP), ("claude", FAKE_CLAUDE)):
+        p = os.path.join(d, name)
+        with open(p, "w") as f:
+            f.write(body)
+        os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
+    os.symlink(os.path.join(REPO, "target", "release", "archilyzer-dev"), os.path.join(d, "archilyzer-dev"))
+    return d
+
+
+def environment(root, fake_dir):
+    home = os.path.join(root, "home")
+    # As rustup leaves a home: the README installs into ~/.cargo/bin.
+    os.makedirs(os.path.join(home, ".cargo", "bin"), exist_ok=True)
+    env = dict(os.environ)
+    real_home = os.path.expanduser("~")
+    env.setdefault("CARGO_HOME", os.path.join(real_home, ".cargo"))
+    env.setdefault("RUSTUP_HOME", os.path.join(real_home, ".rustup"))
+    for var in ("XDG_CACHE_HOME", "ARCHILYZER_INDEX_DIR", "ARCHILYZER_CACHE_DIR", "TRANSCRIPT_LOCAL_DIR",
+                "TRANSCRIPT_SITE_URL", "TRANSCRIPT_HUB_URL"):
+        env.pop(var, None)
+    env["HOME"] = home
+    env["DOCS_REPO"] = REPO
+    installed = os.path.join(home, ".cargo", "bin")
+    # The real cargo, whatever HOME says.
+    cargo_bin = os.path.join(env["CARGO_HOME"], "bin")
+    env["PATH"] = os.pathsep.join([installed, fake_dir, env["PATH"], cargo_bin])
+    return env
+
+
+def matches(expected, printed):
+    pattern = ".*".join(re.escape(part) for part in expected.split("…"))
+    return re.search(pattern, printed) is not None
+
+
+def serve(command, cwd, env):
+    """Starts a server command, waits for /health, stops it."""
+    addr = re.search(r"--http\s+(\S+)", command).group(1)
+    p = subprocess.Popen(command, shell=True, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if p.poll() is not None:
+                return p.returncode or 1, p.stdout.read()
+            try:
+                with urllib.request.urlopen(f"http://{addr}/health", timeout=2) as r:
+                    if r.status == 200:
+                        return 0, f"/health answered {r.status}"
+            except OSError:
+                time.sleep(0.3)
+        return 1, "no answer from /health within 20 s"
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, 15)
+            p.wait(timeout=10)
+
+
+def run_document(path, root, env):
+    rel = os.path.relpath(path, REPO)
+    scratch = os.path.join(root, "work-" + re.sub(r"\W", "-", rel))
+    os.makedirs(scratch)
+    for d in ("testdata", "docs"):
+        shutil.copytree(os.path.join(REPO, d), os.path.join(scratch, d))
+    ran = 0
+    for line, command, expected in commands(path):
+        cwd = REPO if command.startswith("cargo ") else scratch
+        started = time.time()
+        if "--http " in command:
+            code, printed = serve(command, cwd, env)
+        else:
+            r = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env,
+                               capture_output=True, text=True, timeout=TIMEOUT_S)
+            code, printed = r.returncode, r.stdout + r.stderr
+        failed = f"exit {code}" if code != 0 and not expected else None
+        for e in expected:
+            if not matches(e, printed):
+                failed = f"its output lacks the line the docs show: {e}"
+                break
+        took = time.time() - started
+        print(f"{'FAIL' if failed else 'ok  '} {rel}:{line} ({took:.1f} s) {command}", flush=True)
+        if failed:
+            print(f"  {failed}\n  printed:\n" + "\n".join("    " + l for l in printed.splitlines()[-30:]))
+            return False
+        ran += 1
+    print(f"{rel}: {ran} command(s) ran as shown")
+    return True
+
+
+def main():
+    if sys.argv[1:] == ["--print-test-command"]:
+        print(test_command())
+        return
+    args = [a for a in sys.argv[1:] if a != "--keep"]
+    keep = "--keep" in sys.argv
+    files = args or [os.path.join(REPO, "README.md")] + sorted(glob.glob(os.path.join(REPO, "docs", "*.md")))
+    root = tempfile.mkdtemp(prefix="docs-commands-")
+    env = environment(root, fakes(root))
+    ok = all(run_document(os.path.abspath(f), root, env) for f in files)
+    if keep:
+        print(f"scratch kept: {root}")
+    else:
+        shutil.rmtree(root, ignore_errors=True)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""docs/figures.md, generated: one bench run on a generated archive, with
+the commit, date, machine and load it ran on; and the README's figures
+line, taken from it. No figure in either is typed by hand.
+
+  python3 scripts/figures.py [--bytes 200MB] [--repeat 5]
+      measures and writes docs/figures.md and the README's figures line
+      (needs `cargo build --release` and ripgrep for the full-scan column).
+  python3 scripts/figures.py --check
+      CI's staleness check: generates the same archive again, builds its
+      index once, and fails when the index size or its share of the
+      transcripts differs from the recorded one by more than 25 %, or when
+      the README's figures line is not the one figures.md gives. (Times
+      depend on the machine and are not compared.)
+
+What is measured: `archilyzer-dev gen --bytes SIZE --seed 1` (its alpha
+site); `archilyzer-index build` from nothing, REPEAT times (median wall
+time, peak RSS from the kernel's rusage); the index's bytes on disk beside
+the transcripts' bytes; then `archilyzer-dev bench` (its reference queries,
+each a fresh process, beside `rg -o -i -w` over the same files)."""
+
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIGURES = os.path.join(REPO, "docs", "figures.md")
+README = os.path.join(REPO, "README.md")
+BIN = os.path.join(REPO, "target", "release")
+TOLERANCE = 0.25
+LINE_START, LINE_END = "<!-- figures: written by scripts/figures.py -->", "<!-- /figures -->"
+
+
+def run(args, **kw):
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kw)
+
+
+def timed(args):
+    """Wall seconds and peak RSS (MB) of one run of `args`."""
+    started = time.monotonic()
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.monotonic() - started
+    if status != 0:
+        sys.exit(f"{' '.join(args)} failed: {p.stderr.read()}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def tree_bytes(path):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
+def generate(work, size):
+    out = os.path.join(work, "gen")
+    run([os.path.join(BIN, "archilyzer-dev"), "gen", "--out", out, "--bytes", size, "--seed", "1"])
+    return os.path.join(out, "alpha")
+
+
+def build(archive, index):
+    shutil.rmtree(index, ignore_errors=True)
+    return timed([os.path.join(BIN, "archilyzer-index"), "build", "--local", archive, "--index", index])
+
+
+def sizes(archive, index):
+    transcripts = tree_bytes(os.path.join(archive, "transcripts"))
+    idx = tree_bytes(index)
+    return {"transcripts_bytes": transcripts, "index_bytes": idx, "index_pct": round(100 * idx / transcripts, 3)}
+
+
+def machine():
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem_kb = int(f.readline().split()[1])
+    return {"cpu": model, "cores": os.cpu_count(), "memory_gb": round(mem_kb / 1024 / 1024, 1),
+            "load_per_core_before": round(os.getloadavg()[0] / os.cpu_count(), 2)}
+
+
+def commit():
+    head = run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO).stdout.strip()
+    dirty = run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO).stdout.strip()
+    return head + ("+changes" if dirty else "")
+
+
+def measure(size, repeat):
+    work = tempfile.mkdtemp(prefix="figures-")
+    try:
+        host = machine()
+        archive = generate(work, size)
+        index = os.path.join(work, "index")
+        runs = [build(archive, index) for _ in range(repeat)]
+        bench_json = os.path.join(work, "bench.json")
+        run([os.path.join(BIN, "archilyzer-dev"), "bench", "--local", archive, "--index", index,
+             "--repeat", str(repeat), "--force", "--json", bench_json])
+        with open(bench_json) as f:
+            bench = json.load(f)
+        return {
+            "commit": commit(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "machine": host,
+            "gen": {"bytes": size, "seed": 1},
+            "build": {"runs": repeat, "wall_s_median": round(statistics.median(r[0] for r in runs), 2),
+                      "peak_rss_mb": round(max(r[1] for r in runs), 1)},
+            **sizes(archive, index),
+            "bench": {"load_per_core": bench["load_per_core"], "rows": bench["rows"]},
+        }
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def mb(n):
+    return f"{n / 1e6:.1f} MB"
+
+
+def readme_line(f):
+    """The README's one sentence of figures, from the recorded ones."""
+    rows = {r["name"]: r for r in f["bench"]["rows"]}
+    common = next(r for n, r in rows.items() if n.startswith("common term `") and "whole corpus" in n)
+    return (f"On {mb(f['transcripts_bytes'])} of generated transcripts ({f['machine']['cores']} cores), "
+            f"`build` takes {f['build']['wall_s_median']} s and writes a {mb(f['index_bytes'])} index "
+            f"({f['index_pct']:.2f} % of the transcripts); a search of a common word answers in "
+            f"{common['wall_ms_median']:.0f} ms where `rg` over the same files takes "
+            f"{common['rg_ms_median']:.0f} ms. Every figure, and how to measure it again: "
+            f"[docs/figures.md](docs/figures.md).")
+
+
+def page(f):
+    m = f["machine"]
+    out = [
+        "# Figures",
+        "",
+        f"Written by `python3 scripts/figures.py --bytes {f['gen']['bytes']}` at commit `{f['commit']}` on "
+        f"{f['date']}: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB, load {m['load_per_core_before']} "
+        f"per core before the run ({f['bench']['load_per_core']} during the queries). Do not edit by hand: "
+        "run the script again. CI (`python3 scripts/figures.py --check`) fails when the index size or its "
+        "share below drifts more than 25 % from a fresh measurement.",
+        "",
+        f"Archive: `archilyzer-dev gen --bytes {f['gen']['bytes']} --seed {f['gen']['seed']}` (its alpha site).",
+        "",
+        "| figure | value |",
+        "|---|---|",
+        f"| transcripts | {mb(f['transcripts_bytes'])} |",
+        f"| `build` from nothing, median of {f['build']['runs']} | {f['build']['wall_s_median']} s |",
+        f"| `build` peak RSS | {f['build']['peak_rss_mb']} MB |",
+        f"| index on disk | {mb(f['index_bytes'])} ({f['index_pct']:.2f} % of the transcripts) |",
+        "",
+        "Queries (`archilyzer-dev bench`, each a fresh process, median of the runs; `rg -o -i -w` over the "
+        "same files for the full-scan column):",
+        "",
+        "| query | ms | pages read | MB parsed | peak RSS MB | hits | rg ms | ratio |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in f["bench"]["rows"]:
+        rg = r.get("rg_ms_median")
+        out.append(f"| {r['name']} | {r['wall_ms_median']:.0f} | {r['pages_read']} | {r['mb_parsed']:.1f} | "
+                   f"{r['peak_rss_mb']:.0f} | {r['hits']} | {'-' if rg is None else f'{rg:.0f}'} | "
+                   f"{'-' if not rg else f'{r['wall_ms_median'] / rg:.2f}×'} |")
+    out += ["", "The recorded figures, as the check reads them:", "", "```json",
+            json.dumps(f, indent=1), "```", ""]
+    return "\n".join(out)
+
+
+def recorded():
+    with open(FIGURES) as fh:
+        text = fh.read()
+    found = re.search(r"```json\n(.*?)\n```", text, re.S)
+    if not found:
+        sys.exit(f"{FIGURES} holds no recorded figures: run python3 scripts/figures.py")
+    return json.loads(found.group(1))
+
+
+def set_readme_line(line):
+    with open(README) as fh:
+        text = fh.read()
+    start, end = text.find(LINE_START), text.find(LINE_END)
+    if start < 0 or end < start:
+        sys.exit(f"README.md lacks the figures markers {LINE_START} … {LINE_END}")
+    with open(README, "w") as fh:
+        fh.write(text[:start + len(LINE_START)] + "\n" + line + "\n" + text[end:])
+
+
+def readme_figures():
+    with open(README) as fh:
+        text = fh.read()
+    start, end = text.find(LINE_START), text.find(LINE_END)
+    return text[start + len(LINE_START):end].strip() if 0 <= start < end else None
+
+
+def check():
+    f = recorded()
+    problems = []
+    if readme_figures() != readme_line(f):
+        problems.append("the README's figures line is not the one docs/figures.md gives: run python3 scripts/figures.py")
+    work = tempfile.mkdtemp(prefix="figures-check-")
+    try:
+        archive = generate(work, f["gen"]["bytes"])
+        index = os.path.join(work, "index")
+        build(archive, index)
+        now = sizes(archive, index)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for key in ("index_bytes", "index_pct"):
+        was, fresh = f[key], now[key]
+        drift = abs(fresh - was) / was
+        print(f"{key}: recorded {was}, measured now {fresh} ({drift:.1%} apart)")
+        if drift > TOLERANCE:
+            problems.append(f"{key} is stale: recorded {was}, measured now {fresh} ({drift:.0%} apart, "
+                            f"over {TOLERANCE:.0%}): run python3 scripts/figures.py and commit docs/figures.md")
+    for p in problems:
+        print(f"error: {p}", file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+def main():
+    args = sys.argv[1:]
+    if args == ["--check"]:
+        return check()
+    opts = dict(zip(args[::2], args[1::2]))
+    unknown = set(opts) - {"--bytes", "--repeat"}
+    if unknown or len(args) % 2:
+        sys.exit(__doc__)
+    f = measure(opts.get("--bytes", "200MB"), int(opts.get("--repeat", "5")))
+    with open(FIGURES, "w") as fh:
+        fh.write(page(f))
+    set_readme_line(readme_line(f))
+    print(f"wrote {FIGURES} and the README's figures line:\n{readme_line(f)}")
+
+
+if __name__ == "__main__":
+    main()
