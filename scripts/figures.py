@@ -2,7 +2,7 @@
 the commit, date, machine and load it ran on; and the README's figures
 line, taken from it. No figure in either is typed by hand.
 
-  python3 scripts/figures.py [--bytes 200MB] [--repeat 5]
+  python3 scripts/figures.py [--bytes 200MB] [--repeat 5] [--corpus DIR]
       measures and writes docs/figures.md and the README's figures line
       (needs `cargo build --release` and ripgrep for the full-scan column).
   python3 scripts/figures.py --readme
@@ -19,7 +19,13 @@ What is measured: `archilyzer-dev gen --bytes SIZE --seed 1` (its alpha
 site); `archilyzer-index build` from nothing, REPEAT times (median wall
 time, peak RSS from the kernel's rusage); the index's bytes on disk beside
 the transcripts' bytes; then `archilyzer-dev bench` (its reference queries,
-each a fresh process, beside `rg -o -i -w` over the same files)."""
+each a fresh process, beside `rg -o -i -w` over the same files). Then, when
+the TWIML corpus is beside the checkout (`../shared/corpora/twiml/vtt`, or
+--corpus DIR of captions), the MCP server under load at two page sizes:
+the corpus imported at import's default page size and at 500 KB, indexed,
+and served to 50 clients x 200 calls by server/tests/load_http.py (needs
+the test venv, .venv): throughput, peak RSS and RSS by tenth of the run,
+at the server's default --max-memory."""
 
 import json
 import os
@@ -36,6 +42,8 @@ FIGURES = os.path.join(REPO, "docs", "figures.md")
 README = os.path.join(REPO, "README.md")
 BIN = os.path.join(REPO, "target", "release")
 TOLERANCE = 0.25
+CORPUS = os.path.join(REPO, "..", "shared", "corpora", "twiml", "vtt")
+PAGE_SIZES = [("default", None), ("500KB", "500KB")]
 LINE_START, LINE_END = "<!-- figures: written by scripts/figures.py -->", "<!-- /figures -->"
 
 
@@ -96,7 +104,29 @@ def commit():
     return head + ("+changes" if dirty else "")
 
 
-def measure(size, repeat):
+def serve_under_load(work, corpus):
+    """The load test's figures at each page size; [] without the corpus."""
+    if not os.path.isdir(corpus):
+        print(f"figures: no corpus at {corpus}: the server under load is not measured", file=sys.stderr)
+        return []
+    python = os.path.join(REPO, ".venv", "bin", "python")
+    out = []
+    for label, size in PAGE_SIZES:
+        archive, index = os.path.join(work, f"corpus-{label}"), os.path.join(work, f"corpus-index-{label}")
+        run([os.path.join(BIN, "archilyzer-index"), "import", "--from", corpus, "--out", archive,
+             "--channel", "corpus", "--build", "--index", index] + (["--page-bytes", size] if size else []))
+        time.sleep(3)  # the index settles, so the server keeps it loaded
+        figures = json.loads(run([python, os.path.join(REPO, "server", "tests", "load_http.py"),
+                                  os.path.join(BIN, "archilyzer-mcp"), archive, index, "50", "200"]).stdout)
+        with open(os.path.join(archive, "transcripts", "corpus", "manifest.json")) as fh:
+            pages = len(json.load(fh)["pages"])
+        out.append({"page_bytes": label, "pages": pages, "transcripts_bytes": tree_bytes(
+            os.path.join(archive, "transcripts")), **{k: figures[k] for k in (
+                "calls", "errors", "calls_per_second", "peak_rss_mb", "rss_median_mb_by_tenth", "rss_drift_pct")}})
+    return out
+
+
+def measure(size, repeat, corpus):
     work = tempfile.mkdtemp(prefix="figures-")
     try:
         host = machine()
@@ -117,6 +147,7 @@ def measure(size, repeat):
                       "peak_rss_mb": round(max(r[1] for r in runs), 1)},
             **sizes(archive, index),
             "bench": {"load_per_core": bench["load_per_core"], "rows": bench["rows"]},
+            "server": serve_under_load(work, corpus),
         }
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -136,8 +167,19 @@ def readme_line(f):
             f"({f['index_pct']:.2f} % of the transcripts). A search of a rare word answers in "
             f"{rare['wall_ms_median']:.0f} ms, where `rg` over the same files takes {rare['rg_ms_median']:.0f} ms; "
             f"a word on every page is confirmed on every page, in {common['wall_ms_median']:.0f} ms against "
-            f"{common['rg_ms_median']:.0f} ms for `rg`. Every figure, and how "
+            f"{common['rg_ms_median']:.0f} ms for `rg`.{server_sentence(f)} Every figure, and how "
             f"to measure it again: [docs/figures.md](docs/figures.md).")
+
+
+def server_sentence(f):
+    """What the server's memory is under load, per page size, if measured."""
+    rows = f.get("server") or []
+    if not rows:
+        return ""
+    each = "; ".join(f"{mb(r['transcripts_bytes'] / r['pages'])} pages ({r['page_bytes']}): peak RSS "
+                     f"{r['peak_rss_mb']:.0f} MB, {r['calls_per_second']:.0f} calls/s" for r in rows)
+    return (f" The MCP server, 50 clients on the 537-episode TWIML corpus with the default --max-memory "
+            f"of 128 MB and 16 calls in flight: {each}.")
 
 
 def page(f):
@@ -172,6 +214,17 @@ def page(f):
         ratio = "-" if not rg else f"{ms / rg:.2f}×"
         out.append(f"| {r['name']} | {ms:.0f} | {r['pages_read']} | {r['mb_parsed']:.1f} | "
                    f"{r['peak_rss_mb']:.0f} | {r['hits']} | {rg_ms} | {ratio} |")
+    if f.get("server"):
+        out += ["", "The MCP server under load (`server/tests/load_http.py BIN ARCHIVE INDEX 50 200`: 50 clients "
+                "x 200 mixed calls over HTTP, 16 in flight, the default `--max-memory` of 128 MB), on the TWIML "
+                "corpus (537 episodes) imported at two page sizes:", "",
+                "| pages | calls | errors | calls/s | peak RSS MB | RSS MB by tenth of the run | drift at rest |",
+                "|---|---|---|---|---|---|---|"]
+        for r in f["server"]:
+            tenths = ", ".join(f"{x:.0f}" for x in r["rss_median_mb_by_tenth"])
+            out.append(f"| {r['pages']} of {mb(r['transcripts_bytes'] / r['pages'])} ({r['page_bytes']}) | "
+                       f"{r['calls']} | {r['errors']} | {r['calls_per_second']} | {r['peak_rss_mb']} | {tenths} | "
+                       f"{r['rss_drift_pct']} % |")
     out += ["", "The recorded figures, as the check reads them:", "", "```json",
             json.dumps(f, indent=1), "```", ""]
     return "\n".join(out)
@@ -235,10 +288,10 @@ def main():
     if args == ["--readme"]:
         return set_readme_line(readme_line(recorded()))
     opts = dict(zip(args[::2], args[1::2]))
-    unknown = set(opts) - {"--bytes", "--repeat"}
+    unknown = set(opts) - {"--bytes", "--repeat", "--corpus"}
     if unknown or len(args) % 2:
         sys.exit(__doc__)
-    f = measure(opts.get("--bytes", "200MB"), int(opts.get("--repeat", "5")))
+    f = measure(opts.get("--bytes", "200MB"), int(opts.get("--repeat", "5")), opts.get("--corpus", CORPUS))
     with open(FIGURES, "w") as fh:
         fh.write(page(f))
     set_readme_line(readme_line(f))

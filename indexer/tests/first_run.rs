@@ -387,24 +387,22 @@ fn without_an_index_terms_says_which_folder_it_looked_in_and_to_build_or_name_on
 #[test]
 fn a_channel_that_matches_none_is_named_with_the_nearest_channels() {
     let a = alpha();
-    let o = bin()
-        .args(["search", "--no-index", "--local", a.to_str().unwrap()])
-        .args(["--channel", "late-night-lve", "cups"])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    let search_channel = |channel: &str| {
+        let o = bin()
+            .args(["search", "--no-index", "--local", a.to_str().unwrap()])
+            .args(["--channel", channel, "cups"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = search_channel("late-night-lve");
     assert!(
         out.contains(
             "channel \"late-night-lve\" matched no channel; did you mean late-night-live?"
         ),
         "{out}"
     );
-    let o = bin()
-        .args(["search", "--no-index", "--local", a.to_str().unwrap()])
-        .args(["--channel", "harmontown", "cups"])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = search_channel("harmontown");
     assert!(
         out.contains("channel \"harmontown\" matched no channel; the channels are daily-dispatch, dispatch-rumble, late-night-live, odysee-archive, stream-vault"),
         "{out}"
