@@ -56,6 +56,18 @@ impl Budget {
         self.limit
     }
 
+    /// The part of the limit that parsed pages kept between calls may
+    /// hold ([`crate::archive::Site::page_view`]): half, so the other half
+    /// is always there for the calls' own reads; none when the budget is
+    /// unlimited (the command line, which reads each page once).
+    pub fn keep_limit(&self) -> u64 {
+        if self.limit == u64::MAX {
+            0
+        } else {
+            self.limit / 2
+        }
+    }
+
     /// Bytes held now.
     pub fn held(&self) -> u64 {
         *self.held.lock().unwrap_or_else(|e| e.into_inner())
@@ -100,20 +112,6 @@ impl Drop for Share {
         let mut held = self.budget.held.lock().unwrap_or_else(|e| e.into_inner());
         *held -= self.bytes;
         self.budget.freed.notify_all();
-    }
-}
-
-impl Budget {
-    /// The part of the limit that parsed pages kept between calls may
-    /// hold ([`crate::archive::Site::page_view`]): half, so the other half
-    /// is always there for the calls' own reads; none when the budget is
-    /// unlimited (the command line, which reads each page once).
-    pub fn keep_limit(&self) -> u64 {
-        if self.limit == u64::MAX {
-            0
-        } else {
-            self.limit / 2
-        }
     }
 }
 

@@ -441,12 +441,7 @@ impl Site {
     /// the memory budget as long as the page is kept or in use.
     pub fn page_view(&self, channel: &str, n: u32) -> Result<Arc<KeptPage>, ReadError> {
         let (_, sha256, _) = self.page_entry(Layer::Transcripts, channel, n)?;
-        let key = PageKey {
-            site: self.store.location(),
-            layer: Layer::Transcripts,
-            channel: channel.to_string(),
-            page: n,
-        };
+        let key = self.page_key(Layer::Transcripts, channel, n);
         self.pages
             .views
             .get_or_load(&(key, sha256), || {
@@ -461,13 +456,18 @@ impl Site {
             .map_err(|e| (*e).clone())
     }
 
-    fn page(&self, layer: Layer, channel: &str, n: u32) -> Result<Arc<CachedPage>, ReadError> {
-        let key = PageKey {
+    /// The cache key of page `n` of a layer of this site.
+    fn page_key(&self, layer: Layer, channel: &str, n: u32) -> PageKey {
+        PageKey {
             site: self.store.location(),
             layer,
             channel: channel.to_string(),
             page: n,
-        };
+        }
+    }
+
+    fn page(&self, layer: Layer, channel: &str, n: u32) -> Result<Arc<CachedPage>, ReadError> {
+        let key = self.page_key(layer, channel, n);
         self.pages
             .parsed
             .get_or_load(&key, || self.load_page(layer, channel, n))

@@ -143,7 +143,7 @@ impl Index {
 /// without the user's HOME, so the default folder differs from the one
 /// `build` wrote), name it. Short: every answer searched without an index
 /// quotes it.
-pub fn missing(dir: &Path) -> String {
+fn missing(dir: &Path) -> String {
     format!(
         "no index at {}: run `archilyzer-index build`, or pass --index DIR if it was built elsewhere",
         dir.display()

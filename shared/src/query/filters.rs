@@ -333,7 +333,7 @@ pub fn check_range(from: Option<&str>, to: Option<&str>) -> Result<(), InvertedR
 /// The note for a channel token that matched none: the nearest slug
 /// ([`crate::typo`]), or the slugs there are (the first few).
 fn no_such_channel(token: &str, archive: &Archive) -> String {
-    let slugs: Vec<&str> = archive
+    let mut slugs: Vec<&str> = archive
         .sites()
         .iter()
         .flat_map(|s| s.corpus().channels.iter().map(|c| c.slug.as_str()))
@@ -342,17 +342,16 @@ fn no_such_channel(token: &str, archive: &Archive) -> String {
     if let Some(near) = crate::typo::nearest(token.trim(), slugs.iter().copied()) {
         return format!("{said}; did you mean {near}?");
     }
-    let mut sorted = slugs.clone();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let more = sorted.len().saturating_sub(SLUGS_LISTED);
-    sorted.truncate(SLUGS_LISTED);
+    slugs.sort_unstable();
+    slugs.dedup();
+    let more = slugs.len().saturating_sub(SLUGS_LISTED);
+    slugs.truncate(SLUGS_LISTED);
     let tail = if more > 0 {
         format!(" and {more} more")
     } else {
         String::new()
     };
-    format!("{said}; the channels are {}{tail}", sorted.join(", "))
+    format!("{said}; the channels are {}{tail}", slugs.join(", "))
 }
 
 /// How many channel slugs a "matched no channel" note lists.
