@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::index;
 use archilyzer_core::query::order::Order;
+use archilyzer_core::query::QueryError;
 use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use clap::Args;
 
@@ -91,12 +92,36 @@ impl ReadArgs {
     }
 }
 
+/// A request that cannot be right (a bad query, scope or filter value),
+/// named with the corpus it was asked of: the command exits 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{error} (corpus: {corpus})")]
+pub struct Refused {
+    /// What is wrong.
+    pub error: QueryError,
+    /// The corpus's handle.
+    pub corpus: String,
+}
+
+/// `error` refused on `archive`, as an error [`finish`] exits 2 for.
+pub fn refused(error: QueryError, archive: &Archive) -> anyhow::Error {
+    anyhow::Error::new(Refused {
+        error,
+        corpus: archive.handle().to_string(),
+    })
+}
+
 /// The exit code of a command's result; an error is printed on stderr
-/// with its causes, and exits 1.
+/// with its causes, and exits 2 when the request itself cannot be right
+/// (a [`Refused`]: a bad query, scope or filter value, as clap's usage
+/// errors do), else 1.
 pub fn finish(result: Result<std::process::ExitCode>) -> std::process::ExitCode {
     result.unwrap_or_else(|e| {
         eprintln!("error: {e:#}");
-        std::process::ExitCode::FAILURE
+        match e.chain().any(|cause| cause.is::<Refused>()) {
+            true => std::process::ExitCode::from(2),
+            false => std::process::ExitCode::FAILURE,
+        }
     })
 }
 

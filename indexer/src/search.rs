@@ -269,7 +269,7 @@ pub fn run(
     if let Some(e) = failure {
         return Err(e.into());
     }
-    let mut response = result.map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
+    let mut response = result.map_err(|e| crate::cli::refused(e, archive))?;
     response.notes.push(order.describe_for(matched.iter()));
     response
         .notes

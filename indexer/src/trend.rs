@@ -78,7 +78,7 @@ pub fn count(
         }
     };
     let trend = trend::trend(archive, index_dir, &ask, &mut seen, &mut |_, _| {})
-        .map_err(|e| anyhow::anyhow!("{e} (corpus: {})", archive.handle()))?;
+        .map_err(|e| crate::cli::refused(e, archive))?;
     Ok(Counted { trend, videos })
 }
 

@@ -385,7 +385,7 @@ fn without_an_index_terms_says_which_folder_it_looked_in_and_to_build_or_name_on
 }
 
 #[test]
-fn a_channel_that_matches_none_is_named_with_the_nearest_channels() {
+fn a_channel_that_matches_none_is_refused_naming_the_nearest_channels() {
     let a = alpha();
     let search_channel = |channel: &str| {
         let o = bin()
@@ -393,18 +393,20 @@ fn a_channel_that_matches_none_is_named_with_the_nearest_channels() {
             .args(["--channel", channel, "cups"])
             .output()
             .unwrap();
-        String::from_utf8_lossy(&o.stdout).into_owned()
+        assert_eq!(o.status.code(), Some(2), "a usage error, as a bad date is");
+        assert!(o.stdout.is_empty(), "nothing is answered");
+        String::from_utf8_lossy(&o.stderr).into_owned()
     };
     let out = search_channel("late-night-lve");
     assert!(
-        out.contains(
-            "channel \"late-night-lve\" matched no channel; did you mean late-night-live?"
+        out.starts_with(
+            "error: channel \"late-night-lve\" matches no channel of this archive; did you mean \"late-night-live\"? (corpus: "
         ),
         "{out}"
     );
     let out = search_channel("harmontown");
     assert!(
-        out.contains("channel \"harmontown\" matched no channel; the channels are daily-dispatch, dispatch-rumble, late-night-live, odysee-archive, stream-vault"),
+        out.starts_with("error: channel \"harmontown\" matches no channel of this archive; it has daily-dispatch, dispatch-rumble, late-night-live, odysee-archive, stream-vault (corpus: "),
         "{out}"
     );
 }

@@ -429,44 +429,105 @@ fn the_sampled_parity_check_finds_no_difference_on_the_generated_archive() {
     assert!(report.hits > 0 && report.pages_read_indexed < report.pages_read_full);
 }
 
-#[test]
-fn unrecognised_filter_values_are_named_never_widening() {
-    let f = fixture();
-    let archive = open_local(&f.site);
+/// The refusal of a search of "the" with `filters`.
+fn refusal(archive: &Archive, index: &Path, filters: FilterArgs) -> String {
     let q = Request {
-        filters: FilterArgs {
-            states: vec!["delted".into()],
-            channels: vec!["no-such".into()],
-            date_from: Some("2019".into()),
-            ..Default::default()
-        },
+        filters,
         ..plain("the")
     };
-    let r = search(&archive, Some(&f.index), &q).unwrap();
-    assert_eq!(
-        r.total_videos, 0,
-        "a typo'd state matches nothing rather than everything"
-    );
-    let notes = r.notes.join("\n");
-    assert!(notes.contains("unrecognised state \"delted\" (valid: available, maybe_missing, deleted, private, members_only, unlisted)"), "{notes}");
-    assert!(
-        notes.contains("no valid state given: the state filter matches nothing"),
-        "{notes}"
-    );
-    assert!(
-        notes.contains("channel \"no-such\" matched no channel"),
-        "{notes}"
-    );
-    assert!(
-        notes.contains(
-            "date_from \"2019\" is not a date: use YYYYMMDD or YYYY-MM-DD; the search matches nothing"
-        ),
-        "{notes}"
-    );
+    match search(archive, Some(index), &q) {
+        Ok(r) => panic!("answered {} videos instead of refusing", r.total_videos),
+        Err(e) => e.to_string(),
+    }
 }
 
 #[test]
-fn an_iso_date_is_a_date_and_a_malformed_date_matches_nothing() {
+fn impossible_filter_values_are_refused_never_answered_as_nothing() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let bad = |filters: FilterArgs| refusal(&archive, &f.index, filters);
+    assert_eq!(
+        bad(FilterArgs { states: vec!["availble".into()], ..Default::default() }),
+        "states \"availble\" is not one of available, maybe_missing, deleted, private, members_only, unlisted; did you mean \"available\"?"
+    );
+    assert_eq!(
+        bad(FilterArgs {
+            media_type: Some("podcast".into()),
+            ..Default::default()
+        }),
+        "media_type \"podcast\" is not one of video, livestream"
+    );
+    let slugs: Vec<String> = archive.sites()[0]
+        .corpus()
+        .channels
+        .iter()
+        .map(|c| c.slug.clone())
+        .collect();
+    let typo = slugs[0][1..].to_string();
+    assert_eq!(
+        bad(FilterArgs {
+            channels: vec![typo.clone()],
+            ..Default::default()
+        }),
+        format!(
+            "channel {typo:?} matches no channel of this archive; did you mean {:?}?",
+            slugs[0]
+        )
+    );
+    assert!(
+        bad(FilterArgs {
+            channels: vec!["zzzzzzzzzz".into()],
+            ..Default::default()
+        })
+        .starts_with("channel \"zzzzzzzzzz\" matches no channel of this archive; it has "),
+        "far from every slug, the slugs are listed"
+    );
+    assert!(bad(FilterArgs {
+        groups: vec!["zzzzzzzzzz".into()],
+        ..Default::default()
+    })
+    .starts_with("group \"zzzzzzzzzz\" matches no group of this archive"));
+    assert_eq!(
+        bad(FilterArgs {
+            date_from: Some("yesterday".into()),
+            ..Default::default()
+        }),
+        "date_from \"yesterday\" is not a date: use YYYYMMDD or YYYY-MM-DD"
+    );
+    for (min, max) in [("abc", None), ("-5", None)] {
+        assert_eq!(
+            bad(FilterArgs { min_duration: Some(min.into()), max_duration: max, ..Default::default() }),
+            format!("min_duration {min:?} is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30), never below 0")
+        );
+    }
+    assert_eq!(
+        bad(FilterArgs {
+            min_duration: Some("7200".into()),
+            max_duration: Some("60".into()),
+            ..Default::default()
+        }),
+        "max_duration 1:00 is shorter than min_duration 2:00:00, so no video is both; swap the two"
+    );
+    let q = Request {
+        scopes: vec!["bogus".into()],
+        ..plain("the")
+    };
+    assert_eq!(
+        search(&archive, Some(&f.index), &q).unwrap_err().to_string(),
+        "scopes \"bogus\" is not a scope; the scopes are transcripts, chat, description, tags, metadata, posts"
+    );
+    let q = Request {
+        regex: true,
+        ..plain("")
+    };
+    assert!(search(&archive, Some(&f.index), &q)
+        .unwrap_err()
+        .to_string()
+        .contains("matches the empty string"));
+}
+
+#[test]
+fn an_iso_date_is_a_date_and_a_malformed_date_is_refused() {
     let f = fixture();
     let archive = open_local(&f.site);
     let since = |day: &str| {
@@ -497,38 +558,37 @@ fn an_iso_date_is_a_date_and_a_malformed_date_matches_nothing() {
         "2023-02-30",
         "20230431",
     ] {
-        let r = since(bad);
-        assert_eq!(r.total_videos, 0, "{bad} never widens the search");
+        let q = Request {
+            filters: FilterArgs {
+                date_from: Some(bad.into()),
+                ..Default::default()
+            },
+            ..plain("the")
+        };
+        let e = search(&archive, Some(&f.index), &q)
+            .unwrap_err()
+            .to_string();
         assert!(
-            r.notes
-                .iter()
-                .any(|n| n.contains(&format!("date_from {bad:?} is not a date"))),
-            "{:?}",
-            r.notes
+            e.starts_with(&format!("date_from {bad:?} is not a date")),
+            "{e}"
         );
     }
 }
 
 #[test]
-fn an_inverted_date_range_is_named_and_matches_nothing() {
+fn an_inverted_date_range_is_refused() {
     let f = fixture();
     let archive = open_local(&f.site);
-    let q = Request {
-        filters: FilterArgs {
+    let e = refusal(
+        &archive,
+        &f.index,
+        FilterArgs {
             date_from: Some("2024-01-01".into()),
             date_to: Some("2023-01-01".into()),
             ..Default::default()
         },
-        ..plain("the")
-    };
-    let r = search(&archive, Some(&f.index), &q).unwrap();
-    assert_eq!(r.total_videos, 0);
-    assert!(
-        r.notes.iter().any(|n| n
-            == "the date range is inverted: date_from 2024-01-01 is after date_to 2023-01-01, so no day is in it; swap the two; the search matches nothing"),
-        "{:?}",
-        r.notes
     );
+    assert_eq!(e, "the date range is inverted: date_from 2024-01-01 is after date_to 2023-01-01, so no day is in it; swap the two");
 }
 
 /// Every video's length, read from the pages themselves.
@@ -596,19 +656,17 @@ fn a_duration_filter_keeps_exactly_the_videos_of_that_length_with_or_without_sum
     let (old, _) = hits(&open_local(&f.site), None, &q);
     same(&old, "summaries without lengths");
 
-    let bad = Request {
-        filters: FilterArgs {
+    let e = refusal(
+        &archive,
+        &f.index,
+        FilterArgs {
             min_duration: Some("ten minutes".into()),
             ..Default::default()
         },
-        ..plain("the")
-    };
-    let r = search(&archive, Some(&f.index), &bad).unwrap();
-    assert_eq!(r.total_videos, 0);
+    );
     assert!(
-        r.notes.iter().any(|n| n == "min_duration \"ten minutes\" is not a length (seconds, m:ss or h:mm:ss); the search matches nothing"),
-        "{:?}",
-        r.notes
+        e.starts_with("min_duration \"ten minutes\" is not a length"),
+        "{e}"
     );
 }
 
@@ -1101,7 +1159,7 @@ fn a_word_is_counted_in_the_videos_a_search_of_the_same_scopes_finds() {
         let mut counts = Vec::new();
         for names in scope_sets {
             let scopes: Vec<String> = names.iter().map(|s| s.to_string()).collect();
-            let (set, _) = Scope::resolve(&scopes);
+            let set = Scope::resolve(&scopes).unwrap();
             let counted = raw.videos_with(w, Scope::fields_of(&set));
             let q = Request {
                 scopes,

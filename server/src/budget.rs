@@ -9,10 +9,11 @@
 //! how to get them. Counts are never cut: totals are counted before
 //! anything is left out.
 //!
-//! Promise: an answer's text, corpus trailer included, is at most its
-//! budget plus [`SLACK`]; when a tool's own rendering still overflows
-//! (a tool without a fair rendering of its own), [`enforce`] cuts it at a
-//! line and says so in the answer's last line.
+//! Promise: an answer (its text and its structured content as sent,
+//! the corpus trailer included) is at most its budget, at every budget,
+//! for every tool, errors included: a tool fits its own rendering, and
+//! [`fit_answer`], which every answer passes through, gives up what
+//! still overflows in a fixed order and says so.
 
 use serde_json::{Map, Value};
 
@@ -44,16 +45,17 @@ pub fn property() -> Value {
 /// fit `budget` (what a client counts): `render(room)` writes the text in
 /// `room` characters; the room shrinks by the overflow until both fit
 /// (the structured content lists only what the text shows, so it shrinks
-/// too).
+/// too), down to a room of nothing, where a renderer lists its least
+/// (one row, when rows remain). What still overflows is [`fit_answer`]'s.
 pub fn fit_whole(budget: usize, render: impl Fn(usize) -> (String, Value)) -> (String, Value) {
     let mut room = budget;
     let mut result = render(room);
-    for _ in 0..6 {
+    for _ in 0..16 {
         let size = size(&result.0, &result.1);
-        if size <= budget || room <= FLOOR_CHARS / 2 {
+        if size <= budget || room == 0 {
             break;
         }
-        room = room.saturating_sub(size - budget).max(FLOOR_CHARS / 2);
+        room = room.saturating_sub(size - budget);
         result = render(room);
     }
     result
@@ -81,7 +83,7 @@ pub fn of_answer(args: &Map<String, Value>, corpus: &impl std::fmt::Display) -> 
 /// The budget of a call, from its `max_chars`.
 pub fn of(args: &Map<String, Value>) -> usize {
     args.get("max_chars")
-        .and_then(Value::as_u64)
+        .and_then(|v| v.as_u64().or_else(|| v.as_str()?.trim().parse().ok()))
         .map_or(DEFAULT_CHARS, |n| n as usize)
         .clamp(FLOOR_CHARS, CEILING_CHARS)
 }
@@ -116,26 +118,145 @@ pub fn clip(text: &str, max: usize) -> String {
 }
 
 /// Cuts `text` to `budget` characters at a line boundary when it is
-/// longer, ending with a line that says how much was left out.
+/// longer, ending with a line that says how much was left out (within
+/// the line itself when not even the first line fits).
 pub fn enforce(text: String, budget: usize) -> String {
     let total = text.chars().count();
     if total <= budget {
         return text;
     }
+    let notice = |left: usize| {
+        format!(
+            "\n… answer cut at its size budget: {left} more characters not shown. Narrow the call (fewer ids, a query with a window, a channel), or raise max_chars (at most {CEILING_CHARS}).\n"
+        )
+    };
+    // The notice's length with the widest count it can carry.
+    let room = budget.saturating_sub(notice(total).chars().count());
     let mut kept = String::new();
     let mut used = 0;
     for line in text.split_inclusive('\n') {
         let n = line.chars().count();
-        if used + n > budget.saturating_sub(SLACK) {
+        if used + n > room {
             break;
         }
         kept.push_str(line);
         used += n;
     }
-    format!(
-        "{kept}\n… answer cut at its size budget of {budget} characters: {} more characters not shown. Narrow the call (fewer ids, a query with a window, a channel), or raise max_chars (at most {CEILING_CHARS}).\n",
-        total - used
-    )
+    if used == 0 {
+        kept = text.chars().take(room).collect();
+        used = room;
+    }
+    kept + &notice(total - used)
+}
+
+/// The last word on an answer's size: `text` and `structured` together
+/// within `budget` characters, whatever the tool rendered. A tool fits
+/// its own answer first, giving up what it chooses (hit lines, then rows);
+/// what still overflows is given up here in a fixed order:
+///
+/// 1. the structured content's longest list, halved until the content
+///    takes at most half the budget (each cut named under `truncated`,
+///    by its path, with the number of items left out); a lone long text
+///    is clipped with `…`;
+/// 2. the text's last lines ([`enforce`]), with a line saying how much.
+pub fn fit_answer(text: String, mut structured: Value, budget: usize) -> (String, Value) {
+    if size(&text, &structured) <= budget {
+        return (text, structured);
+    }
+    let mut cuts = Map::new();
+    while structured_len(&structured) > budget / 2 {
+        if !shrink_longest(&mut structured, "", &mut cuts) {
+            break;
+        }
+        if let Value::Object(map) = &mut structured {
+            map.insert("truncated".into(), Value::Object(cuts.clone()));
+        }
+    }
+    let room = budget.saturating_sub(structured_len(&structured));
+    (enforce(text, room), structured)
+}
+
+/// Halves the longest list in `v` (or clips its longest text when no
+/// list has two items), recording the cut in `cuts` under its path;
+/// false when nothing is left to shrink.
+fn shrink_longest(v: &mut Value, path: &str, cuts: &mut Map<String, Value>) -> bool {
+    let Some((at, target)) = longest_part(v, path) else {
+        return false;
+    };
+    let Some(part) = v.pointer_mut(&at) else {
+        return false;
+    };
+    match part {
+        Value::Array(items) if items.len() > 1 => {
+            let keep = items.len() / 2;
+            let dropped = items.len() - keep;
+            items.truncate(keep);
+            let before = cuts.get(&target).and_then(Value::as_u64).unwrap_or(0);
+            cuts.insert(target, Value::from(before + dropped as u64));
+            true
+        }
+        Value::String(text) if text.chars().count() > 16 => {
+            *text = clip(text, text.chars().count() / 2);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The JSON pointer and dotted name of the largest shrinkable part of
+/// `v`: a list of two items or more, or a text over 16 characters.
+fn longest_part(v: &Value, path: &str) -> Option<(String, String)> {
+    let mut best: Option<(usize, String, String)> = None;
+    walk(
+        v,
+        String::new(),
+        path.to_string(),
+        &mut |pointer, name, part| {
+            let shrinkable = match part {
+                Value::Array(items) => items.len() > 1,
+                Value::String(t) => t.chars().count() > 16,
+                _ => false,
+            };
+            let len = structured_len(part);
+            if shrinkable && best.as_ref().is_none_or(|(b, _, _)| len > *b) {
+                best = Some((len, pointer.to_string(), name.to_string()));
+            }
+        },
+    );
+    best.map(|(_, pointer, name)| (pointer, name))
+}
+
+/// Calls `visit(pointer, dotted name, part)` for every part of `v`
+/// below its root, outermost first (but the [`KEPT_WHOLE`] keys).
+fn walk(v: &Value, pointer: String, name: String, visit: &mut dyn FnMut(&str, &str, &Value)) {
+    let children: Vec<(String, String, &Value)> = match v {
+        Value::Object(map) => map
+            .iter()
+            .filter(|(k, _)| !(pointer.is_empty() && KEPT_WHOLE.contains(&k.as_str())))
+            .map(|(k, c)| (format!("{pointer}/{k}"), dotted(&name, k), c))
+            .collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("{pointer}/{i}"), dotted(&name, &i.to_string()), c))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (p, n, c) in children {
+        visit(&p, &n, c);
+        walk(c, p, n, visit);
+    }
+}
+
+/// The structured content's top-level keys [`fit_answer`] never shrinks:
+/// what names the answer and what it already says it cut.
+const KEPT_WHOLE: &[&str] = &["corpus", "error", "truncated"];
+
+fn dotted(name: &str, key: &str) -> String {
+    match name.is_empty() {
+        true => key.to_string(),
+        false => format!("{name}.{key}"),
+    }
 }
 
 #[cfg(test)]
@@ -157,7 +278,7 @@ mod tests {
         let text: String = (0..1000).map(|i| format!("line {i}\n")).collect();
         let cut = enforce(text.clone(), FLOOR_CHARS);
         assert!(cut.chars().count() <= FLOOR_CHARS, "{}", cut.len());
-        assert!(cut.contains("… answer cut at its size budget of 2000 characters"));
+        assert!(cut.contains("… answer cut at its size budget: "));
         assert!(cut
             .lines()
             .all(|l| l.starts_with("line ") || l.is_empty() || l.starts_with("…")));

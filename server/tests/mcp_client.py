@@ -142,9 +142,31 @@ async def run(mode, connect, archive, token, made, over_http=False):
               and f'{exact["total"]} video(s), {exact["total_hits"]} hit(s) for "k cups" exactly as typed; with the aliases and fuzzy variants named below: {structured["total"]} video(s), {structured["total_hits"]} hit(s)' in text,
               f"{mode}: the headline gives the exact count first, then what the alias added", text[:600])
 
-        result = await client.call_tool("search_transcripts", {"query": "k cups", "states": ["delted"], "channels": ["nope"]})
-        text = text_of(result)
-        check('unrecognised state "delted"' in text and 'channel "nope" matched no channel' in text, f"{mode}: typos are named", text)
+        # A filter that cannot be right is an error on every tool that
+        # filters, naming the argument, the value and the nearest valid one.
+        impossible = [
+            ({"date_from": "2015-02-31"}, 'date_from "2015-02-31" is not a date: February 2015 has 28 days'),
+            ({"date_from": "yesterday"}, 'date_from "yesterday" is not a date'),
+            ({"date_from": "2024-01-01", "date_to": "2023-01-01"}, "the date range is inverted"),
+            ({"channels": ["late-night-lve"]}, 'channel "late-night-lve" matches no channel of this archive; did you mean "late-night-live"?'),
+            ({"groups": ["no-such-group"]}, 'group "no-such-group" matches no group'),
+            ({"scopes": ["bogus"]}, 'scopes "bogus" is not a scope'),
+            ({"states": ["availble"]}, 'states "availble" is not one of available'),
+            ({"media_type": "podcast"}, 'media_type "podcast" is not one of video, livestream'),
+            ({"min_duration": "abc"}, 'min_duration "abc" is not a length'),
+            ({"min_duration": -5}, 'min_duration "-5" is not a length'),
+            ({"min_duration": 7200, "max_duration": 60}, "max_duration 1:00 is shorter than min_duration 2:00:00"),
+            ({"tags": ["no-such-tag"]}, 'tag "no-such-tag" matches no tag'),
+        ]
+        for tool in ["search_transcripts", "enumerate_matches", "mention_trend"]:
+            for bad, want in impossible:
+                args = {"queries": ["k cups"]} if tool == "mention_trend" else {"query": "k cups"}
+                result = await client.call_tool(tool, {**args, **bad})
+                check(result.is_error and want in text_of(result), f"{mode}: {tool} refuses {bad}", text_of(result)[:400])
+        for tool, args in [("search_transcripts", {"query": "", "regex": True}), ("search_transcripts", {"query": "  "}),
+                           ("mention_trend", {"queries": ["k cups", ""]}), ("enumerate_matches", {"query": "a*", "regex": True})]:
+            result = await client.call_tool(tool, args)
+            check(result.is_error, f"{mode}: {tool} refuses an empty query in {args}", text_of(result)[:400])
 
         result = await client.call_tool("search_transcripts", {"query": "k cups", "limt": 3})
         text = text_of(result)
@@ -313,7 +335,7 @@ async def run(mode, connect, archive, token, made, over_http=False):
         check(not result.is_error and text.startswith("# Sweep plan") and "`enumerate_matches` with" in text and "ceil(N / 7)" in text and "did you mean channels=?" in text, f"{mode}: sweep_plan resolves a pasted link into the plan", text[:1500])
         check(f'source: \"local:{archive}\"' in text or f'source: "local:{archive}"' in text, f"{mode}: the plan passes the corpus handle explicitly", text[:600])
         result = await client.call_tool("sweep_plan", {"request": "what about money? channels=no-such-channel"})
-        check(result.is_error and "HALT: channel \"no-such-channel\" matched no channel" in text_of(result), f"{mode}: an unresolvable channel halts the plan", text_of(result)[:600])
+        check(result.is_error and "HALT: channel \"no-such-channel\" matches no channel" in text_of(result), f"{mode}: an unresolvable channel halts the plan", text_of(result)[:600])
         result = await client.call_tool("ask_plan", {"request": "what did they say about k cups? channels=daily-dispatch"})
         check(not result.is_error and text_of(result).startswith("# Ask plan") and "`search_transcripts`" in text_of(result), f"{mode}: ask_plan gives the short plan", text_of(result)[:800])
         linked_channels = sorted({v["channel"] for v in made["videos"]})

@@ -127,7 +127,7 @@ fn a_link_opens_as_the_search_it_was_made_from() {
 }
 
 #[test]
-fn the_plan_names_channels_that_are_not_in_the_corpus_and_the_ignored_fk() {
+fn a_link_naming_a_channel_not_in_the_corpus_is_refused_and_the_plan_names_the_ignored_fk() {
     let alpha = testdata("alpha");
     let c = ctx(SourceHandle::local(&alpha));
     let mut req = Request {
@@ -135,14 +135,20 @@ fn the_plan_names_channels_that_are_not_in_the_corpus_and_the_ignored_fk() {
         ..Request::default()
     };
     req.filters.channels = vec!["daily-dispatch".into(), "no-such-channel".into()];
-    let url = link(&alpha, "https://alphalyzer.example", &req) + "&fk=en";
+    let url = link(&alpha, "https://alphalyzer.example", &req);
     let out = run(&c, "open_link", json!({"link": url, "dry_run": true}));
     assert!(
-        out.text
-            .contains("- ⚠ channel \"no-such-channel\" matched no channel"),
+        out.is_error
+            && out.text.starts_with(&format!(
+                "Error: the link's filters do not fit corpus local:{}: channel \"no-such-channel\" matches no channel of this archive",
+                alpha.display()
+            )),
         "{}",
         out.text
     );
+    req.filters.channels = vec!["daily-dispatch".into()];
+    let url = link(&alpha, "https://alphalyzer.example", &req) + "&fk=en";
+    let out = run(&c, "open_link", json!({"link": url, "dry_run": true}));
     assert!(
         out.text
             .contains("- scope: channel The Daily Dispatch (1 channel)"),

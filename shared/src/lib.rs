@@ -95,14 +95,17 @@
 //!    closing `(corpus: <handle>)`. Enforced by the server's tool dispatch
 //!    and the command line's footer. Pinned by
 //!    `every_result_names_the_corpus_it_read_errors_included`.
-//! 6. **Nothing narrows or widens silently.** A filter value that matches
-//!    nothing is named (and matches nothing rather than everything); a
-//!    capped scan says PARTIAL and names the channels scanned, partly
-//!    scanned and never reached; a page that cannot be read is named; a
-//!    date filter counts the matching videos it left out for having no
-//!    upload date.
+//! 6. **Nothing narrows or widens silently.** A filter value that cannot
+//!    be right (a channel, group, tag, state or media type the archive does
+//!    not know, a day the calendar lacks, an inverted range, a length that
+//!    is no length, a scope that is no scope, an empty regex) refuses the
+//!    request, naming the argument, the value and the nearest valid value:
+//!    never "0 videos"; a capped scan says PARTIAL and names the channels
+//!    scanned, partly scanned and never reached; a page that cannot be
+//!    read is named; a date filter counts the matching videos it left out
+//!    for having no upload date.
 //!    Enforced by `query::filters` and `query::scan`. Pinned by
-//!    `unrecognised_filter_values_are_named_never_widening`,
+//!    `impossible_filter_values_are_refused_never_answered_as_nothing`,
 //!    `max_pages_reports_partial_coverage_naming_the_channels`,
 //!    `a_page_with_broken_json_is_named_and_the_rest_answered`,
 //!    `a_date_filter_counts_the_undated_matches_it_leaves_out`.

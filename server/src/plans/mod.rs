@@ -89,11 +89,16 @@ fn args_scope(s: &request::Settings) -> FilterArgs {
     }
 }
 
-/// The slugs a channel scope resolves to; `None` for no scope.
-fn slugs(args: &FilterArgs, archive: &Archive) -> Option<std::collections::BTreeSet<String>> {
-    Filters::resolve(args, archive)
+/// The slugs a channel scope resolves to; `None` for no scope; a name
+/// that matches no channel or group halts the plan.
+fn slugs(
+    args: &FilterArgs,
+    archive: &Archive,
+) -> Result<Option<std::collections::BTreeSet<String>>, String> {
+    let scope = Filters::resolve(args, archive).map_err(|e| format!("HALT: {e}"))?;
+    Ok(scope
         .channels
-        .map(|set| set.into_iter().map(|(_, slug)| slug).collect())
+        .map(|set| set.into_iter().map(|(_, slug)| slug).collect()))
 }
 
 /// Narrows a link's worklist to the channels the request names beside
@@ -106,14 +111,14 @@ fn narrow_to_request(
     asked: &FilterArgs,
     archive: &Archive,
 ) -> Result<(), String> {
-    let Some(wanted) = slugs(asked, archive) else {
+    let Some(wanted) = slugs(asked, archive)? else {
         return Ok(());
     };
     let link_scope = FilterArgs {
         channels: link.filters.channels.clone(),
         ..FilterArgs::default()
     };
-    let chosen: Vec<String> = match slugs(&link_scope, archive) {
+    let chosen: Vec<String> = match slugs(&link_scope, archive)? {
         Some(linked) => linked.intersection(&wanted).cloned().collect(),
         None => wanted.into_iter().collect(),
     };
@@ -160,16 +165,16 @@ pub fn resolve(
         .sources
         .archive(&handle)
         .map_err(|e| format!("HALT: corpus {handle} cannot be read: {e}"))?;
-    let notes = Filters::resolve(&args_scope(s), &archive).notes;
-    let unmatched: Vec<&String> = notes.iter().filter(|n| n.contains("matched no")).collect();
-    if !unmatched.is_empty() {
-        let known: Vec<String> = roster(&archive);
-        return Err(format!(
-            "HALT: {} in corpus {handle}, so the plan would silently widen. Fix the request and run it again. What there is:\n{}",
-            unmatched.iter().map(|n| n.as_str()).collect::<Vec<_>>().join("; "),
-            known.join("\n")
-        ));
-    }
+    let notes = match Filters::resolve(&args_scope(s), &archive) {
+        Ok(scope) => scope.notes,
+        Err(e) => {
+            let known: Vec<String> = roster(&archive);
+            return Err(format!(
+                "HALT: {e} in corpus {handle}, so the plan cannot run as asked. Fix the request and run it again. What there is:\n{}",
+                known.join("\n")
+            ));
+        }
+    };
     let handle_text = handle.to_string();
     let scope = if !s.channels.is_empty() || !s.groups.is_empty() {
         let named: Vec<String> = s
@@ -200,7 +205,7 @@ pub fn resolve(
             }
             None => Worklist::OpenLink {
                 link: parsed.link.clone().unwrap_or_default(),
-                channels: slugs(&args_scope(s), &archive).map(|c| c.into_iter().collect()),
+                channels: slugs(&args_scope(s), &archive)?.map(|c| c.into_iter().collect()),
             },
         },
         None => Worklist::FromQuestion,

@@ -38,58 +38,70 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
 }
 
 fn dispatch(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Progress) -> Output {
+    let (result, corpus) = answer(ctx, name, args, progress);
+    within_budget(finish(result, &corpus), args, &corpus)
+}
+
+/// What tool `name` answers, before the trailer, and the corpus it read.
+fn answer(
+    ctx: &Context,
+    name: &str,
+    args: &Map<String, Value>,
+    progress: Progress,
+) -> (ToolResult, String) {
     let sources = &ctx.sources;
     let source_text = args.get("source").and_then(Value::as_str);
     let Some(tool) = registry::find(name) else {
         let corpus = sources
             .resolve(source_text)
             .map_or_else(|_| "default".to_string(), |h| h.to_string());
-        return finish(
-            Err(format!("no tool named `{name}`; call tools/list for the tools there are").into()),
-            &corpus,
-        );
+        let e = format!("no tool named `{name}`; call tools/list for the tools there are");
+        return (Err(e.into()), corpus);
     };
     let run = match tool.runs {
         Runs::OwnCorpus(run) => {
-            let args = match validate::validate(name, &tool.schema, args) {
-                Ok(args) => args,
-                Err(e) => return finish(Err(e.into()), &sources.default_handle().to_string()),
+            return match validate::validate(name, &tool.schema, args) {
+                Ok(args) => run(ctx, &args, progress),
+                Err(e) => (Err(e.into()), sources.default_handle().to_string()),
             };
-            let (result, corpus) = run(ctx, &args, progress);
-            return finish(within_budget(result, &args), &corpus);
         }
         Runs::OnSource(run) => run,
     };
     let handle = match sources.resolve(source_text) {
         Ok(h) => h,
         Err(e) => {
-            return finish(
-                Err(e.into()),
-                &format!("unresolved {:?}", source_text.unwrap_or("")),
-            )
+            let corpus = format!("unresolved {:?}", source_text.unwrap_or(""));
+            return (Err(e.into()), corpus);
         }
     };
     let corpus = handle.to_string();
     let args = match validate::validate(name, &tool.schema, args) {
         Ok(args) => args,
-        Err(e) => return finish(Err(e.into()), &corpus),
+        Err(e) => return (Err(e.into()), corpus),
     };
-    let result = run(registry::Call {
+    let call = registry::Call {
         ctx,
         handle: &handle,
         args: &args,
         progress,
-    });
-    finish(within_budget(result, &args), &corpus)
+    };
+    (run(call), corpus)
 }
 
-/// The answer cut to the call's size budget where its tool did not fit
-/// it already (see [`crate::budget`]).
-fn within_budget(result: ToolResult, args: &Map<String, Value>) -> ToolResult {
-    result.map(|(text, structured)| {
-        (
-            crate::budget::enforce(text, crate::budget::of(args)),
-            structured,
-        )
-    })
+/// The answer within the call's size budget, whatever its tool rendered
+/// ([`crate::budget::fit_answer`]); the corpus trailer is kept.
+fn within_budget(out: Output, args: &Map<String, Value>, corpus: &str) -> Output {
+    let trailer = format!("\n\n(corpus: {corpus})");
+    let body = out
+        .text
+        .strip_suffix(&trailer)
+        .unwrap_or(&out.text)
+        .to_string();
+    let room = crate::budget::of(args).saturating_sub(trailer.chars().count());
+    let (body, structured) = crate::budget::fit_answer(body, out.structured, room);
+    Output {
+        text: format!("{}{trailer}", body.trim_end()),
+        structured,
+        is_error: out.is_error,
+    }
 }

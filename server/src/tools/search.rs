@@ -304,13 +304,32 @@ impl Page<'_> {
     fn render(&self, room: usize) -> (String, Value) {
         let (r, label, offset, limit) = (self.r, self.label, self.offset, self.limit);
         let total = self.rows.len();
-        let fit = fit_blocks(
+        let mut fit = fit_blocks(
             self.blocks,
             room,
             first_lines(self.archive, r).len() + self.tail.len(),
         );
+        // A page lists one row at least while rows remain, so paging by
+        // the offset it names always advances.
+        if fit.videos == 0 && !self.blocks.is_empty() {
+            fit = Fit {
+                videos: 1,
+                hits_each: 0,
+            };
+        }
         let shown: Vec<&Row> = self.rows.iter().skip(offset).take(fit.videos).collect();
+        let exact_videos = self
+            .rows
+            .iter()
+            .filter(|row| row.video.exact_hits > 0)
+            .count();
+        // The exact count first (after a warning that qualifies every
+        // count), then what this page is of it.
         let mut out = first_lines(self.archive, r);
+        out.push_str(&format!(
+            "{}\n\n",
+            report::headline(label, (exact_videos, r.exact.hits), (total, r.total_hits))
+        ));
         if total > 0 && offset >= total {
             let last = (total - 1) / limit.max(1) * limit.max(1);
             out.push_str(&format!(
@@ -318,20 +337,11 @@ impl Page<'_> {
             ));
         } else if !(offset == 0 && shown.len() == total) {
             out.push_str(&format!(
-                "⚠ INCOMPLETE PAGE — {total} total, showing {}–{}. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n",
+                "⚠ INCOMPLETE PAGE — showing videos {}–{} of the {total} counted above. Do NOT report a count from this page; use enumerate_matches to cover everything.\n\n",
                 offset + 1,
                 offset + shown.len()
             ));
         }
-        let exact_videos = self
-            .rows
-            .iter()
-            .filter(|row| row.video.exact_hits > 0)
-            .count();
-        out.push_str(&format!(
-            "{}\n\n",
-            report::headline(label, (exact_videos, r.exact.hits), (total, r.total_hits))
-        ));
         for (row, b) in shown.iter().zip(self.blocks) {
             out.push_str(&b.head);
             for line in b.hits.iter().take(fit.hits_each) {
@@ -483,10 +493,10 @@ pub fn enumerate_matches(
     };
     let render = |page: &worklist::Page| {
         let mut out = opening.clone();
+        out.push_str(&head);
         if let Some(warning) = page.warning(&list) {
             out.push_str(&warning);
         }
-        out.push_str(&head);
         out.push_str(&page.range_line(&list));
         out.push_str(&page.lines.concat());
         out.push_str(&tail);

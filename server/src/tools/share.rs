@@ -205,7 +205,9 @@ fn run(
     progress: Progress,
 ) -> ToolResult {
     let archive = ctx.sources.archive(handle)?;
-    let scope = Filters::resolve(&link.filters, &archive).notes;
+    let scope = Filters::resolve(&link.filters, &archive)
+        .map_err(|e| format!("the link's filters do not fit corpus {handle}: {e}"))?
+        .notes;
     let mut plan = format!(
         "# Share link plan\n- corpus: {handle} ({how}); pass source: \"{handle}\" in follow-up calls\n- search: {}\n- filters: {}\n",
         link.tree.render(),

@@ -339,7 +339,7 @@ impl Page {
         }
         (!complete).then(|| {
             format!(
-                "⚠ WORKLIST PAGE — rows {}–{} of {}. The totals below are complete; the rows are not: {}\n\n",
+                "⚠ WORKLIST PAGE — rows {}–{} of {}. The totals above are complete; the rows are not: {}\n\n",
                 self.start + 1,
                 self.end(),
                 list.rows.len(),

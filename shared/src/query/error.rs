@@ -1,6 +1,7 @@
-//! Why a request cannot run: the query itself is wrong. Everything else
-//! (an unrecognised filter value, an unreadable page, a stale index) is
-//! named in the answer and never an error (invariant 6).
+//! Why a request cannot run: the query, a scope or a filter value cannot
+//! be right (invariant 6: refused, never answered "0 videos"). What the
+//! archive does wrong (an unreadable page, a stale index) is named in the
+//! answer and never an error.
 
 use super::matcher::MAX_QUERY_BYTES;
 
@@ -29,6 +30,23 @@ pub enum QueryError {
         /// The regex crate's message.
         reason: String,
     },
+    /// A regex that matches the empty string would match everywhere.
+    #[error("the regex {pattern:?} matches the empty string, so it would match every line; give a pattern that needs at least one character")]
+    EmptyRegex {
+        /// The pattern as given.
+        pattern: String,
+    },
+    /// A scope name that is no scope.
+    #[error("scopes {name:?} is not a scope; {hint}")]
+    Scope {
+        /// The name as given.
+        name: String,
+        /// The nearest scope, or the scopes there are.
+        hint: String,
+    },
+    /// A filter value that cannot be right.
+    #[error(transparent)]
+    Filter(#[from] super::filters::FilterError),
 }
 
 impl From<QueryError> for String {

@@ -2,11 +2,13 @@
 //! the archive once, then applied the same way to summary rows (planning)
 //! and to real records (confirming).
 //!
-//! Promise (invariant 6): a value that is not recognised is named in
-//! [`Filters::notes`], never dropped silently. A filter left with no
-//! recognised value matches nothing rather than widening to everything;
-//! so does a date that is not a calendar day, or a range whose start is
-//! after its end ([`crate::time`] decides both).
+//! Promise (invariant 6): a filter value that cannot be right (a state,
+//! channel, group or tag the archive does not know, a date the calendar
+//! does not have, a length that is no length, a range whose start is
+//! after its end) refuses the request with a [`FilterError`] naming the
+//! argument, the value, what is accepted and the nearest valid value; it
+//! never answers "0 videos". Every front end resolves filters here, so
+//! the command line (exit 2) and the server (`isError`) refuse alike.
 
 use std::collections::BTreeSet;
 
@@ -23,10 +25,10 @@ pub struct Filters {
     pub channels: Option<BTreeSet<(usize, String)>>,
     /// The states kept; `None` = any.
     pub states: Option<Vec<State>>,
-    /// The lower date bound.
-    pub date_from: Option<DateBound>,
-    /// The upper date bound.
-    pub date_to: Option<DateBound>,
+    /// The first day kept, `YYYYMMDD`.
+    pub date_from: Option<String>,
+    /// The last day kept, `YYYYMMDD`.
+    pub date_to: Option<String>,
     /// The media types kept; `None` = any.
     pub media_type: Option<Vec<MediaType>>,
     /// The age ratings kept; `None` = any.
@@ -37,20 +39,30 @@ pub struct Filters {
     /// Whether a video with no upload date passes a date filter.
     pub include_undated: bool,
     /// The shortest length kept, in seconds.
-    pub min_duration: Option<LengthBound>,
+    pub min_duration: Option<f64>,
     /// The longest length kept, in seconds.
-    pub max_duration: Option<LengthBound>,
-    /// What was not recognised, and the resolved scope, for the footer.
+    pub max_duration: Option<f64>,
+    /// The resolved scope, and a site whose tags could not be read, for
+    /// the footer.
     pub notes: Vec<String>,
 }
 
-/// A length bound of resolved filters.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LengthBound {
-    /// Seconds.
-    Seconds(f64),
-    /// A value that is no length: named in the notes, it matches nothing.
-    Malformed,
+/// A filter value that cannot be right: the request is refused, and
+/// the message names the argument, the value, what is accepted and the
+/// nearest valid value where one is close.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct FilterError {
+    /// The argument at fault (`date_from`, `channels`).
+    pub argument: &'static str,
+    /// The whole message.
+    pub message: String,
+}
+
+impl FilterError {
+    fn new(argument: &'static str, message: String) -> FilterError {
+        FilterError { argument, message }
+    }
 }
 
 /// What the predicate decides about a video.
@@ -64,15 +76,6 @@ pub enum Verdict {
     Undated,
     /// It may not answer.
     Fails,
-}
-
-/// An upload-date bound of resolved filters.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DateBound {
-    /// A day, `YYYYMMDD`.
-    Day(String),
-    /// A value that is no date: named in the notes, it matches nothing.
-    Malformed,
 }
 
 /// What the predicate looks at, from a summary row or a record. Made
@@ -135,28 +138,27 @@ impl<'a> VideoFacts<'a> {
 }
 
 impl Filters {
-    /// Resolves `args` against `archive`.
-    pub fn resolve(args: &FilterArgs, archive: &Archive) -> Filters {
+    /// Resolves `args` against `archive`, or says which value cannot be
+    /// right (see [`FilterError`]).
+    pub fn resolve(args: &FilterArgs, archive: &Archive) -> Result<Filters, FilterError> {
         let mut f = Filters::default();
         let states: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
-        f.states = enum_filter(&args.states, "state", State::parse, &states, &mut f.notes);
+        f.states = enum_filter(&args.states, "states", State::parse, &states)?;
         let media: Vec<&str> = MediaType::ALL.iter().map(|s| s.as_str()).collect();
         f.media_type = enum_filter(
             args.media_type.as_slice(),
             "media_type",
             MediaType::parse,
             &media,
-            &mut f.notes,
-        );
+        )?;
         let ages: Vec<&str> = Age::ALL.iter().map(|s| s.as_str()).collect();
-        f.age = enum_filter(args.age.as_slice(), "age", Age::parse, &ages, &mut f.notes);
-        (f.date_from, f.date_to) = dates(args, &mut f.notes);
-        f.channels = channel_scope(args, archive, &mut f.notes);
-        f.tags = tag_filter(&args.tags, archive, &mut f.notes);
+        f.age = enum_filter(args.age.as_slice(), "age", Age::parse, &ages)?;
+        (f.date_from, f.date_to) = dates(args)?;
+        f.channels = channel_scope(args, archive, &mut f.notes)?;
+        f.tags = tag_filter(&args.tags, archive, &mut f.notes)?;
         f.include_undated = args.include_undated;
-        f.min_duration = length(args.min_duration.as_deref(), "min_duration", &mut f.notes);
-        f.max_duration = length(args.max_duration.as_deref(), "max_duration", &mut f.notes);
-        f
+        (f.min_duration, f.max_duration) = lengths(args)?;
+        Ok(f)
     }
 
     /// Whether any filter beyond the channel scope is set.
@@ -185,17 +187,11 @@ impl Filters {
         let undated = v.upload_date.is_none_or(str::is_empty);
         if self.passes(v) {
             Verdict::Passes
-        } else if undated && self.passes_ignoring_date(v) && self.dates_are_days() {
+        } else if undated && self.passes_ignoring_date(v) {
             Verdict::Undated
         } else {
             Verdict::Fails
         }
-    }
-
-    /// Whether both date bounds (when set) are days, not malformed.
-    fn dates_are_days(&self) -> bool {
-        !matches!(self.date_from, Some(DateBound::Malformed))
-            && !matches!(self.date_to, Some(DateBound::Malformed))
     }
 
     /// Whether `v` passes every filter but the dates.
@@ -218,13 +214,11 @@ impl Filters {
     /// Whether `v`'s length is within the bounds: an unknown length is
     /// outside any bound, except where [`VideoFacts::unknown_length_may_pass`].
     fn length_passes(&self, v: &VideoFacts) -> bool {
-        let within =
-            |bound: Option<LengthBound>, ok: fn(f64, f64) -> bool| match (bound, v.duration) {
-                (None, _) => true,
-                (Some(LengthBound::Malformed), _) => false,
-                (Some(LengthBound::Seconds(_)), None) => v.unknown_length_may_pass,
-                (Some(LengthBound::Seconds(b)), Some(d)) => ok(d, b),
-            };
+        let within = |bound: Option<f64>, ok: fn(f64, f64) -> bool| match (bound, v.duration) {
+            (None, _) => true,
+            (Some(_), None) => v.unknown_length_may_pass,
+            (Some(b), Some(d)) => ok(d, b),
+        };
         within(self.min_duration, |d, min| d >= min) && within(self.max_duration, |d, max| d <= max)
     }
 
@@ -248,79 +242,88 @@ impl Filters {
 
 impl Filters {
     /// Whether a date (`YYYYMMDD`, empty when unknown) is within the
-    /// bounds: an unknown date is outside any bound, and a malformed bound
-    /// admits nothing.
+    /// bounds: an unknown date is outside any bound.
     pub fn date_passes(&self, date: &str) -> bool {
-        let within = |bound: &Option<DateBound>, ok: fn(&str, &str) -> bool| match bound {
+        let within = |bound: &Option<String>, ok: fn(&str, &str) -> bool| match bound {
             None => true,
-            Some(DateBound::Malformed) => false,
-            Some(DateBound::Day(_)) if date.is_empty() => self.include_undated,
-            Some(DateBound::Day(d)) => ok(date, d),
+            Some(_) if date.is_empty() => self.include_undated,
+            Some(d) => ok(date, d),
         };
         within(&self.date_from, |date, from| date >= from)
             && within(&self.date_to, |date, to| date <= to)
     }
 }
 
+/// The values of an enumerated filter, each one the enum knows.
 fn enum_filter<T: Copy>(
     values: &[String],
-    what: &str,
+    argument: &'static str,
     parse: fn(&str) -> Option<T>,
     valid: &[&str],
-    notes: &mut Vec<String>,
-) -> Option<Vec<T>> {
+) -> Result<Option<Vec<T>>, FilterError> {
     if values.is_empty() {
-        return None;
+        return Ok(None);
     }
-    let mut out = Vec::new();
-    for v in values {
-        match parse(v.trim().to_ascii_lowercase().as_str()) {
-            Some(x) => out.push(x),
-            None => notes.push(format!(
-                "unrecognised {what} {v:?} (valid: {})",
-                valid.join(", ")
-            )),
-        }
-    }
-    if out.is_empty() {
-        notes.push(format!(
-            "no valid {what} given: the {what} filter matches nothing"
-        ));
-    }
-    Some(out)
+    let one = |v: &String| {
+        parse(v.trim().to_ascii_lowercase().as_str()).ok_or_else(|| {
+            let hint = crate::typo::nearest(v.trim(), valid.iter().copied())
+                .map_or(String::new(), |near| format!("; did you mean {near:?}?"));
+            let accepted = valid.join(", ");
+            FilterError::new(
+                argument,
+                format!("{argument} {v:?} is not one of {accepted}{hint}"),
+            )
+        })
+    };
+    values.iter().map(one).collect::<Result<_, _>>().map(Some)
 }
 
-fn date(value: Option<&str>, what: &str, notes: &mut Vec<String>) -> Option<DateBound> {
-    let v = value?;
-    Some(match parse_day(v) {
-        Ok(day) => DateBound::Day(day),
-        Err(e) => {
-            notes.push(format!("{what} {e}; the search matches nothing"));
-            DateBound::Malformed
-        }
-    })
+/// One date bound: a day the calendar has.
+fn date(value: Option<&str>, argument: &'static str) -> Result<Option<String>, FilterError> {
+    value
+        .map(parse_day)
+        .transpose()
+        .map_err(|e| FilterError::new(argument, format!("{argument} {e}")))
 }
 
-fn length(value: Option<&str>, what: &str, notes: &mut Vec<String>) -> Option<LengthBound> {
-    let v = value?;
-    Some(match parse_clock(v.trim(), Clock::Typed) {
-        Some(s) => LengthBound::Seconds(s),
-        None => {
-            notes.push(format!("{what} {v:?} is not a length (seconds, m:ss or h:mm:ss); the search matches nothing"));
-            LengthBound::Malformed
-        }
-    })
+/// Both date bounds; a range whose start is after its end is refused.
+fn dates(args: &FilterArgs) -> Result<(Option<String>, Option<String>), FilterError> {
+    let from = date(args.date_from.as_deref(), "date_from")?;
+    let to = date(args.date_to.as_deref(), "date_to")?;
+    check_range(args.date_from.as_deref(), args.date_to.as_deref())
+        .map_err(|e| FilterError::new("date_to", e.to_string()))?;
+    Ok((from, to))
 }
 
-/// Both date bounds; an inverted range is named and matches nothing.
-fn dates(args: &FilterArgs, notes: &mut Vec<String>) -> (Option<DateBound>, Option<DateBound>) {
-    let from = date(args.date_from.as_deref(), "date_from", notes);
-    let to = date(args.date_to.as_deref(), "date_to", notes);
-    if let Err(e) = check_range(args.date_from.as_deref(), args.date_to.as_deref()) {
-        notes.push(format!("{e}; the search matches nothing"));
-        return (Some(DateBound::Malformed), Some(DateBound::Malformed));
+/// One length bound, in seconds.
+fn length(value: Option<&str>, argument: &'static str) -> Result<Option<f64>, FilterError> {
+    let Some(v) = value else { return Ok(None) };
+    match parse_clock(v.trim(), Clock::Typed) {
+        Some(s) => Ok(Some(s)),
+        None => Err(FilterError::new(
+            argument,
+            format!("{argument} {v:?} is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30), never below 0"),
+        )),
     }
-    (from, to)
+}
+
+/// Both length bounds; a shortest length above the longest is refused.
+fn lengths(args: &FilterArgs) -> Result<(Option<f64>, Option<f64>), FilterError> {
+    let min = length(args.min_duration.as_deref(), "min_duration")?;
+    let max = length(args.max_duration.as_deref(), "max_duration")?;
+    if let (Some(lo), Some(hi)) = (min, max) {
+        if lo > hi {
+            return Err(FilterError::new(
+                "max_duration",
+                format!(
+                    "max_duration {} is shorter than min_duration {}, so no video is both; swap the two",
+                    crate::format::clock(hi),
+                    crate::format::clock(lo)
+                ),
+            ));
+        }
+    }
+    Ok((min, max))
 }
 
 /// Whether two date texts, where both are days, make a range that is not
@@ -330,83 +333,94 @@ pub fn check_range(from: Option<&str>, to: Option<&str>) -> Result<(), InvertedR
     DayRange::new(day(from), day(to)).map(|_| ())
 }
 
-/// The note for a channel token that matched none: the nearest slug
-/// ([`crate::typo`]), or the slugs there are (the first few).
-fn no_such_channel(token: &str, archive: &Archive) -> String {
-    let mut slugs: Vec<&str> = archive
-        .sites()
-        .iter()
-        .flat_map(|s| s.corpus().channels.iter().map(|c| c.slug.as_str()))
-        .collect();
-    let said = format!("channel {token:?} matched no channel");
-    if let Some(near) = crate::typo::nearest(token.trim(), slugs.iter().copied()) {
-        return format!("{said}; did you mean {near}?");
+/// The refusal for a `what` (channel, group, tag) named `token` that
+/// matches none of `names`: the nearest name ([`crate::typo`]), else the
+/// names there are (the first few).
+fn no_such<'a>(
+    argument: &'static str,
+    what: &str,
+    token: &str,
+    names: impl Iterator<Item = &'a str>,
+) -> FilterError {
+    let mut names: Vec<&str> = names.collect();
+    let said = format!("{what} {token:?} matches no {what} of this archive");
+    if let Some(near) = crate::typo::nearest(token.trim(), names.iter().copied()) {
+        return FilterError::new(argument, format!("{said}; did you mean {near:?}?"));
     }
-    slugs.sort_unstable();
-    slugs.dedup();
-    let more = slugs.len().saturating_sub(SLUGS_LISTED);
-    slugs.truncate(SLUGS_LISTED);
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        return FilterError::new(argument, format!("{said}: it has none; drop {argument}"));
+    }
+    let more = names.len().saturating_sub(NAMES_LISTED);
+    names.truncate(NAMES_LISTED);
     let tail = if more > 0 {
         format!(" and {more} more")
     } else {
         String::new()
     };
-    format!("{said}; the channels are {}{tail}", slugs.join(", "))
+    FilterError::new(
+        argument,
+        format!("{said}; it has {}{tail}", names.join(", ")),
+    )
 }
 
-/// How many channel slugs a "matched no channel" note lists.
-const SLUGS_LISTED: usize = 12;
+/// How many names a "matches no channel" refusal lists.
+const NAMES_LISTED: usize = 12;
 
 /// Channels and groups (additive), by slug, name or group id/name,
-/// case-insensitive. Unmatched tokens are named.
+/// case-insensitive; a token that matches none is refused.
 fn channel_scope(
     args: &FilterArgs,
     archive: &Archive,
     notes: &mut Vec<String>,
-) -> Option<BTreeSet<(usize, String)>> {
+) -> Result<Option<BTreeSet<(usize, String)>>, FilterError> {
     if args.channels.is_empty() && args.groups.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut scope = BTreeSet::new();
     // What the scope was made of, by name, for the note.
     let mut named: Vec<String> = Vec::new();
+    let sites = archive.sites();
+    let channels = || {
+        sites
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.corpus().channels.iter().map(move |c| (i, c)))
+    };
     for token in &args.channels {
         let t = token.trim().to_lowercase();
-        let mut found = false;
-        for (i, site) in archive.sites().iter().enumerate() {
-            for c in &site.corpus().channels {
-                if c.slug.to_lowercase() == t || c.name.to_lowercase() == t {
-                    scope.insert((i, c.slug.clone()));
-                    named.push(format!("channel {}", c.name));
-                    found = true;
-                }
-            }
+        let found: Vec<_> = channels()
+            .filter(|(_, c)| c.slug.to_lowercase() == t || c.name.to_lowercase() == t)
+            .collect();
+        if found.is_empty() {
+            let slugs = channels().map(|(_, c)| c.slug.as_str());
+            return Err(no_such("channels", "channel", token, slugs));
         }
-        if !found {
-            notes.push(no_such_channel(token, archive));
+        for (i, c) in found {
+            scope.insert((i, c.slug.clone()));
+            named.push(format!("channel {}", c.name));
         }
     }
+    let groups = || {
+        sites
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.corpus().groups.iter().map(move |g| (i, g)))
+    };
     for token in &args.groups {
         let t = token.trim().to_lowercase();
-        let mut found = false;
-        for (i, site) in archive.sites().iter().enumerate() {
-            let groups: Vec<_> = site
-                .corpus()
-                .groups
-                .iter()
-                .filter(|g| g.id.to_lowercase() == t || g.name.to_lowercase() == t)
-                .collect();
-            named.extend(groups.iter().map(|g| format!("group {}", g.name)));
-            let ids: Vec<&str> = groups.iter().map(|g| g.id.as_str()).collect();
-            for c in &site.corpus().channels {
-                if c.group.as_deref().is_some_and(|g| ids.contains(&g)) {
-                    scope.insert((i, c.slug.clone()));
-                    found = true;
-                }
-            }
+        let found: Vec<_> = groups()
+            .filter(|(_, g)| g.id.to_lowercase() == t || g.name.to_lowercase() == t)
+            .collect();
+        if found.is_empty() {
+            let ids = groups().map(|(_, g)| g.id.as_str());
+            return Err(no_such("groups", "group", token, ids));
         }
-        if !found {
-            notes.push(format!("group {token:?} matched no group"));
+        for (i, g) in found {
+            named.push(format!("group {}", g.name));
+            let members = channels().filter(|(at, c)| *at == i && c.group.as_ref() == Some(&g.id));
+            scope.extend(members.map(|(at, c)| (at, c.slug.clone())));
         }
     }
     named.dedup();
@@ -414,25 +428,22 @@ fn channel_scope(
         1 => "1 channel".to_string(),
         n => format!("{n} channels"),
     };
-    notes.push(if named.is_empty() {
-        format!("scope: {count}")
-    } else {
-        format!("scope: {} ({count})", named.join(", "))
-    });
-    Some(scope)
+    notes.push(format!("scope: {} ({count})", named.join(", ")));
+    Ok(Some(scope))
 }
 
 /// Curated tags by id or label, case-insensitive, each resolved in the
-/// site that publishes it.
+/// site that publishes it; a tag no site publishes is refused.
 fn tag_filter(
     tags: &[String],
     archive: &Archive,
     notes: &mut Vec<String>,
-) -> Option<BTreeSet<(usize, String)>> {
+) -> Result<Option<BTreeSet<(usize, String)>>, FilterError> {
     if tags.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut known: Vec<(usize, String, String)> = Vec::new();
+    let mut unreadable = false;
     for (site, s) in archive.sites().iter().enumerate() {
         match s.tags() {
             Ok(t) => known.extend(
@@ -440,10 +451,13 @@ fn tag_filter(
                     .flat_map(|t| t.iter())
                     .map(|c| (site, c.id.clone(), c.label.clone())),
             ),
-            Err(e) => notes.push(format!(
-                "the curated tags of site {} could not be read, so its videos match no tag: {e}",
-                s.id()
-            )),
+            Err(e) => {
+                unreadable = true;
+                notes.push(format!(
+                    "the curated tags of site {} could not be read, so its videos match no tag: {e}",
+                    s.id()
+                ));
+            }
         }
     }
     let mut out = BTreeSet::new();
@@ -454,15 +468,12 @@ fn tag_filter(
             .filter(|(_, id, label)| id.to_lowercase() == t || label.to_lowercase() == t)
             .map(|(site, id, _)| (*site, id.clone()))
             .collect();
-        if matched.is_empty() {
-            notes.push(format!(
-                "tag {token:?} is not a curated tag of this archive"
-            ));
+        // A site whose tags cannot be read may publish it: named above.
+        if matched.is_empty() && !unreadable {
+            let ids = known.iter().map(|(_, id, _)| id.as_str());
+            return Err(no_such("tags", "tag", token, ids));
         }
         out.extend(matched);
     }
-    if out.is_empty() {
-        notes.push("no curated tag matched: the tags filter matches nothing".into());
-    }
-    Some(out)
+    Ok(Some(out))
 }

@@ -67,10 +67,15 @@ impl Matcher {
             .case_insensitive(!case_sensitive)
             .size_limit(10 << 20)
             .build()
-            .map(Matcher::Regex)
             .map_err(|e| QueryError::Regex {
                 pattern: pattern.to_string(),
                 reason: e.to_string(),
+            })
+            .and_then(|re| match re.is_match("") {
+                true => Err(QueryError::EmptyRegex {
+                    pattern: pattern.to_string(),
+                }),
+                false => Ok(Matcher::Regex(re)),
             })
     }
 

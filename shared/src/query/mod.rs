@@ -44,7 +44,7 @@ use serde::Serialize;
 
 pub use error::QueryError;
 pub use filter_args::{Filter, FILTERS};
-pub use filters::{check_range, DateBound, FilterArgs, Filters};
+pub use filters::{check_range, FilterArgs, FilterError, Filters};
 pub use suggest::also_heard;
 pub(crate) use terms::{TermSpec, Terms};
 
@@ -157,31 +157,36 @@ impl Scope {
     }
 
     /// The scopes a request's `names` ask for: captions and titles when
-    /// none is named; with a note for each name that is no scope.
-    pub fn resolve(names: &[String]) -> (BTreeSet<Scope>, Vec<String>) {
-        let mut notes = Vec::new();
-        let mut scopes = BTreeSet::new();
-        for s in names {
-            match Scope::parse(s) {
-                Some(scope) => {
-                    scopes.insert(scope);
-                }
-                None => notes.push(format!(
-                    "unrecognised scope {s:?} (valid: transcripts, chat, description, tags, metadata, posts)"
-                )),
-            }
-        }
+    /// none is named; a name that is no scope is refused.
+    pub fn resolve(names: &[String]) -> Result<BTreeSet<Scope>, QueryError> {
         if names.is_empty() {
-            scopes.extend([Scope::Transcripts, Scope::Title]);
-        } else if scopes.is_empty() {
-            notes.push("no valid scope given: nothing was searched".into());
+            return Ok(BTreeSet::from([Scope::Transcripts, Scope::Title]));
         }
-        (scopes, notes)
+        let one = |s: &String| {
+            Scope::parse(s).ok_or_else(|| QueryError::Scope {
+                name: s.clone(),
+                hint: match crate::typo::nearest(s.trim(), Scope::NAMES.iter().copied()) {
+                    Some(near) => format!("did you mean {near:?}?"),
+                    None => format!("the scopes are {}", Scope::NAMES.join(", ")),
+                },
+            })
+        };
+        names.iter().map(one).collect()
     }
+
+    /// The names [`Scope::parse`] takes, as the tools' schema lists them.
+    pub const NAMES: &'static [&'static str] = &[
+        "transcripts",
+        "chat",
+        "description",
+        "tags",
+        "metadata",
+        "posts",
+    ];
 
     /// The fields a request that names no scope searches.
     pub fn default_fields() -> Fields {
-        Scope::fields_of(&Scope::resolve(&[]).0)
+        Scope::fields_of(&BTreeSet::from([Scope::Transcripts, Scope::Title]))
     }
 
     /// The fields of all of `scopes`.

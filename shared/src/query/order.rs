@@ -1,8 +1,8 @@
 //! The order a search lists its videos in.
 //!
 //! `relevance` (the default of `search_transcripts`) scores each video
-//! with BM25 over its confirmed hits: for the query (aliases included)
-//! and for each fuzzy expansion as a term, `idf × tf × (k1 + 1) / (tf +
+//! with BM25 over its confirmed hits of the query (aliases included),
+//! `idf × tf × (k1 + 1) / (tf +
 //! k1 × (1 − b + b × length / average length))`, where `tf` is the term's
 //! hits in the video, `length` the video's length in bytes of text
 //! (captions, or the text of a chat or post; BM25 only compares lengths,
@@ -10,6 +10,10 @@
 //! 0.5))` with `df` the matching videos holding the term and `N` the
 //! videos in the archive; k1 = 1.2, b = 0.75. So a video that says the
 //! words often for its length comes first, and a rarer term counts more.
+//! The fuzzy variants are scored apart and only break ties: the score
+//! over the query's own hits (as typed, and its aliases) is compared
+//! first, so turning fuzzy on never ranks a video that says the query
+//! below one that only says a variant, nor reorders those that say it.
 //! Ties keep archive order, and the whole match set is ordered before it
 //! is paged, so every page of `offset` paging agrees. `newest` and
 //! `oldest` order by upload date (undated last), `archive` keeps the
@@ -94,49 +98,65 @@ impl Order {
             }
             Order::Relevance => {
                 let scores = bm25(videos, archive_videos);
-                order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+                order.sort_by(|&a, &b| {
+                    let ((a1, a2), (b1, b2)) = (scores[a], scores[b]);
+                    b1.total_cmp(&a1).then(b2.total_cmp(&a2))
+                });
             }
         }
         order
     }
 }
 
-/// Each video's BM25 score (see the module docs).
-pub fn bm25(videos: &[&VideoResult], archive_videos: usize) -> Vec<f64> {
-    let terms = 1 + videos
+/// Each video's relevance: its BM25 score over the query's own hits
+/// (the query as typed and its aliases), then its score over the fuzzy
+/// variants, compared in that order (see the module docs).
+pub fn bm25(videos: &[&VideoResult], archive_videos: usize) -> Vec<(f64, f64)> {
+    let own: Vec<f64> = videos
+        .iter()
+        .map(|v| {
+            let variants: usize = v.expansion_hits.iter().sum();
+            v.hits.len().saturating_sub(variants).max(v.exact_hits) as f64
+        })
+        .collect();
+    let count = videos
         .iter()
         .map(|v| v.expansion_hits.len())
         .max()
         .unwrap_or(0);
-    let tf = |v: &VideoResult, t: usize| -> f64 {
-        if t == 0 {
-            v.hits.len() as f64
-        } else {
-            v.expansion_hits.get(t - 1).copied().unwrap_or(0) as f64
-        }
-    };
-    let n = archive_videos.max(videos.len()) as f64;
-    let idf: Vec<f64> = (0..terms)
+    let variants: Vec<Vec<f64>> = (0..count)
         .map(|t| {
-            let df = videos.iter().filter(|v| tf(v, t) > 0.0).count() as f64;
+            let hits = |v: &&VideoResult| v.expansion_hits.get(t).copied().unwrap_or(0) as f64;
+            videos.iter().map(hits).collect()
+        })
+        .collect();
+    let first = score(videos, archive_videos, &[own]);
+    let then = score(videos, archive_videos, &variants);
+    first.into_iter().zip(then).collect()
+}
+
+/// BM25 of each video over `terms` (`terms[t][v]`: video `v`'s hits of
+/// term `t`), the average length taken over the videos holding any.
+fn score(videos: &[&VideoResult], archive_videos: usize, terms: &[Vec<f64>]) -> Vec<f64> {
+    let n = archive_videos.max(videos.len()) as f64;
+    let idf: Vec<f64> = terms
+        .iter()
+        .map(|tf| {
+            let df = tf.iter().filter(|f| **f > 0.0).count() as f64;
             (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
         })
         .collect();
-    let average = videos
-        .iter()
-        .map(|v| f64::from(v.length.max(1)))
-        .sum::<f64>()
-        / videos.len().max(1) as f64;
-    videos
-        .iter()
+    let length = |v: usize| f64::from(videos[v].length.max(1));
+    let holders: Vec<f64> = (0..videos.len())
+        .filter(|&v| terms.iter().any(|tf| tf[v] > 0.0))
+        .map(length)
+        .collect();
+    let average = holders.iter().sum::<f64>() / holders.len().max(1) as f64;
+    (0..videos.len())
         .map(|v| {
-            let norm = K1 * (1.0 - B + B * f64::from(v.length.max(1)) / average);
-            (0..terms)
-                .map(|t| {
-                    let f = tf(v, t);
-                    idf[t] * f * (K1 + 1.0) / (f + norm)
-                })
-                .sum()
+            let norm = K1 * (1.0 - B + B * length(v) / average);
+            let term = |(tf, idf): (&Vec<f64>, &f64)| idf * tf[v] * (K1 + 1.0) / (tf[v] + norm);
+            terms.iter().zip(&idf).map(term).sum()
         })
         .collect()
 }
@@ -187,6 +207,36 @@ mod tests {
         assert_eq!(Order::Archive.arrange(&refs, 100), [0, 1, 2, 3]);
         assert_eq!(Order::parse("Relevance"), Some(Order::Relevance));
         assert_eq!(Order::parse("best"), None);
+    }
+
+    /// `video` with `variant` more hits from one fuzzy variant.
+    fn with_variant(slug: &str, exact: usize, variant: usize, length: u32) -> VideoResult {
+        let mut v = video(slug, exact + variant, length, None);
+        v.exact_hits = exact;
+        v.expansion_hits = vec![variant];
+        v
+    }
+
+    #[test]
+    fn turning_fuzzy_on_never_ranks_a_video_below_one_with_fewer_exact_hits() {
+        let plain = [
+            video("once-in-a-long-talk", 1, 10_000, None),
+            video("thrice-in-a-talk", 3, 5_000, None),
+        ];
+        let refs: Vec<&VideoResult> = plain.iter().collect();
+        assert_eq!(Order::Relevance.arrange(&refs, 100), [1, 0]);
+        let fuzzy = [
+            with_variant("once-in-a-long-talk", 1, 0, 10_000),
+            with_variant("misheard-often-in-a-clip", 0, 9, 300),
+            with_variant("thrice-in-a-talk", 3, 0, 5_000),
+            with_variant("once-and-misheard", 1, 4, 10_000),
+        ];
+        let refs: Vec<&VideoResult> = fuzzy.iter().collect();
+        assert_eq!(
+            Order::Relevance.arrange(&refs, 100),
+            [2, 3, 0, 1],
+            "the variants only break ties; a video with none of the query's own hits comes last"
+        );
     }
 
     #[test]

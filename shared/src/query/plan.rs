@@ -44,6 +44,8 @@ impl Compiled {
         req: &Request,
         index: Option<&Index>,
     ) -> Result<Compiled, QueryError> {
+        let filters = Filters::resolve(&req.filters, archive)?;
+        let scopes = Scope::resolve(&req.scopes)?;
         let (phrases, fuzzy_note) = super::suggest::expansions(index, req);
         let terms = Terms::compile(
             archive,
@@ -56,12 +58,9 @@ impl Compiled {
             },
         )?
         .with_expansions(phrases)?;
-        let filters = Filters::resolve(&req.filters, archive);
         let mut notes = filters.notes.clone();
         notes.extend(terms.describe(archive.sites().len()));
         notes.extend(fuzzy_note);
-        let (scopes, scope_notes) = Scope::resolve(&req.scopes);
-        notes.extend(scope_notes);
         Ok(Compiled {
             terms,
             scopes,

@@ -146,8 +146,11 @@ fn literal(bytes: &[u8]) -> Cond {
 mod tests {
     use super::*;
 
+    /// The condition of `re`, built as the matcher builds it (and also
+    /// for a pattern the matcher refuses for matching the empty string).
     fn cond(re: &str) -> Cond {
-        Cond::of(&Matcher::regex(re, false).unwrap())
+        let built = regex::RegexBuilder::new(re).case_insensitive(true).build();
+        Cond::of(&Matcher::Regex(built.unwrap()))
     }
 
     #[test]

@@ -98,9 +98,10 @@ fn candidate_words(request: &Request) -> Vec<String> {
         .collect()
 }
 
-/// The fields the request's scopes search: variants are counted there.
+/// The fields the request's scopes search: variants are counted there
+/// (none for scopes that are refused, as the request is).
 fn searched_fields(request: &Request) -> Fields {
-    Scope::fields_of(&Scope::resolve(&request.scopes).0)
+    Scope::fields_of(&Scope::resolve(&request.scopes).unwrap_or_default())
 }
 
 /// The variants of each query word, and the note to show when there is

@@ -89,7 +89,7 @@ pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareL
     }
     let mut filters = req.filters.clone();
     if !filters.groups.is_empty() {
-        let resolved = Filters::resolve(&filters, archive);
+        let resolved = Filters::resolve(&filters, archive).map_err(|e| e.to_string())?;
         filters.channels = resolved
             .channels
             .iter()

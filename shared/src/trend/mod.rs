@@ -43,10 +43,13 @@ pub const MAX_QUERIES: usize = 8;
 /// The queries a trend may compare, as typed: blanks dropped; at least
 /// one, at most [`MAX_QUERIES`], none twice. The error says what to give.
 pub fn check_queries(queries: Vec<String>) -> Result<Vec<String>, String> {
-    let queries: Vec<String> = queries
-        .into_iter()
-        .filter(|q| !q.trim().is_empty())
-        .collect();
+    if let Some(at) = queries.iter().position(|q| q.trim().is_empty()) {
+        return Err(format!(
+            "query {} of {} is empty: give each query words to count, or leave it out",
+            at + 1,
+            queries.len()
+        ));
+    }
     if queries.is_empty() {
         return Err("give a query (one phrase) or several to compare (up to 8)".into());
     }
@@ -216,7 +219,7 @@ pub fn trend(
         matches.push(found);
         responses.push(response);
     }
-    let filters = Filters::resolve(&ask.requests[0].filters, archive);
+    let filters = Filters::resolve(&ask.requests[0].filters, archive)?;
     let (speech, hours) = speech_in_scope(archive, &filters, by);
     let counted: Vec<BTreeMap<Option<Period>, Tally>> = matches
         .into_iter()
