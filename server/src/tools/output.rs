@@ -1,9 +1,45 @@
 //! The tools' output schemas: what a tool's `structuredContent` holds,
 //! declared in `tools/list` so a client can validate it. Every result is
-//! an object naming the corpus that answered; the search tools declare
-//! their counts, rows and coverage field by field.
+//! an [`Answer`]: the tool's own fields beside the corpus that answered.
+//! A tool's fields are a Rust type it serialises its structured content
+//! from, and [`of`] generates the schema from that same type (schemars),
+//! so the two cannot drift.
 
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{json, Value};
+
+/// What every structured answer holds: the tool's own fields, the corpus
+/// that answered ([`crate::tool::finish`] adds it), and what the size
+/// budget cut ([`crate::budget::fit_answer`] adds it).
+#[derive(Serialize, JsonSchema)]
+pub struct Answer<T> {
+    /// The tool's own fields.
+    #[serde(flatten)]
+    pub body: T,
+    /// The corpus that answered.
+    pub corpus: String,
+    /// Lists of this content the size budget cut, by their dotted path,
+    /// with the number of items left out (absent when nothing was cut).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<BTreeMap<String, u64>>,
+}
+
+/// The output schema of a tool whose structured content is a `T`, as
+/// serialised (a field left out when empty is optional).
+pub fn of<T: JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    serde_json::to_value(generator.into_root_schema_for::<Answer<T>>()).unwrap_or_default()
+}
+
+/// A tool's structured content, from the value of its answer type.
+pub fn content<T: Serialize>(body: &T) -> Value {
+    serde_json::to_value(body).unwrap_or_default()
+}
 
 /// The schema of a tool's structured result; `fields` adds properties and
 /// required keys to what every result has.
@@ -56,38 +92,6 @@ fn with_totals(mut props: Value, required: &[&str]) -> Value {
     let mut req: Vec<&str> = vec!["total", "total_hits", "exact", "pages_read", "index"];
     req.extend(required);
     json!({"properties": props, "required": req})
-}
-
-/// `search_transcripts` (and `open_link`'s page of results).
-pub fn search() -> Value {
-    let hit = json!({
-        "type": "object",
-        "properties": {
-            "scope": {"type": "string"}, "unit": {"type": "integer"},
-            "start": {"type": ["number", "null"], "description": "Seconds into the video."},
-            "author": {"type": "string", "description": "A chat hit's author."}
-        },
-        "required": ["scope", "unit"]
-    });
-    let video = json!({
-        "type": "object",
-        "properties": {
-            "site": {"type": "string"}, "channel": {"type": "string"}, "slug": {"type": "string"},
-            "title": {"type": "string"}, "upload_date": {"type": ["string", "null"]},
-            "url": {"type": ["string", "null"]}, "kind": {"type": "string"},
-            "hits": {"type": "array", "items": hit},
-            "hits_total": {"type": "integer", "minimum": 0}
-        },
-        "required": ["channel", "slug", "title", "hits", "hits_total"]
-    });
-    schema(Some(with_totals(
-        json!({
-            "offset": {"type": "integer", "minimum": 0},
-            "has_more": {"type": "boolean"},
-            "videos": {"type": "array", "items": video}
-        }),
-        &["videos", "has_more", "notes", "coverage"],
-    )))
 }
 
 /// `enumerate_matches`: one page of the worklist.

@@ -38,6 +38,18 @@ fn find_video<'a>(
     archive.find_video(id, hints).map_err(|e| e.to_string())
 }
 
+/// Refuses a channel hint that names no channel of `archive` (a typo
+/// would otherwise pass unnoticed), with the nearest slug.
+fn known_channels(archive: &Archive, hints: &[String]) -> Result<(), String> {
+    let scope = archilyzer_core::query::FilterArgs {
+        channels: hints.to_vec(),
+        ..Default::default()
+    };
+    archilyzer_core::query::Filters::resolve(&scope, archive)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
 /// The video `video_id` (with the optional `channel` hint) names.
 fn video_arg<'a>(archive: &'a Archive, args: &Map<String, Value>) -> Result<Found<'a>, String> {
     let id = str_arg(args, "video_id").unwrap_or_default();
@@ -45,6 +57,7 @@ fn video_arg<'a>(archive: &'a Archive, args: &Map<String, Value>) -> Result<Foun
         .map(str::to_string)
         .into_iter()
         .collect();
+    known_channels(archive, &hints)?;
     find_video(archive, id, &hints)?.ok_or_else(|| {
         format!("no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from")
     })
@@ -88,12 +101,21 @@ pub fn get_transcript(
     let id = str_arg(args, "video_id").unwrap_or_default();
     let channel = str_arg(args, "channel");
     let hints: Vec<String> = channel.map(str::to_string).into_iter().collect();
+    known_channels(&archive, &hints)?;
     let Some(found) = find_video(&archive, id, &hints)? else {
         return unpublished(ctx, id, channel);
     };
     let links = links(&found);
     let v = &found.video;
-    let offset = int_arg(args, "offset", 0).min(v.cues.len());
+    let offset = int_arg(args, "offset", 0);
+    if offset > 0 && offset >= v.cues.len() {
+        return Err(format!(
+            "offset {offset} is past the end: {id:?} has {} caption line(s), so offsets run from 0 to {}",
+            v.cues.len(),
+            v.cues.len().saturating_sub(1)
+        )
+        .into());
+    }
     let mut out = header(&found);
     let lines: Vec<String> = v.cues[offset..]
         .iter()
@@ -200,6 +222,7 @@ fn asked(
         use_aliases: bool_arg(args, "use_aliases", true),
         exclude,
         fuzzy: int_arg(args, "fuzzy", 0).min(2) as u8,
+        scopes: list_arg(args, "scopes"),
     };
     Queries::compile(archive, index_dir, &asked).map_err(|e| e.to_string())
 }
@@ -210,7 +233,7 @@ pub fn get_transcripts(
     args: &Map<String, Value>,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let mut ids = list_arg(args, "video_ids");
+    let mut ids = batch_ids(args)?;
     let mut notes = Vec::new();
     if ids.len() > MAX_IDS {
         notes.push(format!(
@@ -227,9 +250,10 @@ pub fn get_transcripts(
     let after = int_arg(args, "after", 30) as f64;
     let max_lines = int_arg(args, "max_lines", 200);
     let base = str_arg(args, "link_style") == Some("base");
-    let (want_video, want_post) = content_types(&list_arg(args, "content_types"), &mut notes);
+    let (want_video, want_post) = content_types(&list_arg(args, "content_types"))?;
     let mut hints = list_arg(args, "channels");
     hints.extend(str_arg(args, "channel").map(str::to_string));
+    known_channels(&archive, &hints)?;
     let mut pieces: Vec<Piece> = Vec::new();
     let mut rows = Vec::new();
     for id in &ids {
@@ -294,22 +318,36 @@ pub fn get_transcripts(
 }
 
 /// The kinds `content_types` asks for: (videos, posts). None given means
-/// both; an unknown value is named in `notes` and never widens (given
-/// only unknown values, neither kind is read).
-fn content_types(types: &[String], notes: &mut Vec<String>) -> (bool, bool) {
+/// both; an unknown value is refused, with the nearest kind.
+fn content_types(types: &[String]) -> Result<(bool, bool), String> {
     const KNOWN: [&str; 2] = ["video", "post"];
     if types.is_empty() {
-        return (true, true);
+        return Ok((true, true));
     }
-    for t in types.iter().filter(|t| !KNOWN.contains(&t.as_str())) {
+    if let Some(t) = types.iter().find(|t| !KNOWN.contains(&t.as_str())) {
         let hint = crate::tool::nearest(t, KNOWN)
             .map_or(String::new(), |k| format!("; did you mean {k:?}?"));
-        notes.push(format!(
-            "unknown content type {t:?} (valid: video, post{hint}): it matches nothing"
+        return Err(format!(
+            "content_types {t:?} is not one of video, post{hint}"
         ));
     }
     let want = |k: &str| types.iter().any(|t| t == k);
-    (want("video"), want("post"))
+    Ok((want("video"), want("post")))
+}
+
+/// The ids of a `get_transcripts` call: one at least, each once.
+fn batch_ids(args: &Map<String, Value>) -> Result<Vec<String>, String> {
+    let ids = list_arg(args, "video_ids");
+    if ids.is_empty() {
+        return Err("video_ids is empty: give the ids of the videos (or posts) to read, as search results show them".into());
+    }
+    let mut seen = std::collections::HashSet::new();
+    match ids.iter().find(|id| !seen.insert(id.as_str())) {
+        Some(twice) => Err(format!(
+            "video_ids names {twice:?} twice: give each id once"
+        )),
+        None => Ok(ids),
+    }
 }
 
 /// One item of a `get_transcripts` answer: its head, its caption lines

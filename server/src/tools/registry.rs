@@ -205,7 +205,7 @@ fn table() -> Vec<Tool> {
             ),
             OnSource(|c| search::search_transcripts(&c.ctx.sources, c.handle, c.args, c.progress)),
         )
-        .returns(super::output::search()),
+        .returns(super::output::of::<search::SearchPage>()),
         tool(
             "enumerate_matches",
             "List every match",
@@ -272,6 +272,7 @@ fn table() -> Vec<Tool> {
             "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts. The size budget (max_chars) is shared fairly: every video gets the same number of lines, and a cut video says what it left out. Queries are compiled exactly as search_transcripts compiles them: alias-aware (use_aliases, default true; the aliases that fired are named), regex, exclude.",
             object(
                 with(shared(&["source", "use_aliases", "exclude", "fuzzy"]), json!({
+                    "scopes": {"type": "array", "items": {"type": "string"}, "description": "Fields counted: transcripts (captions), metadata (the title). Default both, as search_transcripts counts them."},
                     "video_ids": {"type": "array", "items": {"type": "string"}, "description": "Up to 20 ids; more are dropped and named."},
                     "query": {"type": "string", "description": "Window the transcripts around this phrase (or regex)."},
                     "queries": {"type": "array", "items": {"type": "string"}, "description": "Several queries at once (with query, at most 8); counts are reported per query."},

@@ -20,7 +20,10 @@ use archilyzer_core::collapse::{collapse, Row};
 use archilyzer_core::format::SiteScope;
 use archilyzer_core::links::LinkTarget;
 use archilyzer_core::query::order::Order;
-use archilyzer_core::query::{search_each, FilterArgs, Request, Response, Scope, VideoResult};
+use archilyzer_core::query::{
+    search_each, AlsoHeard, Coverage, ExactCount, Expansion, FilterArgs, Request, Response, Scope,
+    VideoResult,
+};
 use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
 
@@ -203,24 +206,74 @@ fn recount(r: &mut Response, rows: &[Row], hits: impl Fn(&VideoResult) -> usize)
     r.exact.hits = rows.iter().map(|row| row.video.exact_hits).sum();
 }
 
-/// A listed video for `structuredContent`: its first `hits` hits (what
-/// the text shows), with the complete count beside them.
-/// A listed video's machine-readable facts: its ids, dates, links and
-/// counts, and where each shown hit is (field, unit, time, author); the
-/// hits' words are in the text already, so they are not repeated here.
-fn row_json(row: &Row, hits: usize) -> Value {
-    let mut v = serde_json::to_value(&row.video).unwrap_or_default();
-    if let Value::Object(m) = &mut v {
-        if let Some(Value::Array(list)) = m.get_mut("hits") {
-            list.truncate(hits);
-            for h in list.iter_mut().filter_map(Value::as_object_mut) {
-                h.remove("text");
-            }
-        }
-        m.insert("hits_total".into(), json!(row.video.hits.len()));
-        m.insert("also_archived_as".into(), json!(row.also));
+/// A listed video of a page, as its structured content holds it: the
+/// video's facts and counts, and where each shown hit is (field, unit,
+/// time, author); the hits' words are in the text already, so they are
+/// left out here.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Listed {
+    /// The video, with the hits the text shows (their words left out).
+    #[serde(flatten)]
+    pub video: VideoResult,
+    /// Its hits in all, shown or not.
+    pub hits_total: usize,
+    /// Other uploads of the same recording folded into this row.
+    pub also_archived_as: Vec<String>,
+}
+
+/// `row` with its first `hits` hits, their words left out.
+fn listed(row: &Row, hits: usize) -> Listed {
+    let mut video = row.video.clone();
+    video.hits.truncate(hits);
+    video.hits.iter_mut().for_each(|h| h.text.clear());
+    Listed {
+        video,
+        hits_total: row.video.hits.len(),
+        also_archived_as: row.also.clone(),
     }
-    v
+}
+
+/// A page of `search_transcripts` (and of `open_link`'s results): the
+/// complete counts, the rows listed, and what the scan said.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct SearchPage {
+    /// Videos (posts) that match, after folding mirrors.
+    pub total: usize,
+    /// Confirmed hits in all of them, aliases and fuzzy variants included.
+    pub total_hits: usize,
+    /// Videos and hits of the query exactly as typed, without aliases and
+    /// fuzzy variants: the number to quote.
+    pub exact: ExactCount,
+    /// Matches a date filter left out for having no upload date.
+    pub undated_left_out: usize,
+    /// Other spellings of the query's words the vocabulary holds.
+    pub also_heard: Vec<AlsoHeard>,
+    /// With `fuzzy`: each variant searched, with its own counts.
+    pub fuzzy: Vec<Expansion>,
+    /// The rows skipped before this page.
+    pub offset: usize,
+    /// More rows follow this page.
+    pub has_more: bool,
+    /// Hit lines shown per listed video (absent without snippets).
+    pub hits_shown_per_video: Option<usize>,
+    /// How the rows are ordered.
+    pub order: String,
+    /// The rows of this page.
+    pub videos: Vec<Listed>,
+    /// What folding mirrors did, when it folded any.
+    pub collapsed: Option<String>,
+    /// Pages read to answer.
+    pub pages_read: usize,
+    /// Pages in scope.
+    pub pages_total: usize,
+    /// What the index did.
+    pub index: String,
+    /// What the notes say that no other field carries.
+    pub notes: Vec<String>,
+    /// Which channels were read, partly read, never reached.
+    pub coverage: Coverage,
+    /// Pages that could not be read, with why.
+    pub unreadable: Vec<String>,
 }
 
 pub fn search_transcripts(
@@ -361,26 +414,34 @@ impl Page<'_> {
             ));
         }
         out.push_str(self.tail);
-        let structured = json!({
-            "total": total,
-            "total_hits": r.total_hits,
-            "exact": {"videos": exact_videos, "hits": r.exact.hits},
-            "undated_left_out": r.undated_left_out,
-            "also_heard": r.also_heard,
-            "fuzzy": r.fuzzy,
-            "offset": offset,
-            "has_more": has_more,
-            "hits_shown_per_video": self.snippets.then_some(fit.hits_each),
-            "order": self.order_line,
-            "videos": shown.iter().map(|row| row_json(row, fit.hits_each)).collect::<Vec<_>>(),
-            "collapsed": self.collapsed,
-            "pages_read": r.pages_read,
-            "pages_total": r.pages_total,
-            "index": r.index.describe(),
-            "notes": r.notes_besides_fields(),
-            "coverage": r.coverage,
-            "unreadable": r.unreadable,
-        });
+        let structured = SearchPage {
+            total,
+            total_hits: r.total_hits,
+            exact: ExactCount {
+                videos: exact_videos,
+                hits: r.exact.hits,
+            },
+            undated_left_out: r.undated_left_out,
+            also_heard: r.also_heard.clone(),
+            fuzzy: r.fuzzy.clone(),
+            offset,
+            has_more,
+            hits_shown_per_video: self.snippets.then_some(fit.hits_each),
+            order: self.order_line.to_string(),
+            videos: shown.iter().map(|row| listed(row, fit.hits_each)).collect(),
+            collapsed: self.collapsed.clone(),
+            pages_read: r.pages_read,
+            pages_total: r.pages_total,
+            index: r.index.describe(),
+            notes: r
+                .notes_besides_fields()
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            coverage: r.coverage.clone(),
+            unreadable: r.unreadable.clone(),
+        };
+        let structured = super::output::content(&structured);
         (out, structured)
     }
 }

@@ -67,3 +67,17 @@ pub fn python() -> PathBuf {
 pub const PYTHON_SETUP: &str =
     "run the README's test command, which makes .venv with server/tests/requirements.txt: \
 python3 -m venv .venv && .venv/bin/pip install -r server/tests/requirements.txt";
+
+/// A copy of the folder `from` at `to` (created), files and subfolders.
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}

@@ -147,7 +147,7 @@ pub struct GroupEntry {
 
 /// Where a channel's videos are hosted. Decides how a moment link is built
 /// when the site has no viewer origin.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Platform {
     /// YouTube.

@@ -4,9 +4,9 @@
 //!
 //! [`Queries::compile`] compiles each query as a search compiles it
 //! (aliases per site, `use_aliases`, `regex`, `exclude`, `fuzzy` with the
-//! index); [`Queries::count`] counts each query's hits in a video: the
-//! cues it (or an alias, or a fuzzy variant) hits, and the title, which a
-//! search's default scopes count too; [`Queries::excluded_by`] names the
+//! index, and the scopes: captions and titles); [`Queries::count`] counts
+//! each query's hits in a video in those scopes: the cues it (or an
+//! alias, or a fuzzy variant) hits, and the title; [`Queries::excluded_by`] names the
 //! excluded phrase that would drop the video from a search.
 
 use std::path::Path;
@@ -14,7 +14,7 @@ use std::path::Path;
 use super::matcher::TokenStream;
 use super::suggest::expansions;
 use super::terms::hits_of;
-use super::{QueryError, Request, TermSpec, Terms};
+use super::{QueryError, Request, Scope, TermSpec, Terms};
 use crate::archive::Archive;
 use crate::format::VideoRecord;
 use crate::index::Index;
@@ -32,6 +32,10 @@ pub struct Asked {
     pub exclude: Vec<String>,
     /// Fuzzy edits (0-2), with an index.
     pub fuzzy: u8,
+    /// The fields counted, as a search names them: `transcripts`
+    /// (captions) and `metadata` (the title); none named means both, as
+    /// a search's default scopes count.
+    pub scopes: Vec<String>,
 }
 
 /// One compiled query.
@@ -44,6 +48,10 @@ struct Query {
 pub struct Queries {
     queries: Vec<Query>,
     exclude: Vec<String>,
+    /// Captions are counted.
+    captions: bool,
+    /// The title is counted.
+    title: bool,
     /// What compiling left to say: why fuzzy added nothing, which aliases
     /// may fire.
     pub notes: Vec<String>,
@@ -79,6 +87,16 @@ impl Queries {
         index_dir: Option<&Path>,
         asked: &Asked,
     ) -> Result<Queries, QueryError> {
+        let scopes = Scope::resolve(&asked.scopes)?;
+        if let Some(other) = scopes
+            .iter()
+            .find(|s| !matches!(s, Scope::Transcripts | Scope::Title | Scope::Metadata))
+        {
+            return Err(QueryError::Scope {
+                name: other.as_str().to_string(),
+                hint: "a transcript read counts captions (transcripts) and titles (metadata) only; search_transcripts searches the other fields".into(),
+            });
+        }
         let index = match (asked.fuzzy, index_dir) {
             (0, _) | (_, None) => None,
             (_, Some(dir)) => Index::open(dir, archive, &archive.page_table().0).0,
@@ -118,6 +136,8 @@ impl Queries {
         Ok(Queries {
             queries,
             exclude: asked.exclude.clone(),
+            captions: scopes.contains(&Scope::Transcripts),
+            title: scopes.contains(&Scope::Title) || scopes.contains(&Scope::Metadata),
             notes,
         })
     }
@@ -130,13 +150,15 @@ impl Queries {
     /// Each query's hits in `video` of site number `site`.
     pub fn count(&self, site: usize, video: &VideoRecord) -> Vec<VideoCount> {
         let mut scratch = TokenStream::default();
-        let cues = || video.cues.iter().map(|c| c.text.as_str());
+        // Captions out of scope are counted as none.
+        let read = if self.captions { video.cues.len() } else { 0 };
+        let cues = || video.cues[..read].iter().map(|c| c.text.as_str());
         self.queries
             .iter()
             .map(|q| {
                 let all = q.terms.cue_hits(site, cues(), &mut scratch);
                 let title = std::iter::once(video.title.as_str());
-                let title = !q.terms.cue_hits(site, title, &mut scratch).is_empty();
+                let title = self.title && !q.terms.cue_hits(site, title, &mut scratch).is_empty();
                 let own = hits_of(q.terms.typed(site), cues(), &mut scratch);
                 let expansions = q
                     .terms

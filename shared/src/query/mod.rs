@@ -45,7 +45,7 @@ use serde::Serialize;
 pub use error::QueryError;
 pub use filter_args::{Filter, FILTERS};
 pub use filters::{check_range, FilterArgs, FilterError, Filters};
-pub use suggest::also_heard;
+pub use suggest::{also_heard, AlsoHeard, Suggested};
 pub(crate) use terms::{TermSpec, Terms};
 
 use crate::archive::Archive;
@@ -109,7 +109,9 @@ fn is_zero(n: &u8) -> bool {
 }
 
 /// A searchable field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Captions.
@@ -209,7 +211,7 @@ impl Scope {
 }
 
 /// One place a query matched.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Hit {
     /// The field the hit is in.
     pub scope: Scope,
@@ -217,7 +219,9 @@ pub struct Hit {
     pub unit: usize,
     /// Seconds into the video, for timed fields.
     pub start: Option<f64>,
-    /// The text of that unit (the cue, message, field).
+    /// The text of that unit (the cue, message, field); left out where
+    /// an answer's text shows it already.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub text: String,
     /// Who wrote a chat message: a viewer, never the speaker.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -225,7 +229,7 @@ pub struct Hit {
 }
 
 /// A fuzzy expansion of the query, and what it found on its own.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Expansion {
     /// The phrase searched beside the query.
     pub query: String,
@@ -259,7 +263,7 @@ impl Hit {
 }
 
 /// A video (or post) with its hits.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct VideoResult {
     /// The site's id.
     pub site: String,
@@ -300,7 +304,7 @@ pub struct VideoResult {
 }
 
 /// Videos and hits of the query exactly as typed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ExactCount {
     /// Videos the query as typed hits.
     pub videos: usize,
@@ -309,7 +313,7 @@ pub struct ExactCount {
 }
 
 /// How much of the archive a result covers.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Coverage {
     /// Some planned page was not read (a cap, or a read error).
     pub partial: bool,

@@ -32,7 +32,7 @@ use crate::index::Index;
 pub const MAX_VARIANTS: usize = 8;
 
 /// The variants of one query word.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct AlsoHeard {
     /// The query's word, normalised.
     pub word: String,
@@ -41,7 +41,7 @@ pub struct AlsoHeard {
 }
 
 /// One variant, as answers carry it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Suggested {
     /// The word.
     pub word: String,
