@@ -59,13 +59,26 @@ pub fn svg(t: &Trend, title: &str) -> String {
     legend(&mut out, t);
     let _ = write!(
         out,
-        r##"<text x="{LEFT}" y="{}" fill="#555">undated: {} video(s), {} hit(s) (not on the time axis)</text></svg>"##,
+        r##"<text x="{LEFT}" y="{}" fill="#555">undated (not on the time axis): {}</text></svg>"##,
         HEIGHT - 8.0,
-        t.undated.videos,
-        t.undated.hits
+        escape(&undated(t))
     );
     out.push('\n');
     out
+}
+
+/// Each query's undated matches, or `none`.
+fn undated(t: &Trend) -> String {
+    let each: Vec<String> = t
+        .undated
+        .by_query
+        .iter()
+        .map(|(q, c)| format!("{q:?} {} video(s), {} hit(s)", c.videos, c.hits))
+        .collect();
+    match each.is_empty() {
+        true => "none".into(),
+        false => each.join("; "),
+    }
 }
 
 /// Where the plot area maps periods and hits.

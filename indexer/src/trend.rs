@@ -165,7 +165,8 @@ pub fn bars(t: &Trend, archive: &Archive) -> String {
     for row in t.periods.iter().chain([&t.undated]) {
         out.push_str(&period_bars(t, row, max, width));
     }
-    out.push_str("(bar: hits; /h: hits per hour of speech in scope)\n");
+    out.push_str(&undated_list(t));
+    out.push_str("(bar: hits; /h: caption hits per hour of speech in scope, title hits apart)\n");
     for line in t.footer() {
         out.push_str(&format!("{line}\n"));
     }
@@ -173,6 +174,30 @@ pub fn bars(t: &Trend, archive: &Archive) -> String {
         "{}\n",
         report::corpus(&archive.handle().to_string())
     ));
+    out
+}
+
+/// How many undated matches the command line names per query.
+const UNDATED_LISTED: usize = 20;
+
+/// The undated matches of each query, by name: they are on no time axis.
+fn undated_list(t: &Trend) -> String {
+    let mut out = String::new();
+    for (query, cell) in &t.undated.by_query {
+        out.push_str(&format!("undated matches of {query:?}:\n"));
+        for top in cell.listed.iter().take(UNDATED_LISTED) {
+            out.push_str(&format!(
+                "  {} ({}/{}, {} hit(s))\n",
+                top.title, top.channel, top.id, top.hits
+            ));
+        }
+        if cell.listed.len() > UNDATED_LISTED {
+            out.push_str(&format!(
+                "  … and {} more\n",
+                cell.listed.len() - UNDATED_LISTED
+            ));
+        }
+    }
     out
 }
 

@@ -383,6 +383,85 @@ fn transcript_tool_results_join_the_archive_with_their_provenance() {
 }
 
 #[test]
+fn a_trend_names_its_undated_matches_and_counts_each_query_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("captions");
+    std::fs::create_dir(&from).unwrap();
+    for (id, words) in [
+        ("aaaaaaaaaaa", "transformers and attention"),
+        ("bbbbbbbbbbb", "a transformer here, a transformer there"),
+        ("ccccccccccc", "only attention"),
+    ] {
+        write(
+            &from,
+            &format!("{id}.en.vtt"),
+            &format!("WEBVTT\n\n00:01.000 --> 00:02.000\n{words}\n"),
+        );
+    }
+    let out = tmp.path().join("archive");
+    let r = run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--channel",
+        "c",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let archive = open_local(&out);
+    let requests: Vec<Request> = ["transformer*", "attention"]
+        .iter()
+        .map(|q| Request {
+            query: q.to_string(),
+            ..Request::default()
+        })
+        .collect();
+    let ask = archilyzer_core::trend::Ask {
+        requests: &requests,
+        by: archilyzer_core::trend::By::Year,
+        collapse_mirrors: true,
+    };
+    let t = archilyzer_core::trend::trend(&archive, None, &ask, &mut |_, _| {}, &mut |_, _| {})
+        .unwrap();
+    let undated = &t.undated;
+    assert_eq!(
+        undated.distinct_videos, 3,
+        "a video both queries match counts once in the union"
+    );
+    let cell = |q: &str| &undated.by_query[q];
+    assert_eq!(
+        (cell("transformer*").videos, cell("transformer*").hits),
+        (2, 2)
+    );
+    assert_eq!((cell("attention").videos, cell("attention").hits), (2, 2));
+    let listed: Vec<&str> = cell("transformer*")
+        .listed
+        .iter()
+        .map(|t| t.id.as_str())
+        .collect();
+    assert_eq!(
+        listed,
+        ["aaaaaaaaaaa", "bbbbbbbbbbb"],
+        "every undated match is named"
+    );
+    let cli = run(&[
+        "trend",
+        "transformer*",
+        "attention",
+        "--local",
+        out.to_str().unwrap(),
+        "--no-index",
+    ]);
+    let text = String::from_utf8_lossy(&cli.stdout);
+    assert!(
+        text.contains("undated matches of \"attention\":\n  ")
+            && text.contains("(c/ccccccccccc, 1 hit(s))"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_date_filter_counts_the_undated_matches_it_leaves_out() {
     let tmp = tempfile::tempdir().unwrap();
     let from = tmp.path().join("captions");

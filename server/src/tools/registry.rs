@@ -220,7 +220,7 @@ fn table() -> Vec<Tool> {
             ),
             OnSource(|c| search::enumerate_matches(&c.ctx.sources, c.handle, c.args, c.progress)),
         )
-        .returns(super::output::enumerate()),
+        .returns(super::output::of::<search::WorklistPage>()),
         tool(
             "mention_trend",
             "Mentions over time",
@@ -235,7 +235,7 @@ fn table() -> Vec<Tool> {
             ),
             OnSource(|c| trend::mention_trend(&c.ctx.sources, c.handle, c.args, c.progress)),
         )
-        .returns(super::output::trend()),
+        .returns(super::output::of::<trend::TrendAnswer>()),
         tool(
             "similar_terms",
             "Words spelled like this",

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::worklist;
 
@@ -233,10 +233,10 @@ fn listed(row: &Row, hits: usize) -> Listed {
     }
 }
 
-/// A page of `search_transcripts` (and of `open_link`'s results): the
-/// complete counts, the rows listed, and what the scan said.
+/// The counts every search answer leads with, complete whatever a page
+/// lists.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct SearchPage {
+pub struct Counts {
     /// Videos (posts) that match, after folding mirrors.
     pub total: usize,
     /// Confirmed hits in all of them, aliases and fuzzy variants included.
@@ -244,12 +244,66 @@ pub struct SearchPage {
     /// Videos and hits of the query exactly as typed, without aliases and
     /// fuzzy variants: the number to quote.
     pub exact: ExactCount,
+}
+
+impl Counts {
+    /// The counts of `rows` (mirrors folded), as `r` counted them.
+    fn of(r: &Response, rows: &[Row]) -> Counts {
+        Counts {
+            total: rows.len(),
+            total_hits: r.total_hits,
+            exact: ExactCount {
+                videos: rows.iter().filter(|row| row.video.exact_hits > 0).count(),
+                hits: r.exact.hits,
+            },
+        }
+    }
+}
+
+/// What a scan says beside its rows: on every search page, and on the
+/// first page of a worklist.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct ScanNotes {
     /// Matches a date filter left out for having no upload date.
     pub undated_left_out: usize,
     /// Other spellings of the query's words the vocabulary holds.
     pub also_heard: Vec<AlsoHeard>,
     /// With `fuzzy`: each variant searched, with its own counts.
     pub fuzzy: Vec<Expansion>,
+    /// What folding mirrors did, when it folded any.
+    pub collapsed: Option<String>,
+    /// What the notes say that no other field carries.
+    pub notes: Vec<String>,
+    /// Which channels were read, partly read, never reached.
+    pub coverage: Coverage,
+    /// Pages that could not be read, with why.
+    pub unreadable: Vec<String>,
+}
+
+impl ScanNotes {
+    fn of(r: &Response, collapsed: &Option<String>) -> ScanNotes {
+        ScanNotes {
+            undated_left_out: r.undated_left_out,
+            also_heard: r.also_heard.clone(),
+            fuzzy: r.fuzzy.clone(),
+            collapsed: collapsed.clone(),
+            notes: r
+                .notes_besides_fields()
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            coverage: r.coverage.clone(),
+            unreadable: r.unreadable.clone(),
+        }
+    }
+}
+
+/// A page of `search_transcripts` (and of `open_link`'s results).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct SearchPage {
+    /// The complete counts.
+    #[serde(flatten)]
+    pub counts: Counts,
     /// The rows skipped before this page.
     pub offset: usize,
     /// More rows follow this page.
@@ -260,20 +314,53 @@ pub struct SearchPage {
     pub order: String,
     /// The rows of this page.
     pub videos: Vec<Listed>,
-    /// What folding mirrors did, when it folded any.
-    pub collapsed: Option<String>,
     /// Pages read to answer.
     pub pages_read: usize,
     /// Pages in scope.
     pub pages_total: usize,
     /// What the index did.
     pub index: String,
-    /// What the notes say that no other field carries.
-    pub notes: Vec<String>,
-    /// Which channels were read, partly read, never reached.
-    pub coverage: Coverage,
-    /// Pages that could not be read, with why.
-    pub unreadable: Vec<String>,
+    /// What the scan said.
+    #[serde(flatten)]
+    pub scan: ScanNotes,
+}
+
+/// A page of `enumerate_matches`' worklist.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct WorklistPage {
+    /// The complete counts.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// The number of this page's first row (1 for the first).
+    pub first_row: usize,
+    /// The rows of this page.
+    pub videos: Vec<worklist::RowEntry>,
+    /// Pass it back as `cursor` for the next page; null on the last.
+    pub next_cursor: Option<String>,
+    /// Pages read for this page (0 when the list was kept).
+    pub pages_read: usize,
+    /// What the index did.
+    pub index: String,
+    /// The channel of every row, when they share one (the rows then
+    /// leave it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    /// On the first page only (the call without cursor): the batches and
+    /// what the scan said.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub first: Option<FirstPage>,
+}
+
+/// What a worklist's first page says once.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct FirstPage {
+    /// Rows per batch of a sweep.
+    pub batch_size: usize,
+    /// Batches in the whole list.
+    pub batches: usize,
+    /// What the scan said.
+    #[serde(flatten)]
+    pub scan: ScanNotes,
 }
 
 pub fn search_transcripts(
@@ -415,31 +502,16 @@ impl Page<'_> {
         }
         out.push_str(self.tail);
         let structured = SearchPage {
-            total,
-            total_hits: r.total_hits,
-            exact: ExactCount {
-                videos: exact_videos,
-                hits: r.exact.hits,
-            },
-            undated_left_out: r.undated_left_out,
-            also_heard: r.also_heard.clone(),
-            fuzzy: r.fuzzy.clone(),
+            counts: Counts::of(r, self.rows),
             offset,
             has_more,
             hits_shown_per_video: self.snippets.then_some(fit.hits_each),
             order: self.order_line.to_string(),
             videos: shown.iter().map(|row| listed(row, fit.hits_each)).collect(),
-            collapsed: self.collapsed.clone(),
             pages_read: r.pages_read,
             pages_total: r.pages_total,
             index: r.index.describe(),
-            notes: r
-                .notes_besides_fields()
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-            coverage: r.coverage.clone(),
-            unreadable: r.unreadable.clone(),
+            scan: ScanNotes::of(r, self.collapsed),
         };
         let structured = super::output::content(&structured);
         (out, structured)
@@ -562,36 +634,26 @@ pub fn enumerate_matches(
         out.push_str(&page.lines.concat());
         out.push_str(&tail);
         out.push_str(&format!("\n{}", page.next_line(&list)));
-        let mut structured = json!({
-            "total": rows.len(),
-            "total_hits": r.total_hits,
-            "exact": {"videos": exact_videos, "hits": r.exact.hits},
-            "first_row": start + 1,
-            "videos": page.json(),
-            "next_cursor": page.next_cursor(&list),
-            "pages_read": if kept { 0 } else { r.pages_read },
+        let structured = WorklistPage {
+            counts: Counts::of(r, rows),
+            first_row: start + 1,
+            videos: page.json(),
+            next_cursor: page.next_cursor(&list),
+            pages_read: if kept { 0 } else { r.pages_read },
             // Why the index was not used is said once, on page 1.
-            "index": if first { r.index.describe() } else { r.index.brief() },
-        });
-        if let Some(channel) = list.one_channel() {
-            structured["channel"] = json!(channel);
-        }
-        if first {
-            let notes = json!({
-                "batch_size": batch,
-                "batches": batches,
-                "undated_left_out": r.undated_left_out,
-                "also_heard": r.also_heard,
-                "fuzzy": r.fuzzy,
-                "collapsed": made.collapsed,
-                "notes": r.notes_besides_fields(),
-                "coverage": r.coverage,
-                "unreadable": r.unreadable,
-            });
-            if let (Value::Object(s), Value::Object(n)) = (&mut structured, notes) {
-                s.extend(n);
-            }
-        }
+            index: if first {
+                r.index.describe()
+            } else {
+                r.index.brief()
+            },
+            channel: list.one_channel().map(str::to_string),
+            first: first.then(|| FirstPage {
+                batch_size: batch,
+                batches,
+                scan: ScanNotes::of(r, &made.collapsed),
+            }),
+        };
+        let structured = super::output::content(&structured);
         (out, structured)
     };
     // What a page holds besides its rows, measured on a page of none

@@ -6,7 +6,7 @@
 //! always fit or the call is refused with what to ask instead; the top
 //! moments come when there is room for all of them.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::search::{first_lines, request};
 use crate::budget;
@@ -15,7 +15,7 @@ use crate::tool::{bool_arg, list_arg, str_arg, Progress, Tick, ToolResult};
 use archilyzer_core::query::Request;
 use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
-use archilyzer_core::trend::{self, Ask, By, Cell, Row, Trend};
+use archilyzer_core::trend::{self, Ask, By, Row, Top, Trend};
 
 /// The requests `args` asks for: `query` or `queries`, each with the
 /// shared filters and options, and no cap on matching videos (a trend
@@ -71,14 +71,61 @@ pub fn mention_trend(
             head.push_str(&lines);
         }
     }
-    let room = budget::of(args).saturating_sub(budget::SLACK);
-    for tops in [true, false] {
-        let (text, structured) = render(&t, &head, tops);
+    let room = budget::of_answer(args, archive.handle());
+    for detail in Detail::most_first(&t) {
+        let (text, structured) = render(&t, &head, detail);
         if budget::size(&text, &structured) <= room {
             return Ok((text, structured));
         }
     }
     Err(too_long(&t).into())
+}
+
+/// What an answer shows beyond the counts: each period's top moment, and
+/// how many undated matches it names per query.
+#[derive(Debug, Clone, Copy)]
+struct Detail {
+    tops: bool,
+    undated: usize,
+}
+
+impl Detail {
+    /// The details to try, most first: every top and every undated match,
+    /// then fewer undated matches by halves, then no top either.
+    fn most_first(t: &Trend) -> Vec<Detail> {
+        let most = t
+            .undated
+            .by_query
+            .values()
+            .map(|c| c.listed.len())
+            .max()
+            .unwrap_or(0);
+        let halves = std::iter::successors(Some(most), |n| (*n > 0).then_some(n / 2));
+        let mut out: Vec<Detail> = halves
+            .map(|undated| Detail {
+                tops: true,
+                undated,
+            })
+            .collect();
+        out.push(Detail {
+            tops: false,
+            undated: 0,
+        });
+        out
+    }
+}
+
+/// The structured content of `mention_trend`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct TrendAnswer {
+    /// The counts, per period and query.
+    #[serde(flatten)]
+    pub trend: Trend,
+    /// Each period's top moment is given (false when the size budget left
+    /// them out).
+    pub tops_included: bool,
+    /// Some query's scan did not read every page in scope.
+    pub coverage_partial: bool,
 }
 
 /// The refusal when even the counts do not fit the budget.
@@ -92,41 +139,79 @@ fn too_long(t: &Trend) -> String {
     )
 }
 
-/// The answer's text and structured content, with or without each
-/// period's top moment.
-fn render(t: &Trend, head: &str, tops: bool) -> (String, Value) {
+/// The answer's text and structured content, with the `detail` given.
+fn render(t: &Trend, head: &str, detail: Detail) -> (String, Value) {
     let mut out = head.to_string();
     for k in 0..t.queries.len() {
         out.push_str(&format!("{}, by {}\n", t.headline(k), t.by.as_str()));
     }
     out.push_str(&format!("{}\n", hours_line(t)));
-    out.push_str("each period: hours of speech in scope · videos, hits · hits per hour");
+    out.push_str("each period: hours of speech in scope · videos, hits · caption hits per hour (title hits apart)");
     if t.queries.len() > 1 {
-        out.push_str("; then each query that matched in it");
+        out.push_str("; each query apart, then the distinct videos any matched");
     }
     out.push_str("\n\n");
-    for row in t.periods.iter().chain(std::iter::once(&t.undated)) {
-        out.push_str(&period_block(t, row, tops));
+    let shown = detailed(t, detail);
+    for row in shown.periods.iter().chain(std::iter::once(&shown.undated)) {
+        out.push_str(&period_block(t, row, detail.tops));
     }
-    if !tops {
+    out.push_str(&undated_block(t, &shown));
+    if !detail.tops {
         out.push_str("\n(top moments left out for the size budget: ask with fewer periods, or a larger max_chars, to get them)\n");
     }
     out.push_str("\n---\n");
     for line in t.footer() {
         out.push_str(&format!("{line}\n"));
     }
-    let mut structured = serde_json::to_value(t).unwrap_or_default();
-    if !tops {
-        strip_tops(&mut structured);
+    let answer = TrendAnswer {
+        trend: shown,
+        tops_included: detail.tops,
+        coverage_partial: t.responses.iter().any(|r| r.coverage.partial),
+    };
+    (out, super::output::content(&answer))
+}
+
+/// `t` as an answer with `detail` shows it: tops dropped, undated lists
+/// cut.
+fn detailed(t: &Trend, detail: Detail) -> Trend {
+    let mut shown = t.clone();
+    for row in shown
+        .periods
+        .iter_mut()
+        .chain(std::iter::once(&mut shown.undated))
+    {
+        for cell in row.by_query.values_mut() {
+            if !detail.tops {
+                cell.top = None;
+            }
+            cell.listed.truncate(detail.undated);
+        }
     }
-    if let Value::Object(m) = &mut structured {
-        m.insert("tops_included".into(), json!(tops));
-        m.insert(
-            "coverage_partial".into(),
-            json!(t.responses.iter().any(|r| r.coverage.partial)),
-        );
+    shown
+}
+
+/// The undated matches each query names, and how many more there are.
+fn undated_block(t: &Trend, shown: &Trend) -> String {
+    let mut out = String::new();
+    for (query, cell) in &shown.undated.by_query {
+        let all = t.undated.by_query.get(query).map_or(0, |c| c.listed.len());
+        if all == 0 {
+            continue;
+        }
+        out.push_str(&format!(
+            "undated matches of {query:?} (on no time axis):\n"
+        ));
+        for top in &cell.listed {
+            out.push_str(&top_line(top));
+        }
+        if all > cell.listed.len() {
+            out.push_str(&format!(
+                "    … and {} more (enumerate_matches lists them all)\n",
+                all - cell.listed.len()
+            ));
+        }
     }
-    (out, structured)
+    out
 }
 
 /// What the hours are and what they miss.
@@ -150,31 +235,38 @@ fn hours_line(t: &Trend) -> String {
     line
 }
 
-/// One period: its speech and counts, then each query that matched in
-/// it (with several) and its top moment.
+/// One period: its speech, each query's counts (on the period's line
+/// with one query), the distinct videos with several, and each query's
+/// top moment.
 fn period_block(t: &Trend, row: &Row, tops: bool) -> String {
-    let mut out = format!(
-        "{} · {:.1} h · {}{}\n",
-        row.period,
-        row.hours,
-        report::counts(row.videos, row.hits),
-        rate(row.per_hour)
-    );
+    let several = t.queries.len() > 1;
+    let mut out = format!("{} · {:.1} h", row.period, row.hours);
+    if several {
+        out.push_str(&format!(" · {} distinct video(s)\n", row.distinct_videos));
+    }
     for (query, cell) in t
         .queries
         .iter()
         .filter_map(|q| Some((q, row.by_query.get(q)?)))
     {
-        if t.queries.len() > 1 {
-            out.push_str(&format!(
-                "  {query:?}: {}{}\n",
-                report::counts(cell.videos, cell.hits),
-                rate(cell.per_hour)
-            ));
+        let counts = format!(
+            "{}{}",
+            report::counts(cell.videos, cell.hits),
+            rate(cell.per_hour)
+        );
+        match several {
+            true => out.push_str(&format!("  {query:?}: {counts}\n")),
+            false => out.push_str(&format!(" · {counts}")),
         }
-        if tops {
-            out.push_str(&top_line(cell));
+        if tops && row.period != "undated" {
+            if !several {
+                out.push('\n');
+            }
+            out.extend(cell.top.as_ref().map(top_line));
         }
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
     }
     out
 }
@@ -183,10 +275,7 @@ fn rate(per_hour: Option<f64>) -> String {
     per_hour.map_or(String::new(), |r| format!(" · {r:.2}/h"))
 }
 
-fn top_line(cell: &Cell) -> String {
-    let Some(top) = &cell.top else {
-        return String::new();
-    };
+fn top_line(top: &Top) -> String {
     let at = top.start.map_or(String::new(), |s| {
         format!(" at {}", archilyzer_core::links::clock(s))
     });
@@ -198,16 +287,4 @@ fn top_line(cell: &Cell) -> String {
         "    top: {} ({}/{}, {} hit(s)){at}{link}\n",
         top.title, top.channel, top.id, top.hits
     )
-}
-
-/// Removes every `top` from the structured trend.
-fn strip_tops(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            m.remove("top");
-            m.values_mut().for_each(strip_tops);
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip_tops),
-        _ => {}
-    }
 }

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, Weak};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::Response;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::tool::str_arg;
 use archilyzer_core::collapse::Row;
@@ -206,7 +206,8 @@ impl<'a> List<'a> {
         for (i, row) in self.rows.iter().enumerate().skip(start) {
             let line = self.line(i, row);
             let entry = self.entry(row);
-            let cost = line.chars().count() + crate::budget::structured_len(&entry) + 1;
+            let sent = super::output::content(&entry);
+            let cost = line.chars().count() + crate::budget::structured_len(&sent) + 1;
             if used + cost > room && !lines.is_empty() {
                 break;
             }
@@ -222,25 +223,17 @@ impl<'a> List<'a> {
     /// rows do not share one (else it is the page's `channel`), the kind
     /// only when it is not a video, the site only in an archive of
     /// several, the mirrors only when there are some.
-    fn entry(&self, row: &Row) -> Value {
+    fn entry(&self, row: &Row) -> RowEntry {
         let v = &row.video;
-        let mut entry = json!({"id": v.slug, "matches": self.hits_of(row)});
-        if self.one_channel.is_none() {
-            entry["channel"] = json!(v.channel);
+        RowEntry {
+            id: v.slug.clone(),
+            matches: self.hits_of(row),
+            channel: self.one_channel.is_none().then(|| v.channel.clone()),
+            date: v.upload_date.clone(),
+            kind: (v.kind != "video").then(|| v.kind.to_string()),
+            site: (self.sites > 1).then(|| v.site.clone()),
+            also_archived_as: row.also.clone(),
         }
-        if let Some(date) = &v.upload_date {
-            entry["date"] = json!(date);
-        }
-        if v.kind != "video" {
-            entry["kind"] = json!(v.kind);
-        }
-        if self.sites > 1 {
-            entry["site"] = json!(v.site);
-        }
-        if !row.also.is_empty() {
-            entry["also_archived_as"] = json!(row.also);
-        }
-        entry
     }
 
     fn line(&self, i: usize, row: &Row) -> String {
@@ -304,7 +297,31 @@ pub struct Page {
     /// The rows' lines.
     pub lines: Vec<String>,
     /// The rows' structured entries.
-    json: Vec<Value>,
+    json: Vec<RowEntry>,
+}
+
+/// One row of a worklist page, as its structured content holds it.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct RowEntry {
+    /// The video's (or post's) id.
+    pub id: String,
+    /// Its confirmed hits.
+    pub matches: usize,
+    /// Its channel; absent when every row is in the page's `channel`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    /// Its upload date, `YYYYMMDD`, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// `post`; absent for a video.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Its site, in an archive of several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    /// Other uploads of the same recording folded into this row.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_archived_as: Vec<String>,
 }
 
 impl Page {
@@ -386,7 +403,7 @@ impl Page {
     }
 
     /// The listed rows for `structuredContent`.
-    pub fn json(&self) -> Vec<Value> {
+    pub fn json(&self) -> Vec<RowEntry> {
         self.json.clone()
     }
 }

@@ -35,7 +35,7 @@ use crate::archive::Archive;
 use crate::collapse::collapse;
 use crate::links::LinkTarget;
 use crate::query::filters::{Filters, Verdict, VideoFacts};
-use crate::query::{search_each, QueryError, Request, Response, VideoKey, VideoResult};
+use crate::query::{search_each, QueryError, Request, Response, Scope, VideoKey, VideoResult};
 
 /// The most queries one trend compares.
 pub const MAX_QUERIES: usize = 8;
@@ -82,7 +82,7 @@ pub struct Ask<'a> {
 }
 
 /// A trend: per period, the matches of each query and the speech in scope.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Trend {
     /// The periods' length.
     pub by: By,
@@ -102,27 +102,26 @@ pub struct Trend {
     pub responses: Vec<Response>,
 }
 
-/// One period (or the undated row).
-#[derive(Debug, Clone, Serialize)]
+/// One period (or the undated row). The figures are each query's own
+/// ([`Row::by_query`]); the only union is [`Row::distinct_videos`], so a
+/// video two queries match is never counted twice in one figure.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Row {
     /// `2014`, `2014-Q2`, `2014-05`, or `undated`.
     pub period: String,
-    /// Videos any query matched (a video matched by two counts once).
-    pub videos: usize,
-    /// Hits of all the queries.
-    pub hits: usize,
+    /// Distinct videos any query matched (a video two queries match
+    /// counts once).
+    pub distinct_videos: usize,
     /// Hours of speech in scope (the lengths of the videos in scope), to
     /// two decimals.
     pub hours: f64,
-    /// `hits / hours` to three decimals; `None` with no hours.
-    pub per_hour: Option<f64>,
     /// Each query's own counts, keyed by the query as typed; a query
     /// with no match in the period is absent.
     pub by_query: BTreeMap<String, Cell>,
 }
 
 /// One query in one period.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Cell {
     /// Videos it matched.
     pub videos: usize,
@@ -130,15 +129,23 @@ pub struct Cell {
     pub hits: usize,
     /// Of those, the hits of the query exactly as typed.
     pub exact_hits: usize,
-    /// `hits / hours` of the period; `None` with no hours.
+    /// Of those, the hits in captions (speech); the rest are in titles
+    /// and the other fields searched.
+    pub spoken_hits: usize,
+    /// `spoken_hits / hours` of the period: speech against speech;
+    /// `None` with no hours.
     pub per_hour: Option<f64>,
     /// The video with the most hits, as a moment (absent with no match).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub top: Option<Top>,
+    /// In the undated row only: every match, most hits first (an undated
+    /// video is on no time axis, so it is named here).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub listed: Vec<Top>,
 }
 
 /// A period's top video for a query: where its first hit is.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Top {
     /// The channel's slug.
     pub channel: String,
@@ -157,7 +164,7 @@ pub struct Top {
 }
 
 /// One query's totals.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Totals {
     /// The query as typed.
     pub query: String,
@@ -172,7 +179,7 @@ pub struct Totals {
 }
 
 /// Where the hours come from.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Hours {
     /// Videos in scope whose length the summaries do not give (they add
     /// no hours).
@@ -183,10 +190,12 @@ pub struct Hours {
 }
 
 /// A matched upload, reduced to what a trend counts.
+#[derive(Clone)]
 struct Matched {
     video: VideoResult,
     hits: usize,
     exact: usize,
+    spoken: usize,
     start: Option<f64>,
 }
 
@@ -311,6 +320,11 @@ fn reduce(v: VideoResult) -> Matched {
     Matched {
         hits: v.hits.len(),
         exact: v.exact_hits,
+        spoken: v
+            .hits
+            .iter()
+            .filter(|h| h.scope == Scope::Transcripts)
+            .count(),
         start,
         video: v.without_hits(),
     }
@@ -325,8 +339,11 @@ struct Tally {
     exact_videos: usize,
     hits: usize,
     exact: usize,
+    spoken: usize,
     /// The upload with the most hits (the first of equals).
     top: Option<Matched>,
+    /// Every match, for the undated row, which lists them.
+    all: Vec<Matched>,
 }
 
 /// One query's matches by period: each recording (mirrors folded, when
@@ -351,13 +368,16 @@ fn tally(
         if kept.as_ref().is_some_and(|k| !k.contains(&m.video.key())) {
             continue;
         }
-        let t = out
-            .entry(by.period_of_date(m.video.upload_date.as_deref()))
-            .or_default();
+        let period = by.period_of_date(m.video.upload_date.as_deref());
+        let t = out.entry(period).or_default();
         t.videos.insert(m.video.key());
         t.exact_videos += usize::from(m.exact > 0);
         t.hits += m.hits;
         t.exact += m.exact;
+        t.spoken += m.spoken;
+        if period.is_none() {
+            t.all.push(m.clone());
+        }
         if t.top.as_ref().is_none_or(|top| m.hits > top.hits) {
             t.top = Some(m);
         }
@@ -381,22 +401,23 @@ fn make_row(
             continue;
         };
         all.extend(&t.videos);
+        let mut listed: Vec<&Matched> = t.all.iter().collect();
+        listed.sort_by_key(|m| std::cmp::Reverse(m.hits));
         let cell = Cell {
             videos: t.videos.len(),
             hits: t.hits,
             exact_hits: t.exact,
-            per_hour: rate(t.hits),
+            spoken_hits: t.spoken,
+            per_hour: rate(t.spoken),
             top: t.top.as_ref().map(|m| top(archive, m)),
+            listed: listed.into_iter().map(|m| top(archive, m)).collect(),
         };
         by_query.insert(query.clone(), cell);
     }
-    let hits = by_query.values().map(|c| c.hits).sum();
     Row {
         period,
-        videos: all.len(),
-        hits,
+        distinct_videos: all.len(),
         hours: round(hours, 2),
-        per_hour: rate(hits),
         by_query,
     }
 }

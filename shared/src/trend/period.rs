@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::time::Day;
 
 /// The length of the periods a trend counts by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum By {
     /// Calendar months: `2014-05`.
