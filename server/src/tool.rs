@@ -71,6 +71,42 @@ impl From<String> for Failure {
     }
 }
 
+/// `get_transcript`'s structured content, whether the archive or the
+/// local editor answered (two modules make it, so it lives here).
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptAnswer {
+    /// The video's id.
+    pub id: String,
+    /// Its channel's slug.
+    pub channel: String,
+    /// False when read off the editor's disk: not in the archive yet.
+    pub published: bool,
+    /// Its caption lines in all.
+    pub cues: usize,
+    /// Its title (from the archive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The site that publishes it (from the archive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    /// The caption lines skipped (from the archive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<usize>,
+    /// The caption lines shown (from the archive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines_shown: Option<usize>,
+    /// Where the next call starts; absent on the last part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+    /// Which editor file was read (from the editor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub editor_source: Option<String>,
+    /// Cues without a usable time, left out (from the editor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub untimed: Option<usize>,
+}
+
 /// What a tool body returns before the corpus trailer is added.
 pub type ToolResult = Result<(String, Value), Failure>;
 

@@ -48,8 +48,22 @@ def size(result):
 
 def undeclared(value, schema, path="$"):
     """The keys of `value` that `schema` does not declare, at any depth."""
+    if not isinstance(schema, dict):
+        return []
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if branches:
+        # Declared when the schema's own properties or some branch's
+        # declare it.
+        rest = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+
+        def merged(branch):
+            props = {**rest.get("properties", {}), **branch.get("properties", {})}
+            return {**rest, **branch, **({"properties": props} if props else {})}
+        return min((undeclared(value, merged(b), path) for b in branches), key=len)
     found = []
-    if isinstance(value, dict) and isinstance(schema, dict):
+    for part in schema.get("allOf", []):
+        found += undeclared(value, part, path)
+    if isinstance(value, dict) and ("properties" in schema or "additionalProperties" in schema):
         props = schema.get("properties", {})
         extra = schema.get("additionalProperties")
         for key, item in value.items():
@@ -59,14 +73,11 @@ def undeclared(value, schema, path="$"):
                 found += undeclared(item, extra, f"{path}.{key}")
             else:
                 found.append(f"{path}.{key}")
-    elif isinstance(value, list) and isinstance(schema, dict) and isinstance(schema.get("items"), dict):
+    elif isinstance(value, dict) and not schema.get("allOf"):
+        found += [f"{path}.{key}" for key in value]
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
         for i, item in enumerate(value):
             found += undeclared(item, schema["items"], f"{path}[{i}]")
-    for key in ("anyOf", "oneOf", "allOf"):
-        if isinstance(schema, dict) and key in schema:
-            # Declared when some branch declares it.
-            branches = [undeclared(value, s, path) for s in schema[key]]
-            found += min(branches, key=len) if branches else []
     return found
 
 

@@ -8,7 +8,7 @@
 //! site has no page for the video yet). A cue without a usable time is
 //! left out and counted, never shown at second 0.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::EditorSetup;
 use archilyzer_core::captions::{self, CaptionFormat};
@@ -93,9 +93,18 @@ fn render(body: &Value) -> Result<(String, Value), String> {
     for (start, text) in &lines {
         out.push_str(&format!("[{}] {text}\n", clock(*start)));
     }
-    let facts = json!({
-        "id": body["videoId"], "channel": body["channel"], "published": false,
-        "editorSource": body["source"], "cues": lines.len(), "untimed": untimed,
-    });
-    Ok((out, facts))
+    let facts = crate::tool::TranscriptAnswer {
+        id: s("videoId").to_string(),
+        channel: s("channel").to_string(),
+        published: false,
+        cues: lines.len(),
+        title: None,
+        site: None,
+        offset: None,
+        lines_shown: None,
+        next_offset: None,
+        editor_source: Some(s("source").to_string()),
+        untimed: Some(untimed),
+    };
+    Ok((out, serde_json::to_value(facts).unwrap_or_default()))
 }

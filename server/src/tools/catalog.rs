@@ -1,12 +1,41 @@
 //! What a source holds and how to name it: `list_channels`,
 //! `list_sources`, `resolve_source` (and its old alias `use_source`).
 
-use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::output::content;
 use crate::sources::Sources;
 use crate::tool::{bool_arg, ToolResult};
 use archilyzer_core::format::SiteScope;
 use archilyzer_core::source::SourceHandle;
+
+/// `list_channels`' structured content.
+#[derive(Serialize, JsonSchema)]
+pub struct Channels {
+    /// Every channel of every site, grouped as the text lists them.
+    pub channels: Vec<ChannelRow>,
+}
+
+/// One channel.
+#[derive(Serialize, JsonSchema)]
+pub struct ChannelRow {
+    /// The site that publishes it.
+    pub site: String,
+    /// Its slug: what `channels` filters take.
+    pub slug: String,
+    /// Its name.
+    pub name: String,
+    /// Where its videos are hosted.
+    pub platform: String,
+    /// Its group's id, if it belongs to one.
+    pub group: Option<String>,
+    /// Its videos.
+    pub videos: u64,
+}
 
 pub fn list_channels(
     sources: &Sources,
@@ -56,7 +85,14 @@ pub fn list_channels(
                     c.platform.as_str(),
                     c.video_count
                 ));
-                rows.push(json!({"site": corpus.site.id, "slug": c.slug, "name": c.name, "platform": c.platform.as_str(), "group": c.group, "videos": c.video_count}));
+                rows.push(ChannelRow {
+                    site: corpus.site.id.clone(),
+                    slug: c.slug.clone(),
+                    name: c.name.clone(),
+                    platform: c.platform.as_str().to_string(),
+                    group: c.group.clone(),
+                    videos: c.video_count as u64,
+                });
             }
         }
         let sheet: Vec<String> = corpus
@@ -78,7 +114,30 @@ pub fn list_channels(
             ));
         }
     }
-    Ok((out, json!({"channels": rows})))
+    Ok((out, content(&Channels { channels: rows })))
+}
+
+/// `list_sources`' structured content.
+#[derive(Serialize, JsonSchema)]
+pub struct SourceList {
+    /// The corpus a call without `source` reads.
+    pub default: String,
+    /// A hub's member sites (empty for a single site).
+    pub members: Vec<Member>,
+}
+
+/// A hub's member site.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Member {
+    /// Its site id.
+    pub site_id: String,
+    /// Its title.
+    pub title: String,
+    /// The handle to pass as `source`.
+    pub handle: String,
+    /// Reports it publishes.
+    pub reports: usize,
 }
 
 pub fn list_sources(sources: &Sources) -> ToolResult {
@@ -100,7 +159,12 @@ pub fn list_sources(sources: &Sources) -> ToolResult {
                 "- {} ({}): {handle}; {reports} report(s){cited}\n",
                 m.title, m.site_id
             ));
-            members.push(json!({"siteId": m.site_id, "title": m.title, "handle": handle, "reports": reports}));
+            members.push(Member {
+                site_id: m.site_id.clone(),
+                title: m.title.clone(),
+                handle,
+                reports,
+            });
         }
     } else if let Some(site) = archive.sites().first() {
         let reports = site.reports().ok().flatten().map_or(0, |r| r.reports.len());
@@ -115,10 +179,11 @@ pub fn list_sources(sources: &Sources) -> ToolResult {
             site.id()
         ));
     }
-    Ok((
-        out,
-        json!({"default": default.to_string(), "members": members}),
-    ))
+    let list = SourceList {
+        default: default.to_string(),
+        members,
+    };
+    Ok((out, content(&list)))
 }
 
 fn member_handle(location: &str) -> String {
@@ -127,6 +192,17 @@ fn member_handle(location: &str) -> String {
     } else {
         format!("local:{location}")
     }
+}
+
+/// `resolve_source`' structured content.
+#[derive(Serialize, JsonSchema)]
+pub struct Resolved {
+    /// The canonical handle: pass it as `source`.
+    pub handle: String,
+    /// `site` or `hub`.
+    pub kind: String,
+    /// The site ids it reads.
+    pub sites: Vec<String>,
 }
 
 pub fn resolve_source(sources: &Sources, handle: &SourceHandle, via_alias: bool) -> ToolResult {
@@ -151,10 +227,36 @@ pub fn resolve_source(sources: &Sources, handle: &SourceHandle, via_alias: bool)
             "\nuse_source no longer switches anything: there is no active source. Pass source: \"{handle}\" on each call instead.\n"
         ));
     }
-    Ok((
-        out,
-        json!({"handle": handle.to_string(), "kind": kind, "sites": names}),
-    ))
+    let resolved = Resolved {
+        handle: handle.to_string(),
+        kind: kind.to_string(),
+        sites: names.iter().map(|n| n.to_string()).collect(),
+    };
+    Ok((out, content(&resolved)))
+}
+
+/// `list_tags`' structured content.
+#[derive(Serialize, JsonSchema)]
+pub struct Tags {
+    /// Every curated tag of every site.
+    pub tags: Vec<TagRow>,
+}
+
+/// One curated tag.
+#[derive(Serialize, JsonSchema)]
+pub struct TagRow {
+    /// The site that publishes it.
+    pub site: String,
+    /// Its id: what `tags` filters take (or its label).
+    pub id: String,
+    /// Its label.
+    pub label: String,
+    /// Its group, if any.
+    pub group: Option<String>,
+    /// Videos carrying it; null when the site publishes no summaries.
+    pub videos: Option<usize>,
+    /// Videos carrying it, per channel slug.
+    pub per_channel: BTreeMap<String, usize>,
 }
 
 pub fn list_tags(sources: &Sources, handle: &SourceHandle) -> ToolResult {
@@ -172,14 +274,13 @@ pub fn list_tags(sources: &Sources, handle: &SourceHandle) -> ToolResult {
             site.id()
         ));
         for tag in tags.iter() {
-            let mut per_channel: std::collections::BTreeMap<&str, usize> =
-                std::collections::BTreeMap::new();
+            let mut per_channel: BTreeMap<String, usize> = BTreeMap::new();
             for row in summaries
                 .iter()
                 .flat_map(|s| s.videos.iter())
                 .filter(|r| r.curated_tags.contains(&tag.id))
             {
-                *per_channel.entry(row.channel.as_str()).or_default() += 1;
+                *per_channel.entry(row.channel.clone()).or_default() += 1;
             }
             let total: usize = per_channel.values().sum();
             let count = match &summaries {
@@ -202,11 +303,18 @@ pub fn list_tags(sources: &Sources, handle: &SourceHandle) -> ToolResult {
                 }
             ));
             let videos = summaries.as_ref().map(|_| total);
-            rows.push(json!({"site": site.id(), "id": tag.id, "label": tag.label, "group": tag.group, "videos": videos, "per_channel": per_channel}));
+            rows.push(TagRow {
+                site: site.id().to_string(),
+                id: tag.id.clone(),
+                label: tag.label.clone(),
+                group: tag.group.clone(),
+                videos,
+                per_channel,
+            });
         }
         if summaries.is_none() {
             out.push_str("(this site publishes no summaries table, so the counts are unknown)\n");
         }
     }
-    Ok((out, json!({"tags": rows})))
+    Ok((out, content(&Tags { tags: rows })))
 }

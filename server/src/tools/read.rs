@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::editor::transcript::{self, Fallback};
 use crate::sources::Sources;
@@ -116,30 +116,50 @@ pub fn get_transcript(
         )
         .into());
     }
-    let mut out = header(&found);
+    let head = header(&found);
     let lines: Vec<String> = v.cues[offset..]
         .iter()
         .map(|c| cue_line(&links, false, c.start, &c.text))
         .collect();
-    let room = crate::budget::of(args).saturating_sub(out.len() + crate::budget::SLACK + 400);
-    let kept = crate::budget::lines_each(&[lines.iter().map(String::len).collect()], room);
-    let end = offset + kept;
-    out.push_str(&format!(
-        "- caption lines {}–{end} of {}\n\n",
-        (offset + 1).min(end),
-        v.cues.len()
-    ));
-    out.push_str(&lines[..kept].concat());
-    if end < v.cues.len() {
+    // The lines that fit `room` (one at least), then what continues.
+    let render = |room: usize| {
+        let room = room.saturating_sub(head.len() + 400);
+        let kept = crate::budget::lines_each(&[lines.iter().map(String::len).collect()], room)
+            .max(1)
+            .min(lines.len());
+        let end = offset + kept;
+        let mut out = head.clone();
         out.push_str(&format!(
-            "\n… transcript continues: lines {}–{} not shown (size budget). Call get_transcript with offset: {end} for the rest, or get_transcripts with a query to read windows around what you need.\n",
-            end + 1,
+            "- caption lines {}–{end} of {}\n\n",
+            (offset + 1).min(end),
             v.cues.len()
         ));
-    }
-    Ok((
-        out,
-        json!({"id": v.slug, "title": v.title, "channel": found.channel.slug, "site": found.site.id(), "cues": v.cues.len(), "offset": offset, "lines_shown": kept, "next_offset": (end < v.cues.len()).then_some(end)}),
+        out.push_str(&lines[..kept].concat());
+        if end < v.cues.len() {
+            out.push_str(&format!(
+                "\n… transcript continues: lines {}–{} not shown (size budget). Call get_transcript with offset: {end} for the rest, or get_transcripts with a query to read windows around what you need.\n",
+                end + 1,
+                v.cues.len()
+            ));
+        }
+        let answer = crate::tool::TranscriptAnswer {
+            id: v.slug.clone(),
+            channel: found.channel.slug.clone(),
+            published: true,
+            cues: v.cues.len(),
+            title: Some(v.title.clone()),
+            site: Some(found.site.id().to_string()),
+            offset: Some(offset),
+            lines_shown: Some(kept),
+            next_offset: (end < v.cues.len()).then_some(end),
+            editor_source: None,
+            untimed: None,
+        };
+        (out, super::output::content(&answer))
+    };
+    Ok(crate::budget::fit_whole(
+        crate::budget::of_answer(args, archive.handle()),
+        render,
     ))
 }
 
@@ -263,7 +283,10 @@ pub fn get_transcripts(
                     pieces.push(Piece::fixed(format!(
                         "# {id}\nnot shown: it matches the excluded phrase {phrase:?}, as search_transcripts with the same exclude would leave it out (drop exclude to read it)\n\n"
                     )));
-                    rows.push(json!({"id": id, "excluded_by": phrase}));
+                    rows.push(BatchRow {
+                        id: id.clone(),
+                        read: Read::Excluded { by: phrase },
+                    });
                     continue;
                 }
                 rows.push(render_batch_video(
@@ -287,7 +310,10 @@ pub fn get_transcripts(
                 }
                 head.push_str(&format!("\n{}\n\n", post.text));
                 pieces.push(Piece::fixed(head));
-                rows.push(json!({"id": post.id, "kind": "post", "channel": channel}));
+                rows.push(BatchRow {
+                    id: post.id,
+                    read: Read::Post { channel },
+                });
                 continue;
             }
         }
@@ -303,18 +329,35 @@ pub fn get_transcripts(
                 pieces.push(Piece::fixed(format!(
                     "# {id}\nnot shown: it is a {kind}, and content_types leaves {kind}s out\n\n"
                 )));
-                rows.push(json!({"id": id, "excluded": kind}));
+                rows.push(BatchRow {
+                    id: id.clone(),
+                    read: Read::LeftOut { is: kind.into() },
+                });
             }
             None => {
                 pieces.push(Piece::fixed(format!(
                     "# {id}\nnot found in this corpus\n\n"
                 )));
-                rows.push(json!({"id": id, "missing": true}));
+                rows.push(BatchRow {
+                    id: id.clone(),
+                    read: Read::Missing,
+                });
             }
         }
     }
-    let out = assemble(&pieces, &notes, crate::budget::of(args));
-    Ok((out, json!({"videos": rows, "notes": notes})))
+    let render = |room: usize| {
+        let (out, shown) = assemble(&pieces, &ids, &notes, room);
+        let batch = Batch {
+            videos: rows[..shown].to_vec(),
+            not_read: ids[shown..].to_vec(),
+            notes: notes.clone(),
+        };
+        (out, super::output::content(&batch))
+    };
+    Ok(crate::budget::fit_whole(
+        crate::budget::of_answer(args, archive.handle()),
+        render,
+    ))
 }
 
 /// The kinds `content_types` asks for: (videos, posts). None given means
@@ -386,29 +429,96 @@ impl Piece {
     }
 }
 
-/// The pieces in `budget` characters, every video given the same number
-/// of lines, as many as fit.
-fn assemble(pieces: &[Piece], notes: &[String], budget: usize) -> String {
+/// The pieces in `budget` characters: as many as their heads fit (one at
+/// least, in order), every one given the same number of lines, as many as
+/// fit; then a line naming the ids left out, and the notes. Returns the
+/// text and how many pieces it shows.
+fn assemble(pieces: &[Piece], ids: &[String], notes: &[String], budget: usize) -> (String, usize) {
     const CUT_LINE: usize = 200;
-    let fixed: usize = pieces
-        .iter()
-        .map(|p| p.head.len() + p.after.len() + CUT_LINE)
-        .sum::<usize>()
-        + notes.iter().map(|n| n.len() + 1).sum::<usize>();
-    let room = budget.saturating_sub(fixed + crate::budget::SLACK);
-    let lens: Vec<Vec<usize>> = pieces
+    let fixed = |p: &Piece| p.head.len() + p.after.len() + CUT_LINE;
+    let noted = notes.iter().map(|n| n.len() + 1).sum::<usize>();
+    let mut room = budget.saturating_sub(noted + crate::budget::SLACK);
+    let mut shown = 0;
+    for p in pieces {
+        if shown > 0 && fixed(p) > room {
+            break;
+        }
+        room = room.saturating_sub(fixed(p));
+        shown += 1;
+    }
+    let lens: Vec<Vec<usize>> = pieces[..shown]
         .iter()
         .map(|p| p.lines.iter().map(String::len).collect())
         .collect();
     let n = crate::budget::lines_each(&lens, room);
     let mut out = String::new();
-    for p in pieces {
+    for p in &pieces[..shown] {
         p.render(n, &mut out);
+    }
+    if shown < pieces.len() {
+        out.push_str(&format!(
+            "… {} id(s) not read (size budget): {}; read them in another call, or raise max_chars\n",
+            pieces.len() - shown,
+            ids[shown..].join(", ")
+        ));
     }
     for note in notes {
         out.push_str(&format!("{note}\n"));
     }
-    out
+    (out, shown)
+}
+
+/// `get_transcripts`' structured content.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Batch {
+    /// Each id read, in the order asked.
+    pub videos: Vec<BatchRow>,
+    /// The ids the size budget left for another call.
+    pub not_read: Vec<String>,
+    /// What compiling the queries and reading the ids left to say.
+    pub notes: Vec<String>,
+}
+
+/// One id of a batch read.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct BatchRow {
+    /// The id as asked.
+    pub id: String,
+    /// What became of it.
+    #[serde(flatten)]
+    pub read: Read,
+}
+
+/// What a batch read made of one id.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Read {
+    /// A video, read.
+    Video {
+        /// Its channel.
+        channel: String,
+        /// Its caption lines in the answer (windows, or the whole).
+        lines: usize,
+        /// Hits per query, counted as a search of the same scopes counts.
+        matches: BTreeMap<String, usize>,
+    },
+    /// A post, read.
+    Post {
+        /// Its channel.
+        channel: String,
+    },
+    /// Left out: it matches this excluded phrase.
+    Excluded {
+        /// The phrase.
+        by: String,
+    },
+    /// Left out: `content_types` leaves its kind (video or post) out.
+    LeftOut {
+        /// Its kind.
+        is: String,
+    },
+    /// Not in this corpus.
+    Missing,
 }
 
 fn render_batch_video(
@@ -417,7 +527,7 @@ fn render_batch_video(
     asked: &Queries,
     (before, after, max_lines): (f64, f64, usize),
     base: bool,
-) -> Value {
+) -> BatchRow {
     let links = links(found);
     let v = &found.video;
     let mut piece = Piece::fixed(header(found));
@@ -468,7 +578,14 @@ fn render_batch_video(
         .into_iter()
         .map(|c| (c.label.clone(), c.total()))
         .collect();
-    json!({"id": v.slug, "kind": "video", "channel": found.channel.slug, "lines": lines.len().min(cap), "matches": counts})
+    BatchRow {
+        id: v.slug.clone(),
+        read: Read::Video {
+            channel: found.channel.slug.clone(),
+            lines: lines.len().min(cap),
+            matches: counts,
+        },
+    }
 }
 
 pub fn get_video_metadata(
@@ -546,14 +663,49 @@ pub fn get_video_metadata(
             out.push_str(&format!("  - {stamp} {}\n", c.title));
         }
     }
-    let copies: Vec<Value> = copies
-        .iter()
-        .map(|(c, s, a, o)| json!({"channel": c, "slug": s, "aligned": a, "offset": o}))
+    let copies = copies
+        .into_iter()
+        .map(|(channel, slug, aligned, offset)| OtherCopy {
+            channel,
+            slug,
+            aligned,
+            offset,
+        })
         .collect();
-    Ok((
-        out,
-        json!({"id": v.slug, "channel": found.channel.slug, "stats": stat, "copies": copies}),
-    ))
+    let answer = Metadata {
+        id: v.slug.clone(),
+        channel: found.channel.slug.clone(),
+        stats: stat,
+        copies,
+    };
+    Ok((out, super::output::content(&answer)))
+}
+
+/// `get_video_metadata`'s structured content (the text has the rest).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Metadata {
+    /// The video's id.
+    pub id: String,
+    /// Its channel's slug.
+    pub channel: String,
+    /// Its published figures, if any.
+    pub stats: Option<archilyzer_core::format::VideoStats>,
+    /// Other uploads of the same recording.
+    pub copies: Vec<OtherCopy>,
+}
+
+/// Another upload of the same recording.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct OtherCopy {
+    /// Its channel.
+    pub channel: String,
+    /// Its id.
+    pub slug: String,
+    /// Whether both sides were measured aligned (null: never measured):
+    /// only then does a timestamp map across.
+    pub aligned: Option<bool>,
+    /// The measured offset, seconds.
+    pub offset: Option<f64>,
 }
 
 type Copy = (String, String, Option<bool>, Option<f64>);

@@ -154,7 +154,8 @@ fn table() -> Vec<Tool> {
             "List the archive's channels under their groups, with video counts and a group cheat-sheet for scoping.",
             object(with(source_only(), json!({"refresh": {"type": "boolean", "description": "Drop every cache of this source first."}})), &[]),
             OnSource(|c| catalog::list_channels(&c.ctx.sources, c.handle, c.args)),
-        ),
+        )
+        .returns(super::output::of::<catalog::Channels>()),
         tool(
             "list_tags",
             "List curated tags",
@@ -162,7 +163,8 @@ fn table() -> Vec<Tool> {
             "The curated tags the archive publishes (what the tags filter takes): id, label, group, and how many videos carry each, per channel.",
             object(source_only(), &[]),
             OnSource(|c| catalog::list_tags(&c.ctx.sources, c.handle)),
-        ),
+        )
+        .returns(super::output::of::<catalog::Tags>()),
         tool(
             "list_reports",
             "List reports",
@@ -170,7 +172,8 @@ fn table() -> Vec<Tool> {
             "The cited reports a site publishes: title, kind, claim and citation counts, a fact-check's verdict tally. A hub has none of its own: pass a member as source.",
             object(source_only(), &[]),
             OnSource(|c| reports::list_reports(&c.ctx.sources, c.handle)),
-        ),
+        )
+        .returns(super::output::of::<archilyzer_core::format::ReportIndex>()),
         tool(
             "get_report",
             "Read a report",
@@ -184,7 +187,8 @@ fn table() -> Vec<Tool> {
                 &["report"],
             ),
             OnSource(|c| reports::get_report(&c.ctx.sources, c.handle, c.args)),
-        ),
+        )
+        .returns(super::output::of::<reports::ReportAnswer>()),
         tool(
             "search_transcripts",
             "Search transcripts",
@@ -249,7 +253,8 @@ fn table() -> Vec<Tool> {
                 &["word"],
             ),
             OnSource(|c| vocabulary::similar_terms(&c.ctx.sources, c.handle, c.args)),
-        ),
+        )
+        .returns(super::output::of::<vocabulary::SimilarTerms>()),
         tool(
             "get_transcript",
             "Read a transcript",
@@ -264,7 +269,8 @@ fn table() -> Vec<Tool> {
                 &["video_id"],
             ),
             OnSource(|c| read::get_transcript(c.ctx, c.handle, c.args)),
-        ),
+        )
+        .returns(super::output::of::<crate::tool::TranscriptAnswer>()),
         tool(
             "get_transcripts",
             "Read several transcripts",
@@ -288,7 +294,8 @@ fn table() -> Vec<Tool> {
                 &["video_ids"],
             ),
             OnSource(|c| read::get_transcripts(&c.ctx.sources, c.handle, c.args)),
-        ),
+        )
+        .returns(super::output::of::<read::Batch>()),
         tool(
             "get_post",
             "Read a post",
@@ -296,7 +303,8 @@ fn table() -> Vec<Tool> {
             "One archived social post. Posts have no timeline: cite them with no time.",
             object(with(source_only(), json!({"post_id": {"type": "string", "description": "The post's id."}})), &["post_id"]),
             OnSource(|c| reports::get_post(&c.ctx.sources, c.handle, c.args)),
-        ),
+        )
+        .returns(super::output::of::<reports::PostAnswer>()),
         tool(
             "get_thread",
             "Read a thread",
@@ -304,7 +312,8 @@ fn table() -> Vec<Tool> {
             "A post's whole thread, in order.",
             object(with(source_only(), json!({"post_id": {"type": "string", "description": "The id of any post of the thread."}})), &["post_id"]),
             OnSource(|c| reports::get_thread(&c.ctx.sources, c.handle, c.args)),
-        ),
+        )
+        .returns(super::output::of::<reports::ThreadAnswer>()),
         tool(
             "get_video_metadata",
             "Video details",
@@ -318,7 +327,8 @@ fn table() -> Vec<Tool> {
                 &["video_id"],
             ),
             OnSource(|c| read::get_video_metadata(&c.ctx.sources, c.handle, c.args)),
-        ),
+        )
+        .returns(super::output::of::<read::Metadata>()),
         tool(
             "fetch_clip",
             "Fetch a clip through the editor",
@@ -433,7 +443,8 @@ fn table() -> Vec<Tool> {
             "Show the default corpus and, for a hub, its member sites as ready-to-paste source handles.",
             object(Map::new(), &[]),
             OnSource(|c| catalog::list_sources(&c.ctx.sources)),
-        ),
+        )
+        .returns(super::output::of::<catalog::SourceList>()),
         tool(
             "resolve_source",
             "Resolve a source",
@@ -441,7 +452,8 @@ fn table() -> Vec<Tool> {
             "Turn a URL, member name or handle into the canonical source handle and check that it can be read.",
             object(source_only(), &["source"]),
             OnSource(|c| catalog::resolve_source(&c.ctx.sources, c.handle, false)),
-        ),
+        )
+        .returns(super::output::of::<catalog::Resolved>()),
         tool(
             "transcript",
             "Transcript of any video URL",

@@ -6,13 +6,16 @@
 //! original at the cited second, and the site's moment page. Posts have no
 //! timeline, so they are cited without a time.
 
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
 
+use super::output::content;
 use crate::sources::Sources;
 use crate::tool::{str_arg, ToolResult};
 use archilyzer_core::archive::{Archive, Site};
 use archilyzer_core::format::paths::Layer;
-use archilyzer_core::format::{Citation, Post};
+use archilyzer_core::format::{Citation, Post, Report, ReportIndex};
 use archilyzer_core::links::clock;
 use archilyzer_core::source::SourceHandle;
 
@@ -36,13 +39,40 @@ fn report_site(archive: &Archive) -> Result<&Site, String> {
         .ok_or_else(|| "this corpus has no site".to_string())
 }
 
+/// `get_report`'s structured content.
+#[derive(Serialize, JsonSchema)]
+pub struct ReportAnswer {
+    /// The report, as the site publishes it.
+    pub report: Report,
+}
+
+/// `get_post`'s structured content.
+#[derive(Serialize, JsonSchema)]
+pub struct PostAnswer {
+    /// The channel that holds it.
+    pub channel: String,
+    /// The post.
+    pub post: Post,
+}
+
+/// `get_thread`'s structured content.
+#[derive(Serialize, JsonSchema)]
+pub struct ThreadAnswer {
+    /// The channel that holds it.
+    pub channel: String,
+    /// The id of the thread's first post.
+    pub thread: String,
+    /// Its posts, oldest first.
+    pub posts: Vec<Post>,
+}
+
 pub fn list_reports(sources: &Sources, handle: &SourceHandle) -> ToolResult {
     let archive = sources.archive(handle)?;
     let site = report_site(&archive)?;
     let Some(index) = site.reports().map_err(|e| e.to_string())? else {
         return Ok((
             format!("{} publishes no reports", site.id()),
-            json!({"reports": []}),
+            content(&ReportIndex::default()),
         ));
     };
     let mut out = format!("{} report(s) on {}\n\n", index.reports.len(), site.id());
@@ -62,7 +92,7 @@ pub fn list_reports(sources: &Sources, handle: &SourceHandle) -> ToolResult {
             }
         ));
     }
-    Ok((out, json!({"reports": index.reports})))
+    Ok((out, content(&*index)))
 }
 
 /// The citation's original, at the cited second where its platform takes
@@ -72,7 +102,7 @@ fn original_at(c: &Citation) -> String {
         .is_ok_and(|u| u.query_pairs().any(|(k, _)| k == "t" || k == "start"));
     let platform = crate::transcript::url::classify(&c.url)
         .ok()
-        .and_then(|v| serde_json::from_value(json!(v.platform)).ok());
+        .and_then(|v| serde_json::from_value(serde_json::json!(v.platform)).ok());
     let target = archilyzer_core::links::LinkTarget {
         viewer: None,
         slug: &c.slug,
@@ -191,7 +221,10 @@ pub fn get_report(
             }
         }
     }
-    Ok((out, json!({"report": *report})))
+    let report = ReportAnswer {
+        report: (*report).clone(),
+    };
+    Ok((out, content(&report)))
 }
 
 /// Finds a post by id in every channel's posts, with its channel.
@@ -224,7 +257,7 @@ pub fn get_post(sources: &Sources, handle: &SourceHandle, args: &Map<String, Val
         "{}\nPosts have no timeline: cite them as above, without an @ time.",
         render_post(&post)
     );
-    Ok((out, json!({"channel": channel, "post": post})))
+    Ok((out, content(&PostAnswer { channel, post })))
 }
 
 pub fn get_thread(
@@ -260,8 +293,10 @@ pub fn get_thread(
         out.push('\n');
     }
     out.push_str("Posts have no timeline: cite each as above, without an @ time.");
-    Ok((
-        out,
-        json!({"channel": channel, "thread": thread, "posts": posts}),
-    ))
+    let answer = ThreadAnswer {
+        channel,
+        thread,
+        posts,
+    };
+    Ok((out, content(&answer)))
 }

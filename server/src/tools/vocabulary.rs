@@ -2,7 +2,7 @@
 //! for it, from the index's vocabulary, each searched in the scope asked
 //! for (see `archilyzer_core::query::vocabulary`).
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::sources::Sources;
 use crate::tool::{int_arg, str_arg, ToolResult};
@@ -33,21 +33,57 @@ pub fn similar_terms(
         ..FilterArgs::default()
     };
     let terms = report(&archive, &index, word, max_edits, &filters).map_err(|e| e.to_string())?;
-    let mut out = format!(
+    let head = format!(
         "# {:?} and its neighbours in the vocabulary\nEach is searched on its own; counts are confirmed on the text. A variant is evidence only if the example shows the same name or word misheard: to search them together, add them to the query or build an alias.\n\n",
         word
     );
-    for t in &terms {
-        out.push_str(&line(&archive, t));
-    }
+    let lines: Vec<String> = terms.iter().map(|t| line(&archive, t)).collect();
     let asked = terms.iter().filter(|t| t.asked).count();
+    let mut tail = String::new();
     if asked > 1 {
-        out.push_str(&format!("({asked} words looked up, each with its own neighbours: the phrase's words, not the phrase)\n"));
+        tail.push_str(&format!("({asked} words looked up, each with its own neighbours: the phrase's words, not the phrase)\n"));
     }
     if terms.len() == asked {
-        out.push_str("(no other spelling within the edits asked for is in the vocabulary)\n");
+        tail.push_str("(no other spelling within the edits asked for is in the vocabulary)\n");
     }
-    Ok((out, json!({"terms": terms})))
+    // As many words as the budget holds, in order (the asked words
+    // first); the rest are counted.
+    let render = |room: usize| {
+        let mut out = head.clone();
+        let mut shown = 0;
+        for l in &lines {
+            if shown > 0 && out.len() + l.len() + tail.len() > room {
+                break;
+            }
+            out.push_str(l);
+            shown += 1;
+        }
+        if shown < lines.len() {
+            out.push_str(&format!(
+                "… {} more word(s) not shown (size budget): raise max_chars, or lower max_edits\n",
+                lines.len() - shown
+            ));
+        }
+        out.push_str(&tail);
+        let answer = SimilarTerms {
+            terms: terms[..shown].to_vec(),
+            terms_total: terms.len(),
+        };
+        (out, super::output::content(&answer))
+    };
+    Ok(crate::budget::fit_whole(
+        crate::budget::of_answer(args, archive.handle()),
+        render,
+    ))
+}
+
+/// `similar_terms`' structured content.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct SimilarTerms {
+    /// The words shown: each asked word, then its neighbours.
+    pub terms: Vec<TermReport>,
+    /// The words found, shown or not.
+    pub terms_total: usize,
 }
 
 /// One word's line: counts, then the example moment, linked.

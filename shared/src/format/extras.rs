@@ -141,7 +141,7 @@ pub struct DuplicateMember {
 pub type ChannelStats = BTreeMap<String, VideoStats>;
 
 /// Figures of one video, from `stats/<channel>.json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct VideoStats {
     /// Views, when the platform reports them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -237,7 +237,7 @@ impl Paged for PostPage {
 }
 
 /// A post (community post, tweet, forum message).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Post {
     /// Its id, unique in the channel.
@@ -260,14 +260,14 @@ pub struct Post {
 }
 
 /// `reports/index.json`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReportIndex {
     /// Every report, in the order the site lists them.
     pub reports: Vec<ReportSummary>,
 }
 
 /// A report as the index lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReportSummary {
     /// Its id (`reports/<id>.json`).
     pub id: String,
@@ -285,7 +285,7 @@ pub struct ReportSummary {
 }
 
 /// `reports/<id>/page.json`: one report with every citation resolved.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Report {
     /// Its id.
     pub id: String,
@@ -301,7 +301,7 @@ pub struct Report {
 }
 
 /// A section of a report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReportSection {
     /// Its id.
     pub id: String,
@@ -312,7 +312,7 @@ pub struct ReportSection {
 }
 
 /// One claim of a report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Claim {
     /// The claim, verbatim.
     pub text: String,
@@ -327,7 +327,7 @@ pub struct Claim {
 }
 
 /// One cited moment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Citation {
     /// The channel's slug.
     pub channel: String,

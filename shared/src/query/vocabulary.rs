@@ -18,7 +18,7 @@ use crate::index::similar::edits_for;
 use crate::index::Index;
 
 /// One word of the report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct TermReport {
     /// The word, normalised.
     pub word: String,
