@@ -7,7 +7,7 @@
 //! - [`terms`]: a word's neighbours in the vocabulary.
 //! - [`filter_flags`]: the filter flags, derived from the one filter table.
 //! - [`query_flags`]: the flags of a query besides its words (search, trend).
-//! - [`bench`]: the reference query set, timed beside `rg` (`archilyzer-dev`).
+//! - [`mod@bench`]: the reference query set, timed beside `rg` (`archilyzer-dev`).
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
 //! - [`trend`]: mentions over time: bars, JSON, and the files below.

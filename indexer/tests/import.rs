@@ -382,23 +382,19 @@ fn transcript_tool_results_join_the_archive_with_their_provenance() {
     );
 }
 
-#[test]
-fn a_trend_names_its_undated_matches_and_counts_each_query_apart() {
-    let tmp = tempfile::tempdir().unwrap();
-    let from = tmp.path().join("captions");
+/// An archive imported into `tmp/archive` from bare captions (no info
+/// JSON, so undated) of channel `c`: each `(id, words)` one cue.
+fn imported_captions(tmp: &Path, captions: &[(&str, &str)]) -> std::path::PathBuf {
+    let from = tmp.join("captions");
     std::fs::create_dir(&from).unwrap();
-    for (id, words) in [
-        ("aaaaaaaaaaa", "transformers and attention"),
-        ("bbbbbbbbbbb", "a transformer here, a transformer there"),
-        ("ccccccccccc", "only attention"),
-    ] {
+    for (id, words) in captions {
         write(
             &from,
             &format!("{id}.en.vtt"),
             &format!("WEBVTT\n\n00:01.000 --> 00:02.000\n{words}\n"),
         );
     }
-    let out = tmp.path().join("archive");
+    let out = tmp.join("archive");
     let r = run(&[
         "import",
         "--from",
@@ -409,6 +405,20 @@ fn a_trend_names_its_undated_matches_and_counts_each_query_apart() {
         "c",
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    out
+}
+
+#[test]
+fn a_trend_names_its_undated_matches_and_counts_each_query_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = imported_captions(
+        tmp.path(),
+        &[
+            ("aaaaaaaaaaa", "transformers and attention"),
+            ("bbbbbbbbbbb", "a transformer here, a transformer there"),
+            ("ccccccccccc", "only attention"),
+        ],
+    );
     let archive = open_local(&out);
     let requests: Vec<Request> = ["transformer*", "attention"]
         .iter()
@@ -464,29 +474,13 @@ fn a_trend_names_its_undated_matches_and_counts_each_query_apart() {
 #[test]
 fn a_date_filter_counts_the_undated_matches_it_leaves_out() {
     let tmp = tempfile::tempdir().unwrap();
-    let from = tmp.path().join("captions");
-    std::fs::create_dir(&from).unwrap();
-    for (id, words) in [
-        ("aaaaaaaaaaa", "transformers everywhere"),
-        ("bbbbbbbbbbb", "a transformer here"),
-    ] {
-        write(
-            &from,
-            &format!("{id}.en.vtt"),
-            &format!("WEBVTT\n\n00:01.000 --> 00:02.000\n{words}\n"),
-        );
-    }
-    let out = tmp.path().join("archive");
-    let r = run(&[
-        "import",
-        "--from",
-        from.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--channel",
-        "c",
-    ]);
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let out = imported_captions(
+        tmp.path(),
+        &[
+            ("aaaaaaaaaaa", "transformers everywhere"),
+            ("bbbbbbbbbbb", "a transformer here"),
+        ],
+    );
     let archive = open_local(&out);
     let ask = |include_undated: bool| Request {
         query: "transformer*".into(),

@@ -24,9 +24,6 @@ pub const CEILING_CHARS: usize = 150_000;
 /// The smallest `max_chars` accepted: room for a header, a few lines and
 /// the footer.
 pub const FLOOR_CHARS: usize = 2_000;
-/// Room kept for the lines a tool adds after spending the budget (the
-/// corpus trailer, the cut notice).
-pub const SLACK: usize = 600;
 /// The most characters of one hit's text shown (a description or a long
 /// cue); the rest is marked with `…`.
 pub const MAX_HIT_CHARS: usize = 400;

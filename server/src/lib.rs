@@ -13,7 +13,7 @@
 //! - [`service`]: the JSON-over-HTTP client for local services.
 //! - [`transcript`]: the words of any video URL (yt-dlp, then local Whisper).
 //! - [`fuzzing`]: the bodies of the fuzz targets (fuzz/ and the regression test).
-//! - [`links`]: moment links (folding duplicate recordings is
+//! - [`archilyzer_core::links`]: moment links (folding duplicate recordings is
 //!   `archilyzer_core::collapse`).
 
 pub mod budget;

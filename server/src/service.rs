@@ -53,6 +53,17 @@ impl Reply {
         (200..300).contains(&self.status)
     }
 
+    /// The body read as `T`, the type its contract (`contract`, a file of
+    /// docs/) describes, or a message naming the contract it breaks.
+    pub fn parse<T: serde::de::DeserializeOwned>(
+        &self,
+        who: &str,
+        contract: &str,
+    ) -> Result<T, String> {
+        T::deserialize(&self.body)
+            .map_err(|e| format!("{who}: the answer is not what docs/{contract} describes: {e}"))
+    }
+
     /// The service's `error` text, or the status when it gave none.
     pub fn error(&self) -> String {
         match self.body["error"].as_str() {

@@ -74,7 +74,6 @@ impl From<String> for Failure {
 /// `get_transcript`'s structured content, whether the archive or the
 /// local editor answered (two modules make it, so it lives here).
 #[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct TranscriptAnswer {
     /// The video's id.
     pub id: String,
@@ -96,11 +95,10 @@ pub struct TranscriptAnswer {
     /// The caption lines shown (from the archive).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines_shown: Option<usize>,
-    /// Where the next call starts; absent on the last part.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Where the next call starts; null on the last part.
     pub next_offset: Option<usize>,
     /// Which editor file was read (from the editor).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "editorSource", skip_serializing_if = "Option::is_none")]
     pub editor_source: Option<String>,
     /// Cues without a usable time, left out (from the editor).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -8,11 +8,13 @@ against the tool's generated output schema and holds no key it does not
 declare.
 
 Usage: python3 contract.py BINARY ARCHIVE_DIR INDEX_DIR QUERY [QUERY ...]
-           [--env NAME=VALUE ...]
+           [--env NAME=VALUE ...] [--editor-channel SLUG] [--link URL]
 
 The first QUERY is searched, paged and windowed; the others join it in
 mention_trend and get_transcripts. `--env` passes settings to the server
-(the fake editor's address, say). Prints one JSON object per check and
+(the fake editor's address, say); `--editor-channel` names a channel the
+editor archives (fetch_clip, enqueue, get_job and channel_coverage then
+answer), `--link` a share link of the archive for open_link. Prints one JSON object per check and
 the figures; exits 1 on the first failure.
 """
 
@@ -108,10 +110,12 @@ async def sample(client, query):
     return videos, report_ids, post_ids
 
 
-def calls(archive, queries, videos, reports, posts):
+def calls(archive, queries, videos, reports, posts, options):
     """One call of every tool, shaped to give a long answer."""
     q = queries[0]
     channel, video = videos[0]
+    editor = options.get("editor_channel")
+    clip_channel, clip_video = next(((c, v) for c, v in videos if c == editor), videos[0])
     ids = [slug for _, slug in videos[:20]]
     out = [
         ("list_channels", {}),
@@ -126,26 +130,28 @@ def calls(archive, queries, videos, reports, posts):
         ("get_transcripts", {"video_ids": ids}),
         ("get_transcripts", {"video_ids": ids, "queries": queries}),
         ("get_video_metadata", {"video_id": video, "channel": channel}),
-        ("fetch_clip", {"channel": channel, "video": video, "start": 1, "end": 5, "wait_seconds": 0}),
-        ("get_job", {"job": "no-such-job"}),
-        ("channel_coverage", {"channel": channel, "list": True}),
+        ("fetch_clip", {"channel": clip_channel, "video": clip_video, "start": 1, "end": 5, "wait_seconds": 0, "reason": "the contract test"}),
+        ("get_job", {"job": options.get("job", "no-such-job")}),
+        ("channel_coverage", {"channel": editor or channel, "list": True}),
         ("notes", {}),
         ("list_sources", {}),
         ("resolve_source", {"source": f"local:{archive}"}),
         ("transcript", {"url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "asr": False}),
         ("sweep_plan", {"request": f"what was said about {q}?"}),
         ("ask_plan", {"request": f"what was said about {q}?"}),
-        ("open_link", {"link": "https://example.org/?qt=eyJxIjoieCJ9", "dry_run": True}),
+        ("open_link", {"link": options.get("link", "https://example.org/?qt=eyJxIjoieCJ9"), "dry_run": True}),
+        ("open_link", {"link": options.get("link", "https://example.org/?qt=eyJxIjoieCJ9"), "limit": 200}),
     ]
+    out += [("enqueue", {"channel": editor, "kind": "sync"})] if editor else []
     out += [("get_report", {"report": r}) for r in reports[:1]]
     out += [(tool, {"post_id": p}) for p in posts[:1] for tool in ("get_post", "get_thread")]
     return out
 
 
-async def budgets(client, mode, schemas, archive, queries, videos, reports, posts):
+async def budgets(client, mode, schemas, archive, queries, sampled, options):
     """Every tool at every budget: within it, and true to its schema."""
-    answers, worst, untyped = 0, 0.0, set()
-    for tool, args in calls(archive, queries, videos, reports, posts):
+    answers, worst, validated, errors = 0, 0.0, set(), {}
+    for tool, args in calls(archive, queries, *sampled, options):
         for budget in BUDGETS:
             result = await client.call_tool(tool, {**args, "max_chars": budget})
             answers += 1
@@ -154,10 +160,9 @@ async def budgets(client, mode, schemas, archive, queries, videos, reports, post
             check(n <= budget, f"{mode}: {tool} {args} fits max_chars {budget}", f"{n} characters:\n{text_of(result)[-1500:]}")
             structured = result.structured_content
             if structured is None or result.is_error:
+                errors.setdefault(tool, text_of(result)[:300])
                 continue
-            if "$schema" not in schemas[tool]:
-                untyped.add(tool)
-                continue
+            validated.add(tool)
             schema = resolve_refs(schemas[tool])
             try:
                 jsonschema.validate(structured, schema)
@@ -165,7 +170,8 @@ async def budgets(client, mode, schemas, archive, queries, videos, reports, post
                 check(False, f"{mode}: {tool} answers what its output schema says", f"{e.message} at {list(e.absolute_path)}")
             extra = undeclared(structured, schema)
             check(not extra, f"{mode}: {tool} at {budget} declares every key it returns", extra[:20])
-    return answers, worst, sorted(untyped)
+    print(json.dumps({"errors_by_tool": errors}))
+    return answers, worst, sorted(validated)
 
 
 async def walk_offsets(client, mode, query):
@@ -203,33 +209,47 @@ async def walk_cursor(client, mode, query):
     return pages
 
 
-async def run(mode, params, archive, queries):
+async def run(mode, params, archive, queries, options):
     async with Client(params, mode=mode) as client:
         tools = (await client.list_tools()).tools
         schemas = {t.name: t.output_schema for t in tools}
-        check(all(schemas.values()), f"{mode}: every tool declares an output schema", [t.name for t in tools if not t.output_schema])
+        generated = [t.name for t in tools if t.output_schema and "$schema" in t.output_schema]
+        check(len(generated) == len(tools), f"{mode}: every tool declares an output schema generated from its type", [t.name for t in tools if t.name not in generated])
         videos, reports, posts = await sample(client, queries[0])
         check(videos, f"{mode}: {queries[0]!r} finds videos to read", queries[0])
-        answers, worst, untyped = await budgets(client, mode, schemas, archive, queries, videos, reports, posts)
+        if options.get("editor_channel"):
+            queued = await client.call_tool("enqueue", {"channel": options["editor_channel"], "kind": "sync"})
+            check(not queued.is_error, f"{mode}: enqueue on the editor's channel", text_of(queued))
+            options["job"] = queued.structured_content["jobId"]
+        answers, worst, validated = await budgets(client, mode, schemas, archive, queries, (videos, reports, posts), options)
         search_pages, total = await walk_offsets(client, mode, queries[0])
         worklist_pages = await walk_cursor(client, mode, queries[0])
         print(json.dumps({"figures": mode, "answers": answers, "budgets": BUDGETS, "largest_share_of_budget": round(worst, 3),
                           "search_pages_at_2000": search_pages, "worklist_pages_at_2000": worklist_pages, "videos": total,
-                          "schemas_not_yet_generated": untyped}))
+                          "answers_validated_against_their_schema_by_tool": validated}))
+
+
+def option(args, name):
+    """The value of `--name VALUE` in `args` (removed from them), or None."""
+    if name not in args:
+        return None
+    at = args.index(name)
+    value = args[at + 1]
+    del args[at:at + 2]
+    return value
 
 
 async def main():
     args = sys.argv[1:]
     env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"), "yt_dlp_path": "/no/such/yt-dlp"}
     while "--env" in args:
-        at = args.index("--env")
-        name, value = args[at + 1].split("=", 1)
+        name, value = option(args, "--env").split("=", 1)
         env[name] = value
-        del args[at:at + 2]
+    options = {k: v for k, v in (("editor_channel", option(args, "--editor-channel")), ("link", option(args, "--link"))) if v}
     binary, archive, index, *queries = args
     params = StdioServerParameters(command=binary, args=["--local", archive, "--index", index], env=env)
     for mode in ("auto", "legacy"):
-        await run(mode, params, archive, queries)
+        await run(mode, params, archive, queries, dict(options))
 
 
 asyncio.run(main())

@@ -116,12 +116,7 @@ fn some_ids(n: usize) -> Vec<String> {
         "search_transcripts",
         json!({"query": "really", "limit": n, "max_chars": 150_000}),
     );
-    out.structured["videos"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["slug"].as_str().unwrap().to_string())
-        .collect()
+    common::slugs(&out)
 }
 
 #[test]
@@ -236,8 +231,33 @@ fn contract_py(archive_dir: &Path, queries: &[&str]) {
     archilyzer_core::index::build(&archive, index.path(), &|_| {}).unwrap();
     let editor = FakeEditor::start(Some("contract-token"));
     editor.add_channel("daily-dispatch", "youtube");
-    editor.next_job(JobScript::Done { polls: 1 });
+    editor.add_video("daily-dispatch", "a", "first", Some("20240101"));
+    editor.add_video("daily-dispatch", "b", "second", Some("20240301"));
+    for _ in 0..64 {
+        editor.next_job(JobScript::Done { polls: 1 });
+    }
+    let link = {
+        let request = archilyzer_core::query::Request {
+            query: queries[0].to_string(),
+            ..Default::default()
+        };
+        archilyzer_index::search::share_link(&archive, None, &request).unwrap()
+    };
     let umtool = FakeUmtool::start();
+    // The fake yt-dlp of tests/fakes, with a video that has captions.
+    let fakes = tempfile::tempdir().unwrap();
+    let yt_dlp = fakes.path().join("yt-dlp");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/yt-dlp"),
+        &yt_dlp,
+    )
+    .unwrap();
+    let scenario = json!({
+        "info": {"id": "dQw4w9WgXcQ", "title": "A talk", "channel": "Some Channel", "duration": 60.0,
+                 "upload_date": "20261101", "subtitles": {"en": []}, "language": "en"},
+        "subs": {"t.en.vtt": "WEBVTT\n\n00:00:09.000 --> 00:00:10.000\nwords of the talk\n"}
+    });
+    std::fs::write(fakes.path().join("scenario.json"), scenario.to_string()).unwrap();
     let out = Command::new(python)
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/contract.py"))
         .arg(env!("CARGO_BIN_EXE_archilyzer-mcp"))
@@ -247,6 +267,8 @@ fn contract_py(archive_dir: &Path, queries: &[&str]) {
         .args(["--env", &format!("ARCHILYZER_EDITOR_URL={}", editor.url())])
         .args(["--env", "WORKER_TOKEN=contract-token"])
         .args(["--env", &format!("UMTOOL_URL={}", umtool.url())])
+        .args(["--env", &format!("yt_dlp_path={}", yt_dlp.display())])
+        .args(["--editor-channel", "daily-dispatch", "--link", &link])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -262,6 +284,17 @@ fn contract_py(archive_dir: &Path, queries: &[&str]) {
         .filter(|v| v.get("figures").is_some())
         .collect();
     assert_eq!(figures.len(), 2, "both eras ran: {stdout}");
+    let tools = archilyzer_mcp::tools::registry::advertised().count();
+    for era in &figures {
+        let validated = era["answers_validated_against_their_schema_by_tool"]
+            .as_array()
+            .unwrap();
+        assert_eq!(
+            validated.len(),
+            tools,
+            "every tool answered and was validated: {era}"
+        );
+    }
 }
 
 #[test]

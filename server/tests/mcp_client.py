@@ -197,8 +197,10 @@ async def run(mode, connect, archive, token, made, over_http=False):
         trend = await client.call_tool("mention_trend", {"query": "k cups", "by": "quarter"})
         t = trend.structured_content
         rows = t["periods"] + [t["undated"]]
-        check(not trend.is_error and sum(r["videos"] for r in rows) == structured["total"]
-              and sum(r["hits"] for r in rows) == structured["total_hits"] and t["totals"][0]["videos"] == structured["total"],
+        cells = [r["by_query"]["k cups"] for r in rows if "k cups" in r["by_query"]]
+        check(not trend.is_error and sum(c["videos"] for c in cells) == structured["total"]
+              and sum(c["hits"] for c in cells) == structured["total_hits"] and t["totals"][0]["videos"] == structured["total"]
+              and all(r["distinct_videos"] == r["by_query"].get("k cups", {"videos": 0})["videos"] for r in rows),
               f"{mode}: mention_trend counts what enumerate_matches lists, period by period", text_of(trend)[:800])
 
         first = structured["videos"][0]["id"]
@@ -382,9 +384,12 @@ async def run(mode, connect, archive, token, made, over_http=False):
               f"{mode}: get_transcripts with content_types reads posts only, and says a video was left out rather than missing", text_of(result)[:800])
         result = await client.call_tool("get_transcripts", {"video_ids": [first, "no-such-id"], "content_types": ["vidoe"]})
         text = text_of(result)
-        check('unknown content type "vidoe" (valid: video, post; did you mean "video"?): it matches nothing' in text
-              and f"# {first}\nnot shown: it is a video" in text and "# no-such-id\nnot found in this corpus" in text,
-              f"{mode}: an unknown content type is named, and left-out is told from missing", text[:800])
+        check(result.is_error and 'content_types "vidoe" is not one of video, post; did you mean "video"?' in text,
+              f"{mode}: an unknown content type is refused, with the nearest kind", text[:800])
+        result = await client.call_tool("get_transcripts", {"video_ids": [first, "no-such-id"], "content_types": ["post"]})
+        text = text_of(result)
+        check(f"# {first}\nnot shown: it is a video" in text and "# no-such-id\nnot found in this corpus" in text,
+              f"{mode}: left-out is told from missing", text[:800])
         def whole(result):
             return len(text_of(result)) + len(json.dumps(result.structured_content, separators=(",", ":"), ensure_ascii=False))
         for tool, args, budget in (("search_transcripts", {"query": "the"}, 40000),

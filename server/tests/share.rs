@@ -10,18 +10,8 @@ use archilyzer_core::query::Request;
 use archilyzer_core::share::eval::link_for;
 use archilyzer_core::source::SourceHandle;
 use archilyzer_core::testkit::TestServer;
-use archilyzer_mcp::tools::Output;
-use common::{context as ctx, run, testdata};
+use common::{context as ctx, run, slugs as ids, testdata};
 use serde_json::json;
-
-fn ids(out: &Output) -> Vec<String> {
-    out.structured["videos"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["slug"].as_str().unwrap().to_string())
-        .collect()
-}
 
 fn link(archive_dir: &std::path::Path, origin: &str, req: &Request) -> String {
     let archive =

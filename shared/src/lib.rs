@@ -3,7 +3,7 @@
 //! archive (a *composed public dir*).
 //!
 //! - [`collapse`]: counting recordings, not uploads (duplicate clusters).
-//! - [`format`]: the archive format, version 1, as serde types.
+//! - [`mod@format`]: the archive format, version 1, as serde types.
 //! - [`source`]: where bytes come from (local dir, HTTP with retries and a
 //!   disk cache) and the source handles that name an archive.
 //! - [`archive`]: an opened site or hub, with typed, cached access to its

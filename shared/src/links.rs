@@ -1,6 +1,6 @@
 //! Moment links: where a cited second opens.
 //!
-//! With a viewer origin ([`archilyzer_core::archive::Site::viewer`]: the
+//! With a viewer origin ([`crate::archive::Site::viewer`]: the
 //! site's `url` in corpus.json, or the origin a remote site is read from)
 //! a moment is the
 //! viewer's deep link `<origin>/?v=<slug>&t=<seconds>`; otherwise the

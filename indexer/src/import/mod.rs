@@ -7,9 +7,9 @@
 //! - bare caption files (VTT, SRT, Whisper TSV or JSON) with no info JSON:
 //!   the title and a sequence number come from the file name;
 //! - results of archilyzer-mcp's `transcript` tool saved as JSON files
-//!   (see [`result`]);
+//!   (see `result`);
 //! - yt-dlp's `<id>.live_chat.json` beside an info JSON: the chat layer
-//!   (see [`chat`]).
+//!   (see `chat`).
 //!
 //! It runs in two passes, so memory does not grow with the archive: the
 //! first reads metadata only (info JSONs, file names) and plans every

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::EditorSetup;
 use crate::tool::{bool_arg, int_arg, str_arg, ToolResult};
@@ -28,11 +28,36 @@ fn pretty(date: &str) -> String {
 }
 
 /// A stretch with no video, longer than the threshold.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Gap {
+    /// The last day with a video before it, `YYYYMMDD`.
     pub after: String,
+    /// The first day with a video after it.
     pub before: String,
+    /// Days between the two.
     pub days: i64,
+}
+
+/// `channel_coverage`'s structured content.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CoverageAnswer {
+    /// The channel's slug.
+    pub channel: String,
+    /// `recorded` (the channel has a title rule) or `upload`.
+    pub date_basis: String,
+    /// Dated videos in the range.
+    pub count: usize,
+    /// Videos without a date, counted apart.
+    pub undated: usize,
+    /// The first day with a video.
+    pub first: Option<String>,
+    /// The last day with a video.
+    pub last: Option<String>,
+    /// Dated videos per year.
+    pub per_year: BTreeMap<String, usize>,
+    /// Stretches longer than `gap_days` with no video.
+    pub gaps: Vec<Gap>,
 }
 
 /// Gaps longer than `gap_days` between consecutive sorted dates.
@@ -175,13 +200,17 @@ pub fn channel_coverage(setup: &EditorSetup, args: &Map<String, Value>) -> ToolR
             ));
         }
     }
-    let facts = json!({
-        "channel": channel, "dateBasis": if recorded { "recorded" } else { "upload" },
-        "count": dated.len(), "undated": undated.len(),
-        "first": dated.first().map(|d| &d.0), "last": dated.last().map(|d| &d.0),
-        "perYear": per_year,
-        "gaps": found.iter().map(|g| json!({"after": g.after, "before": g.before, "days": g.days})).collect::<Vec<_>>(),
-    });
+    let facts = CoverageAnswer {
+        channel: channel.to_string(),
+        date_basis: if recorded { "recorded" } else { "upload" }.into(),
+        count: dated.len(),
+        undated: undated.len(),
+        first: dated.first().map(|d| d.0.clone()),
+        last: dated.last().map(|d| d.0.clone()),
+        per_year: per_year.iter().map(|(y, n)| (y.to_string(), *n)).collect(),
+        gaps: found,
+    };
+    let facts = crate::tools::output::content(&facts);
     Ok((out, facts))
 }
 

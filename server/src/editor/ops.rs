@@ -40,6 +40,74 @@ fn not_found(reply: &Reply, what: &str) -> String {
     }
 }
 
+/// An editor job, as `GET /api/ops/job/<id>` answers it
+/// (docs/editor-contract.md): `get_job`'s structured content.
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Job {
+    /// Its id.
+    pub job_id: String,
+    /// The operation.
+    #[serde(default)]
+    pub kind: String,
+    /// The channel it works on.
+    #[serde(default)]
+    pub channel: String,
+    /// queued, running, done, failed or cancelled.
+    pub status: String,
+    /// When it was queued.
+    #[serde(default)]
+    pub created_at: String,
+    /// When it started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    /// When it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    /// Its exit code, once ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    /// Its queue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<Queue>,
+    /// The last lines of its log.
+    #[serde(default)]
+    pub log: Vec<String>,
+    /// Lines in its whole log.
+    #[serde(default)]
+    pub log_lines: u64,
+}
+
+/// A job's queue.
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+pub struct Queue {
+    /// Its name.
+    pub name: String,
+    /// Jobs ahead, while the job waits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u64>,
+}
+
+/// A job `POST /api/ops/<kind>` queued: `enqueue`'s structured content.
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Queued {
+    /// Its id: follow it with `get_job`.
+    pub job_id: String,
+    /// The operation.
+    #[serde(default)]
+    pub kind: String,
+    /// The channel.
+    #[serde(default)]
+    pub channel: String,
+    /// Its queue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<String>,
+    /// Jobs ahead of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u64>,
+}
+
 /// The `get_job` tool.
 pub fn get_job(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
     let editor = setup.ready("get_job")?;
@@ -57,7 +125,11 @@ pub fn get_job(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
         let hint = "The editor does not know this job: was it restarted, or does ARCHILYZER_EDITOR_URL name another editor?";
         return Err(not_found(&reply, hint).into());
     }
-    Ok((job_text(&reply.body, tail), reply.body))
+    let job: Job = reply.parse("get_job", "editor-contract.md")?;
+    Ok((
+        job_text(&reply.body, tail),
+        crate::tools::output::content(&job),
+    ))
 }
 
 fn job_text(b: &Value, tail: usize) -> String {
@@ -191,5 +263,6 @@ pub fn enqueue(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
         "Queued {kind} on {}: job {job}{place}. The editor runs it at the platform's own pace; follow it with get_job job: \"{job}\".",
         body["channel"].as_str().unwrap_or("?")
     );
-    Ok((text, reply.body.clone()))
+    let queued: Queued = reply.parse("enqueue", "editor-contract.md")?;
+    Ok((text, crate::tools::output::content(&queued)))
 }

@@ -235,11 +235,27 @@ pub fn plan_tool(ctx: &Context, kind: Kind, args: &Map<String, Value>) -> ToolRe
     let parsed = request::parse(raw);
     let resolved =
         resolve(ctx, kind, str_arg(args, "source"), parsed).map_err(|e| format!("{name}: {e}"))?;
-    let facts = json!({
-        "source": resolved.handle, "batch_size": resolved.parsed.settings.batch_size,
-        "warnings": resolved.parsed.warnings, "question": resolved.parsed.question,
-    });
-    Ok((build(&resolved), facts))
+    let facts = PlanAnswer {
+        source: resolved.handle.clone(),
+        batch_size: resolved.parsed.settings.batch_size,
+        warnings: resolved.parsed.warnings.clone(),
+        question: resolved.parsed.question.clone(),
+    };
+    Ok((build(&resolved), crate::tools::output::content(&facts)))
+}
+
+/// `sweep_plan`'s and `ask_plan`'s structured content (the plan itself is
+/// the text).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct PlanAnswer {
+    /// The corpus handle every step passes as `source`.
+    pub source: String,
+    /// Videos per batch of a sweep.
+    pub batch_size: usize,
+    /// What in the request was not taken as a setting, and why.
+    pub warnings: Vec<String>,
+    /// The question, settings taken out.
+    pub question: String,
 }
 
 /// What makes a prompt argument look shredded by a whitespace tokenizer.

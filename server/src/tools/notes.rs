@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::service::Service;
 use crate::tool::{str_arg, ToolResult};
@@ -30,26 +32,99 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-/// What every rendering of a note shows (the anchored passage, resolved
-/// where umtool resolved it).
-struct Fields<'a> {
-    id: &'a str,
-    anchor: &'a str,
-    text: &'a str,
-    author: &'a str,
-    created: &'a str,
+/// A note, as umtool answers it (list and digest alike; a digest's
+/// notes carry their replies, a list's their target).
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Note {
+    /// Its id.
+    pub id: String,
+    /// What it is on (`article/k-cups`), in a list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// That target's title, in a list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_title: Option<String>,
+    /// Where in the target it is anchored.
+    #[serde(default)]
+    pub anchor: String,
+    /// The anchored passage, where umtool resolved it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor_text: Option<String>,
+    /// What it says.
+    #[serde(default)]
+    pub text: String,
+    /// Who wrote it.
+    #[serde(default)]
+    pub author: String,
+    /// When.
+    #[serde(default)]
+    pub created_at: String,
+    /// `open` or another state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Its replies, in a digest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replies: Vec<NoteReply>,
 }
 
-impl<'a> Fields<'a> {
-    fn of(n: &'a Value) -> Self {
-        let s = |k: &str, default: &'a str| n[k].as_str().unwrap_or(default);
-        Fields {
-            id: s("id", "?"),
-            anchor: n["anchorText"].as_str().unwrap_or(s("anchor", "")),
-            text: s("text", ""),
-            author: s("author", "?"),
-            created: s("createdAt", "?"),
-        }
+/// A reply to a note.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NoteReply {
+    /// Who wrote it.
+    #[serde(default)]
+    pub author: String,
+    /// What it says.
+    #[serde(default)]
+    pub text: String,
+    /// When.
+    #[serde(default)]
+    pub created_at: String,
+}
+
+/// One target's notes, as umtool's digest answers it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Digest {
+    /// The target.
+    #[serde(default)]
+    pub target: String,
+    /// Its title.
+    #[serde(default)]
+    pub title: String,
+    /// The file to edit to act on the notes.
+    #[serde(default)]
+    pub source_file: String,
+    /// Its notes, with their replies.
+    #[serde(default)]
+    pub notes: Vec<Note>,
+}
+
+/// `notes`' structured content: one shape per action.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum NotesAnswer {
+    /// `list`: every open note.
+    List {
+        /// The notes, as umtool lists them.
+        notes: Vec<Note>,
+    },
+    /// `read`: one target's digest.
+    Read(Digest),
+    /// `reply`: the command to run (nothing is sent).
+    Reply {
+        /// The `umtool notes reply` command.
+        command: String,
+        /// Always false: this tool never posts a reply.
+        sent: bool,
+    },
+}
+
+impl Note {
+    /// The passage it is anchored at, resolved where umtool resolved it.
+    fn place(&self) -> &str {
+        self.anchor_text.as_deref().unwrap_or(&self.anchor)
     }
 }
 
@@ -74,17 +149,24 @@ fn required<'a>(args: &'a Map<String, Value>, name: &str, action: &str) -> Resul
         .ok_or_else(|| format!("notes: action {action} needs `{name}` (as action list names it)"))
 }
 
+/// umtool's list of open notes.
+#[derive(Deserialize)]
+struct Listed {
+    #[serde(default)]
+    notes: Vec<Note>,
+}
+
 fn list(umtool: &Service) -> ToolResult {
     let reply = umtool.get(&["api", "notes"], &[("status", "open".into())])?;
     if !reply.ok() {
         return Err(refused(&reply).into());
     }
-    let notes = reply.body["notes"].as_array().cloned().unwrap_or_default();
-    let mut by_target: BTreeMap<(String, String), Vec<&Value>> = BTreeMap::new();
+    let notes = reply.parse::<Listed>("notes", "umtool-contract.md")?.notes;
+    let mut by_target: BTreeMap<(&str, &str), Vec<&Note>> = BTreeMap::new();
     for n in &notes {
         let key = (
-            n["target"].as_str().unwrap_or("?").to_string(),
-            n["targetTitle"].as_str().unwrap_or("").to_string(),
+            n.target.as_deref().unwrap_or("?"),
+            n.target_title.as_deref().unwrap_or(""),
         );
         by_target.entry(key).or_default().push(n);
     }
@@ -96,20 +178,24 @@ fn list(umtool: &Service) -> ToolResult {
     for ((target, title), list) in &by_target {
         out.push_str(&format!("\n## {title} (target: {target})\n"));
         for n in list {
-            let f = Fields::of(n);
             out.push_str(&format!(
                 "- note {} at {:?}: {} ({}, {})\n",
-                f.id, f.anchor, f.text, f.author, f.created
+                n.id,
+                n.place(),
+                n.text,
+                n.author,
+                n.created_at
             ));
         }
     }
     if notes.is_empty() {
         out.push_str("Nothing is waiting.\n");
     }
-    Ok((out, json!({"notes": notes})))
+    let answer = NotesAnswer::List { notes };
+    Ok((out, super::output::content(&answer)))
 }
 
-fn digest(umtool: &Service, target: &str) -> Result<Value, String> {
+fn digest(umtool: &Service, target: &str) -> Result<Digest, String> {
     let reply = umtool.get(
         &["api", "notes", "digest"],
         &[("target", target.to_string())],
@@ -118,7 +204,7 @@ fn digest(umtool: &Service, target: &str) -> Result<Value, String> {
         404 => Err(format!(
             "notes: umtool has no target {target:?}; action list names the targets with open notes"
         )),
-        _ if reply.ok() => Ok(reply.body),
+        _ if reply.ok() => reply.parse("notes", "umtool-contract.md"),
         _ => Err(refused(&reply)),
     }
 }
@@ -127,30 +213,26 @@ fn read(umtool: &Service, target: &str) -> ToolResult {
     let d = digest(umtool, target)?;
     let mut out = format!(
         "# {}\n- target: {target} · the source file to edit: {}\n",
-        d["title"].as_str().unwrap_or("?"),
-        d["sourceFile"].as_str().unwrap_or("?")
+        d.title, d.source_file
     );
-    for n in d["notes"].as_array().into_iter().flatten() {
-        let f = Fields::of(n);
+    for n in &d.notes {
         out.push_str(&format!(
             "\n## note {} ({}) at {:?}\n> {}\n({}, {})\n",
-            f.id,
-            n["status"].as_str().unwrap_or("open"),
-            f.anchor,
-            f.text,
-            f.author,
-            f.created
+            n.id,
+            n.status.as_deref().unwrap_or("open"),
+            n.place(),
+            n.text,
+            n.author,
+            n.created_at
         ));
-        for r in n["replies"].as_array().into_iter().flatten() {
+        for r in &n.replies {
             out.push_str(&format!(
                 "- reply by {} ({}): {}\n",
-                r["author"].as_str().unwrap_or("?"),
-                r["createdAt"].as_str().unwrap_or("?"),
-                r["text"].as_str().unwrap_or("")
+                r.author, r.created_at, r.text
             ));
         }
     }
-    Ok((out, d))
+    Ok((out, super::output::content(&NotesAnswer::Read(d))))
 }
 
 fn reply(umtool: &Service, args: &Map<String, Value>) -> ToolResult {
@@ -158,12 +240,7 @@ fn reply(umtool: &Service, args: &Map<String, Value>) -> ToolResult {
     let note = required(args, "note", "reply")?;
     let text = required(args, "text", "reply")?;
     let d = digest(umtool, target)?;
-    let known = d["notes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .any(|n| n["id"] == note);
-    if !known {
+    if !d.notes.iter().any(|n| n.id == note) {
         return Err(format!(
             "notes: target {target:?} has no note {note:?}; action read lists its notes"
         )
@@ -178,7 +255,11 @@ fn reply(umtool: &Service, args: &Map<String, Value>) -> ToolResult {
     let out = format!(
         "Not sent: umtool records a reply that arrives over HTTP as the operator's own words, so this tool never posts one. Run this in the umtool checkout to reply as yourself:\n\n{command}\n"
     );
-    Ok((out, json!({"command": command, "sent": false})))
+    let answer = NotesAnswer::Reply {
+        command,
+        sent: false,
+    };
+    Ok((out, super::output::content(&answer)))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What every structured answer holds: the tool's own fields, the corpus
 /// that answered ([`crate::tool::finish`] adds it), and what the size
@@ -39,28 +39,4 @@ pub fn of<T: JsonSchema>() -> Value {
 /// A tool's structured content, from the value of its answer type.
 pub fn content<T: Serialize>(body: &T) -> Value {
     serde_json::to_value(body).unwrap_or_default()
-}
-
-/// The schema of a tool's structured result; `fields` adds properties and
-/// required keys to what every result has.
-pub fn schema(fields: Option<Value>) -> Value {
-    let mut s = json!({
-        "type": "object",
-        "properties": {"corpus": {"type": "string", "description": "The corpus that answered."}},
-        "required": ["corpus"],
-    });
-    if let Some(extra) = fields {
-        if let (Some(props), Some(more)) = (
-            s["properties"].as_object_mut(),
-            extra["properties"].as_object(),
-        ) {
-            props.extend(more.clone());
-        }
-        if let (Some(req), Some(more)) =
-            (s["required"].as_array_mut(), extra["required"].as_array())
-        {
-            req.extend(more.iter().cloned());
-        }
-    }
-    s
 }

@@ -437,7 +437,7 @@ fn assemble(pieces: &[Piece], ids: &[String], notes: &[String], budget: usize) -
     const CUT_LINE: usize = 200;
     let fixed = |p: &Piece| p.head.len() + p.after.len() + CUT_LINE;
     let noted = notes.iter().map(|n| n.len() + 1).sum::<usize>();
-    let mut room = budget.saturating_sub(noted + crate::budget::SLACK);
+    let mut room = budget.saturating_sub(noted);
     let mut shown = 0;
     for p in pieces {
         if shown > 0 && fixed(p) > room {

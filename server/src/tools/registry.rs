@@ -81,7 +81,9 @@ pub struct Tool {
     /// Listed by `tools/list`; a hidden tool is an alias kept for old
     /// clients.
     pub advertised: bool,
-    /// The schema of its structured result ([`super::output`]).
+    /// The schema of its structured result, generated from the type it
+    /// serialises it from ([`super::output::of`]); every entry sets it
+    /// with [`Tool::returns`].
     pub output: Value,
 }
 
@@ -105,13 +107,13 @@ fn tool(
         schema,
         runs,
         advertised: true,
-        output: super::output::schema(None),
+        output: Value::Null,
     }
 }
 
 impl Tool {
     /// The tool with a declared structured result.
-    fn returns(mut self, output: Value) -> Tool {
+    pub fn returns(mut self, output: Value) -> Tool {
         self.output = output;
         self
     }
@@ -129,7 +131,7 @@ static TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
         schema: object(source_only(), &["source"]),
         runs: OnSource(|c| catalog::resolve_source(&c.ctx.sources, c.handle, true)),
         advertised: false,
-        output: super::output::schema(None),
+        output: super::output::of::<catalog::Resolved>(),
     });
     all
 });
@@ -351,7 +353,8 @@ fn table() -> Vec<Tool> {
                 &[],
             ),
             OnSource(|c| clip::fetch_clip(c.ctx, c.handle, c.args, c.progress)),
-        ),
+        )
+        .returns(super::output::of::<clip::ClipFacts>()),
         tool(
             "get_job",
             "Editor job status",
@@ -365,7 +368,8 @@ fn table() -> Vec<Tool> {
                 &["job"],
             ),
             OnSource(|c| ops::get_job(&c.ctx.editor, c.args)),
-        ),
+        )
+        .returns(super::output::of::<ops::Job>()),
         tool(
             "enqueue",
             "Queue archival work",
@@ -384,7 +388,8 @@ fn table() -> Vec<Tool> {
                 &["channel", "kind"],
             ),
             OnSource(|c| ops::enqueue(&c.ctx.editor, c.args)),
-        ),
+        )
+        .returns(super::output::of::<ops::Queued>()),
         tool(
             "channel_coverage",
             "Channel coverage on the editor",
@@ -401,7 +406,8 @@ fn table() -> Vec<Tool> {
                 &["channel"],
             ),
             OnSource(|c| coverage::channel_coverage(&c.ctx.editor, c.args)),
-        ),
+        )
+        .returns(super::output::of::<coverage::CoverageAnswer>()),
         tool(
             "notes",
             "Operator notes (umtool)",
@@ -417,7 +423,8 @@ fn table() -> Vec<Tool> {
                 &[],
             ),
             OnSource(|c| notes::notes(&c.ctx.umtool, c.args)),
-        ),
+        )
+        .returns(super::output::of::<notes::NotesAnswer>()),
         tool(
             "open_link",
             "Open a share link",
@@ -435,7 +442,8 @@ fn table() -> Vec<Tool> {
                 &["link"],
             ),
             OwnCorpus(share::open_link),
-        ),
+        )
+        .returns(super::output::of::<share::OpenLink>()),
         tool(
             "list_sources",
             "List sources",
@@ -474,7 +482,8 @@ fn table() -> Vec<Tool> {
                 }
                 crate::transcript::transcript(&c.ctx.binaries, c.args)
             }),
-        ),
+        )
+        .returns(super::output::of::<crate::transcript::UrlTranscript>()),
         tool(
             "sweep_plan",
             "Plan a sweep",
@@ -482,7 +491,8 @@ fn table() -> Vec<Tool> {
             "Turn a /sweep request (plain English, a share link anywhere in it, key=value settings: channels, groups, batch_size, parse_model, report, directive, source, content_types, regex) into a resolved, step-by-step map-reduce plan over the complete worklist. Pass the request exactly as typed.",
             object(with(source_only(), json!({"request": {"type": "string", "description": "The whole request, as typed."}})), &["request"]),
             OnSource(|c| plans::plan_tool(c.ctx, Kind::Sweep, c.args)),
-        ),
+        )
+        .returns(super::output::of::<crate::plans::PlanAnswer>()),
         tool(
             "ask_plan",
             "Plan an answer",
@@ -490,7 +500,8 @@ fn table() -> Vec<Tool> {
             "Turn an /ask question (plain English, a share link anywhere in it, key=value settings) into a resolved, step-by-step plan: scope, find, read, answer with linked citations.",
             object(with(source_only(), json!({"request": {"type": "string", "description": "The whole question, as typed."}})), &["request"]),
             OnSource(|c| plans::plan_tool(c.ctx, Kind::Ask, c.args)),
-        ),
+        )
+        .returns(super::output::of::<crate::plans::PlanAnswer>()),
     ]
 }
 
@@ -502,6 +513,25 @@ mod tests {
     fn every_schema_is_closed_and_search_and_enumerate_share_the_filters() {
         for t in TOOLS.iter() {
             assert_eq!(t.schema["additionalProperties"], false, "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn every_tool_declares_an_output_schema_generated_from_its_type() {
+        for t in TOOLS.iter() {
+            assert!(
+                t.output.get("$schema").is_some() && t.output["type"] == "object",
+                "{} has no generated output schema: {}",
+                t.name,
+                t.output
+            );
+            assert!(
+                t.output["required"]
+                    .as_array()
+                    .is_some_and(|r| r.contains(&serde_json::json!("corpus"))),
+                "{} names its corpus",
+                t.name
+            );
         }
         let s = &find("search_transcripts").unwrap().schema;
         let e = &find("enumerate_matches").unwrap().schema;

@@ -544,7 +544,9 @@ struct Fit {
 /// same number of hit lines for each.
 fn fit_blocks(blocks: &[Block], budget: usize, fixed: usize) -> Fit {
     const MORE_LINE: usize = 220;
-    let mut room = budget.saturating_sub(budget::SLACK + fixed + 200);
+    // The structured rows are not counted here: `fit_whole` shrinks the
+    // room by what the whole answer overflows.
+    let mut room = budget.saturating_sub(fixed);
     let mut videos = 0;
     for b in blocks {
         let more = if b.hits.is_empty() { 0 } else { MORE_LINE };

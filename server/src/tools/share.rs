@@ -5,7 +5,7 @@
 //! linked results and the handle to pass as `source` from then on.
 //! `dry_run` returns the plan alone. Nothing is switched or remembered.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::search::{render_page, DEFAULT_MAX_PAGES, MAX_VIDEOS};
 use crate::tool::{bool_arg, str_arg, Context, Progress, Tick, ToolResult};
@@ -227,13 +227,22 @@ fn run(
     if !applied.is_empty() {
         plan.push_str(&format!("- overrides applied: {}\n", applied.join("; ")));
     }
-    let facts = json!({
-        "source": handle.to_string(), "origin": link.origin, "search": link.tree.render(),
-        "filters": link.filters, "ignored": link.ignored, "overrides": applied, "scope": scope,
-    });
+    let facts = LinkPlan {
+        source: handle.to_string(),
+        origin: link.origin.clone(),
+        search: link.tree.render(),
+        filters: link.filters.clone(),
+        ignored: link.ignored.clone(),
+        overrides: applied.to_vec(),
+        scope,
+    };
     if bool_arg(args, "dry_run", false) {
         plan.push_str("\n(dry run: nothing was searched; call again without dry_run to run it)\n");
-        return Ok((plan, json!({"plan": facts})));
+        let answer = OpenLink {
+            plan: facts,
+            page: None,
+        };
+        return Ok((plan, super::output::content(&answer)));
     }
     let caps = Caps {
         max_pages: Some(DEFAULT_MAX_PAGES),
@@ -251,6 +260,38 @@ fn run(
         &link.tree.render(),
         archilyzer_core::query::order::Order::Archive,
     );
-    structured["plan"] = facts;
+    // The page is a SearchPage already; the plan joins it, as OpenLink
+    // declares.
+    structured["plan"] = super::output::content(&facts);
     Ok((format!("{plan}\n{page}"), structured))
+}
+
+/// `open_link`'s structured content: the plan, and the first page of
+/// results unless `dry_run`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct OpenLink {
+    /// What the link asks, resolved here.
+    pub plan: LinkPlan,
+    /// The results (absent with `dry_run`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub page: Option<super::search::SearchPage>,
+}
+
+/// A share link's plan.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct LinkPlan {
+    /// The corpus handle to pass as `source` from now on.
+    pub source: String,
+    /// The link's origin.
+    pub origin: String,
+    /// Its search, as a query tree.
+    pub search: String,
+    /// Its filters.
+    pub filters: archilyzer_core::query::FilterArgs,
+    /// Parts of the link not used, each with why.
+    pub ignored: Vec<String>,
+    /// The overrides applied.
+    pub overrides: Vec<String>,
+    /// The resolved scope, and what could not be read.
+    pub scope: Vec<String>,
 }

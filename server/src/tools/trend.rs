@@ -130,13 +130,16 @@ pub struct TrendAnswer {
 
 /// The refusal when even the counts do not fit the budget.
 fn too_long(t: &Trend) -> String {
-    format!(
-        "{} period(s) by {} for {} query(ies) do not fit the size budget even without the top moments: ask by a longer period (quarter, year), narrow date_from/date_to, compare fewer queries, or raise max_chars (at most {})",
-        t.periods.len(),
-        t.by.as_str(),
-        t.queries.len(),
-        budget::CEILING_CHARS
-    )
+    let (queries, ceiling) = (t.queries.len(), budget::CEILING_CHARS);
+    match t.periods.len() {
+        0 => format!(
+            "the counts and notes of {queries} query(ies) (no dated match, so no period) do not fit the size budget: compare fewer queries, or raise max_chars (at most {ceiling})"
+        ),
+        n => format!(
+            "{n} period(s) by {} for {queries} query(ies) do not fit the size budget even without the top moments: ask by a longer period (quarter, year), narrow date_from/date_to, compare fewer queries, or raise max_chars (at most {ceiling})",
+            t.by.as_str()
+        ),
+    }
 }
 
 /// The answer's text and structured content, with the `detail` given.

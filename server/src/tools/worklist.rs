@@ -11,7 +11,7 @@
 //! arguments (but for the presentation ones) on the same opened archive
 //! whose page table is unchanged (every page's manifest sha256 and file
 //! stamp). An archive re-read (`list_channels` with `refresh`) is another
-//! archive; a page touched within [`SETTLED_SECS`] of the scan is not
+//! archive; a page touched within `SETTLED_SECS` of the scan is not
 //! kept (a file rewritten within one tick of the clock can keep its
 //! stamp: git's "racily clean" rule).
 //!

@@ -32,7 +32,7 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::tool::{bool_arg, str_arg, ToolResult};
 use archilyzer_core::captions;
@@ -209,12 +209,7 @@ fn from_captions(track: &Track) -> Result<Vec<Line>, String> {
 }
 
 /// Downloads the audio and transcribes it; the lines and the `asr` block.
-fn from_speech(
-    loc: &Locator,
-    a: &Ask,
-    yt: &Path,
-    dir: &Path,
-) -> Result<(Vec<Line>, Value), String> {
+fn from_speech(loc: &Locator, a: &Ask, yt: &Path, dir: &Path) -> Result<(Vec<Line>, Asr), String> {
     let whisper = loc.find(WHISPER)?;
     let ran = run::run(yt, &audio_argv(&a.url.url, dir), AUDIO_TIMEOUT)?;
     if !ran.success {
@@ -255,12 +250,13 @@ fn from_speech(
         .language
         .or_else(|| asr::language_from_log(&format!("{}\n{}", ran.stdout, ran.stderr)))
         .unwrap_or_else(|| "unknown".into());
-    let block = json!({
-        "model": a.model, "language": language,
-        "mean_logprob": (g.mean_logprob * 1000.0).round() / 1000.0,
-        "non_speech_share": (g.non_speech * 1000.0).round() / 1000.0,
-        "confident": g.confident,
-    });
+    let block = Asr {
+        model: a.model.clone(),
+        language,
+        mean_logprob: (g.mean_logprob * 1000.0).round() / 1000.0,
+        non_speech_share: (g.non_speech * 1000.0).round() / 1000.0,
+        confident: g.confident,
+    };
     Ok((lines, block))
 }
 
@@ -302,14 +298,14 @@ pub fn transcript(loc: &Locator, args: &Map<String, Value>) -> ToolResult {
         }
         None => {
             let (lines, block) = from_speech(loc, &a, &yt, dir).map_err(|e| format!("transcript: {e}"))?;
-            let lang = block["language"].as_str().unwrap_or("unknown").to_string();
+            let lang = block.language.clone();
             (lines, "asr", lang, Some(block))
         }
     };
     let result = assemble(&a, &info, &lines, source, &lang, asr_block);
     drop(scratch);
     let text = serde_json::to_string_pretty(&result).unwrap_or_default();
-    Ok((text, result))
+    Ok((text, crate::tools::output::content(&result)))
 }
 
 fn assemble(
@@ -318,29 +314,89 @@ fn assemble(
     lines: &[Line],
     source: &str,
     lang: &str,
-    asr: Option<Value>,
-) -> Value {
+    asr: Option<Asr>,
+) -> UrlTranscript {
     let text: String = lines
         .iter()
         .map(|l| format!("[{}] {}", hms(l.t), l.text))
         .collect::<Vec<_>>()
         .join("\n");
-    let mut out = json!({
-        "url": a.url.url,
-        "platform": a.url.platform,
-        "title": info["title"],
-        "channel": info["channel"].as_str().or(info["uploader"].as_str()),
-        "duration_s": info["duration"],
-        "upload_date": info["upload_date"],
-        "caption_source": source,
-        "lang": lang,
-        "n_segments": lines.len(),
-        "chars": lines.iter().map(|l| l.text.chars().count()).sum::<usize>(),
-        "segments": lines.iter().map(|l| json!({"t": (l.t * 1000.0).round() / 1000.0, "text": l.text})).collect::<Vec<_>>(),
-        "text": text,
-    });
-    if let Some(block) = asr {
-        out["asr"] = block;
+    let text_of = |k: &str| info[k].as_str().map(str::to_string);
+    UrlTranscript {
+        url: a.url.url.clone(),
+        platform: a.url.platform.to_string(),
+        title: text_of("title"),
+        channel: text_of("channel").or_else(|| text_of("uploader")),
+        duration_s: info["duration"].as_f64(),
+        upload_date: text_of("upload_date"),
+        caption_source: source.to_string(),
+        lang: lang.to_string(),
+        n_segments: lines.len(),
+        chars: lines.iter().map(|l| l.text.chars().count()).sum(),
+        segments: lines
+            .iter()
+            .map(|l| Segment {
+                t: (l.t * 1000.0).round() / 1000.0,
+                text: l.text.clone(),
+            })
+            .collect(),
+        text,
+        asr,
     }
-    out
+}
+
+/// `transcript`'s answer (its text is the same, as pretty JSON).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct UrlTranscript {
+    /// The URL asked.
+    pub url: String,
+    /// Where it is hosted.
+    pub platform: String,
+    /// Its title, as yt-dlp read it.
+    pub title: Option<String>,
+    /// Its channel or uploader.
+    pub channel: Option<String>,
+    /// Its length, seconds.
+    pub duration_s: Option<f64>,
+    /// `YYYYMMDD`.
+    pub upload_date: Option<String>,
+    /// `manual`, `auto` (the platform's captions) or `asr` (transcribed here).
+    pub caption_source: String,
+    /// The language of the words.
+    pub lang: String,
+    /// Segments in all.
+    pub n_segments: usize,
+    /// Characters of speech.
+    pub chars: usize,
+    /// Each segment with its start, seconds.
+    pub segments: Vec<Segment>,
+    /// Every segment as `[h:mm:ss] words`, one a line.
+    pub text: String,
+    /// How speech-to-text went, when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asr: Option<Asr>,
+}
+
+/// One segment.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Segment {
+    /// Its start, seconds.
+    pub t: f64,
+    /// Its words.
+    pub text: String,
+}
+
+/// How speech-to-text went.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Asr {
+    /// The Whisper model.
+    pub model: String,
+    /// The language it heard.
+    pub language: String,
+    /// The mean log-probability of its segments.
+    pub mean_logprob: f64,
+    /// The share of segments it judged not speech.
+    pub non_speech_share: f64,
+    /// Whether the decode passes the confidence gate.
+    pub confident: bool,
 }

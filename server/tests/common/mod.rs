@@ -81,3 +81,13 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// The slugs of the videos a search answer lists, in order.
+pub fn slugs(out: &Output) -> Vec<String> {
+    out.structured["videos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["slug"].as_str().unwrap().to_string())
+        .collect()
+}

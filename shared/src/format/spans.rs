@@ -104,7 +104,7 @@ impl VideoSpan {
         self.end.saturating_sub(self.start)
     }
 
-    /// Whether the span is empty (never, for a span [`spans`] found).
+    /// Whether the span is empty (never, for a span [`find`] found).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

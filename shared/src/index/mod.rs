@@ -230,7 +230,7 @@ impl From<Layer> for LayerName {
 
 /// A row of `videos.json`: a summaries row and the site it belongs to.
 /// It is written with the summaries row's fields inline, and read through
-/// [`FlatRow`], since serde's `flatten` reads through a buffer of every
+/// `FlatRow`, since serde's `flatten` reads through a buffer of every
 /// key and value (it made opening an index several milliseconds slower
 /// per 10,000 videos).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

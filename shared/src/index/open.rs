@@ -71,7 +71,7 @@ impl IndexStatus {
 /// it vouches for.
 pub struct Index {
     /// The index's files, shared with the process's other opens of it
-    /// ([`super::cache`]).
+    /// (`index::cache`).
     pub raw: Arc<RawIndex>,
     /// For each page of the archive's page table, its index id when vouched.
     pub vouched: Vouched,

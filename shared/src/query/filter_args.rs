@@ -18,7 +18,9 @@ use crate::time::{parse_clock, parse_day, Clock};
 
 /// Filter values as a user gave them (checked, where a row says how, by
 /// the front end that reads them; resolved by [`super::Filters::resolve`]).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(default)]
 pub struct FilterArgs {
     /// Keep videos in these states.

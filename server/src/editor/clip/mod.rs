@@ -15,8 +15,8 @@
 //! - one progress tick per poll, so a reset-on-progress client timeout
 //!   stays alive while the editor works.
 //!
-//! Layout: [`window`] (time arithmetic), [`args`] (arguments),
-//! [`request`] (the editor's job: POST and polls), [`render`] (answers).
+//! Layout: `window` (time arithmetic), `args` (arguments),
+//! `request` (the editor's job: POST and polls), `render` (answers).
 
 mod args;
 mod render;
@@ -33,6 +33,7 @@ use archilyzer_core::source::SourceHandle;
 pub use args::valid_id;
 use args::{parse_args, Ask};
 use render::render;
+pub use render::ClipFacts;
 use request::{locate, run};
 pub use window::{parse_seconds, plan_window, secs, Window};
 

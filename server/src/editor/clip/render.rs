@@ -1,7 +1,7 @@
 //! What `fetch_clip` answers for each outcome: the text, whether it is an
 //! error, and the structured facts.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{Ask, NewFetch, Span};
 use super::request::{Outcome, Target};
@@ -77,37 +77,54 @@ pub fn render(outcome: &Outcome, ask: &Ask, target: Option<&Target>) -> (String,
         Outcome::NoFile { job } => (
             format!("Editor job {job} finished but named no file; look at the video's page in the editor."),
             true,
-            json!({"outcome": "failed", "jobId": job}),
+            ClipFacts::job("failed", job, None).into(),
         ),
         Outcome::Queued { job, status, waited } => (
             format!("Still {status} on the editor (job {job}, waited {}s). To keep waiting, call fetch_clip again with job: \"{job}\". Do not repeat the original request while it runs: that would queue a second fetch. Nothing is lost: the fetch goes on on the editor, and once it has finished the same request finds the file cached.", waited.round()),
             false,
-            json!({"outcome": "queued", "jobId": job, "status": status}),
+            ClipFacts::job("queued", job, Some(status.to_string())).into(),
         ),
         Outcome::Cooldown { platform, seconds, error } => (
             format!("The editor is in a {platform} rate-limit cooldown with {seconds}s to go. Wait that long, then call fetch_clip again. ({error})"),
             true,
-            json!({"outcome": "cooldown", "platform": platform, "cooldownSeconds": seconds}),
+            ClipFacts {
+                platform: Some(platform.to_string()),
+                cooldown_seconds: Some(*seconds),
+                ..ClipFacts::of("cooldown")
+            }
+            .into(),
         ),
-        Outcome::Refused(reply) => (refused_text(reply, full), true, json!({"outcome": "refused", "status": reply.status})),
+        Outcome::Refused(reply) => (
+            refused_text(reply, full),
+            true,
+            ClipFacts { http_status: Some(reply.status), ..ClipFacts::of("refused") }.into(),
+        ),
         Outcome::Ended { job, status, log } => (
             format!("Editor job {job} {status}.\n\nlog tail:\n{log}"),
             true,
-            json!({"outcome": "failed", "jobId": job, "status": status}),
+            ClipFacts::job("failed", job, Some(status.to_string())).into(),
         ),
         Outcome::PollFailed { job, reply } => {
             let mut text = format!("Polling editor job {job} failed (HTTP {}): {}", reply.status, reply.error());
             if reply.status == 404 {
                 text.push_str(". The editor does not know this job: was it restarted, or does ARCHILYZER_EDITOR_URL name another editor?");
             }
-            (text, true, json!({"outcome": "failed", "jobId": job, "status": reply.status}))
+            let facts = ClipFacts {
+                http_status: Some(reply.status),
+                ..ClipFacts::job("failed", job, None)
+            };
+            (text, true, facts.into())
         }
         Outcome::Unreachable { job, text } => {
             let mut text = text.clone();
             if let Some(job) = job {
                 text.push_str(&format!(" The fetch may still be running there: once the editor answers again, call fetch_clip with job: \"{job}\"."));
             }
-            (text, true, json!({"outcome": "unreachable", "jobId": job}))
+            let facts = ClipFacts {
+                job_id: job.clone(),
+                ..ClipFacts::of("unreachable")
+            };
+            (text, true, facts.into())
         }
     }
 }
@@ -155,11 +172,79 @@ pub(super) fn refused_text(reply: &Reply, full: bool) -> String {
 }
 
 pub(super) fn facts(outcome: &str, body: &Value) -> Value {
-    let mut f = json!({"outcome": outcome});
-    for k in ["file", "from", "to", "bytes", "height", "jobId"] {
-        if !body[k].is_null() {
-            f[k] = body[k].clone();
+    let text = |k: &str| body[k].as_str().map(str::to_string);
+    ClipFacts {
+        file: text("file"),
+        from: body["from"].as_f64(),
+        to: body["to"].as_f64(),
+        bytes: body["bytes"].as_u64(),
+        height: body["height"].as_u64(),
+        job_id: text("jobId"),
+        ..ClipFacts::of(outcome)
+    }
+    .into()
+}
+
+/// `fetch_clip`'s structured content: what became of the fetch.
+#[derive(Debug, Clone, Default, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClipFacts {
+    /// cached, fetched, queued, cooldown, refused, failed or unreachable.
+    pub outcome: String,
+    /// The media file on the editor's disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The file's span start, seconds (absent for a whole recording).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<f64>,
+    /// The file's span end, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<f64>,
+    /// Its size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// Its height, pixels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<u64>,
+    /// The editor's job: pass it back as `job` to keep waiting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
+    /// The job's state (queued, running, failed, cancelled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The editor's HTTP status, when it refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// The platform in a rate-limit cooldown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
+    /// Seconds left of the cooldown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cooldown_seconds: Option<u64>,
+    /// The editor's id of the video (for Rumble, not the archive's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub video_id: Option<String>,
+}
+
+impl ClipFacts {
+    fn of(outcome: &str) -> ClipFacts {
+        ClipFacts {
+            outcome: outcome.to_string(),
+            ..ClipFacts::default()
         }
     }
-    f
+
+    fn job(outcome: &str, job: &str, status: Option<String>) -> ClipFacts {
+        ClipFacts {
+            job_id: Some(job.to_string()),
+            status,
+            ..ClipFacts::of(outcome)
+        }
+    }
+}
+
+impl From<ClipFacts> for Value {
+    fn from(f: ClipFacts) -> Value {
+        serde_json::to_value(f).unwrap_or_default()
+    }
 }
