@@ -111,12 +111,36 @@ pub fn refused(error: QueryError, archive: &Archive) -> anyhow::Error {
     })
 }
 
+/// Writes `text` to standard output. A reader that went away (`| head`)
+/// is an error [`finish`] ends quietly on, never a panic.
+pub fn print(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Whether `e` is a write to a pipe whose reader has gone (`| head`).
+fn reader_gone(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// The exit code of a command's result; an error is printed on stderr
-/// with its causes, and exits 2 when the request itself cannot be right
+/// with its causes (a reader gone from the pipe is no error: exit 0), and
+/// exits 2 when the request itself cannot be right
 /// (a [`Refused`]: a bad query, scope or filter value, as clap's usage
 /// errors do), else 1.
 pub fn finish(result: Result<std::process::ExitCode>) -> std::process::ExitCode {
     result.unwrap_or_else(|e| {
+        // The reader has all it wanted: stop as a Unix filter does.
+        if reader_gone(&e) {
+            return std::process::ExitCode::SUCCESS;
+        }
         eprintln!("error: {e:#}");
         match e.chain().any(|cause| cause.is::<Refused>()) {
             true => std::process::ExitCode::from(2),

@@ -84,15 +84,15 @@ fn html_report(
     let counted = crate::trend::count(archive, dir, std::slice::from_ref(request), by, true, true)?;
     crate::trend::write_html(file, archive, &counted, request)?;
     let total = &counted.trend.totals[0];
-    println!(
-        "{}\n{}",
+    crate::cli::print(&format!(
+        "{}\n{}\n",
         report::headline(
             "the query",
             (total.exact_videos, total.exact_hits),
             (total.videos, total.hits)
         ),
         report::corpus(&archive.handle().to_string())
-    );
+    ))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -31,9 +31,9 @@ pub fn command(args: &StatsArgs) -> anyhow::Result<std::process::ExitCode> {
         .ok()
         .map(|d| index_figures(&archive, &d));
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&f)?);
+        crate::cli::print(&format!("{}\n", serde_json::to_string_pretty(&f)?))?;
     } else {
-        print!("{}", render(&f));
+        crate::cli::print(&render(&f))?;
     }
     Ok(std::process::ExitCode::SUCCESS)
 }

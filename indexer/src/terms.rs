@@ -42,10 +42,15 @@ pub fn command(args: &TermsArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     let found = similar_terms(&archive, &dir, &args.word, args.max_edits, &filters)?;
-    for t in &found {
-        println!("{}", term_line(t));
-    }
-    println!("{}", report::corpus(&archive.handle().to_string()));
+    let mut out: String = found
+        .iter()
+        .map(|t| format!("{}\n", term_line(t)))
+        .collect();
+    out.push_str(&format!(
+        "{}\n",
+        report::corpus(&archive.handle().to_string())
+    ));
+    crate::cli::print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -410,3 +410,38 @@ fn a_channel_that_matches_none_is_refused_naming_the_nearest_channels() {
         "{out}"
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_search_quietly() {
+    use std::io::{BufRead, BufReader};
+    let a = alpha();
+    for args in [
+        vec!["search", "the", "--no-index"],
+        vec!["trend", "the", "--no-index", "--by", "month"],
+        vec!["stats"],
+    ] {
+        let mut child = bin()
+            .args(&args)
+            .args(["--local", a.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one line, then go away, as `| head -1` does.
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("Broken pipe") && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            out.status.success() || out.status.code().is_none(),
+            "{args:?}: {:?}",
+            out.status
+        );
+    }
+}
