@@ -203,8 +203,9 @@ def fakes(root):
 
 def environment(root, fake_dir):
     home = os.path.join(root, "home")
-    # As rustup leaves a home: the README installs into ~/.cargo/bin.
-    os.makedirs(os.path.join(home, ".cargo", "bin"), exist_ok=True)
+    # A clean home, without ~/.cargo/bin (a toolchain not from rustup, or
+    # a CARGO_HOME elsewhere): the README's install line must make it.
+    os.makedirs(home, exist_ok=True)
     env = dict(os.environ)
     real_home = os.path.expanduser("~")
     env.setdefault("CARGO_HOME", os.path.join(real_home, ".cargo"))
