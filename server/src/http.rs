@@ -94,11 +94,37 @@ impl HttpConfig {
         }
     }
 
-    fn rmcp_config(&self) -> StreamableHttpServerConfig {
+    /// The `Host` names this server answers to: loopback's, and every
+    /// `--allow-host`. One list for every path (`/mcp`, `/health`,
+    /// `/metrics`).
+    fn allowed_hosts(&self) -> Vec<String> {
         let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1", "[::1]"]
             .map(String::from)
             .to_vec();
         hosts.extend(self.allow_hosts.iter().cloned());
+        hosts
+    }
+
+    /// Whether `host` (a `Host` header, with or without its port) is one
+    /// of [`HttpConfig::allowed_hosts`].
+    fn host_allowed(&self, host: &str) -> bool {
+        let name = match host.rsplit_once(':') {
+            // `[::1]:8080` or `name:8080`; a bare `::1` has no port.
+            Some((name, port))
+                if port.bytes().all(|b| b.is_ascii_digit()) && !name.ends_with(':') =>
+            {
+                name
+            }
+            _ => host,
+        };
+        let name = name.to_ascii_lowercase();
+        self.allowed_hosts()
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case(&name))
+    }
+
+    fn rmcp_config(&self) -> StreamableHttpServerConfig {
+        let hosts = self.allowed_hosts();
         let mut origins: Vec<String> = ["http", "https"]
             .iter()
             .flat_map(|s| ["localhost", "127.0.0.1", "[::1]"].map(|h| format!("{s}://{h}:*")))
@@ -129,8 +155,10 @@ where
         config.rmcp_config(),
     );
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
-    tracing::info!(
-        "serving MCP over HTTP at http://{}/mcp{}",
+    // Said whatever the log level: whoever started the server needs the
+    // address (the port, with `:0`) and the sign that it listens.
+    eprintln!(
+        "archilyzer-mcp: listening at http://{}/mcp{}; GET /health says when the archive is ready",
         listener.local_addr()?,
         if config.token.is_some() {
             " (a bearer token is required)"
@@ -219,6 +247,18 @@ impl Door {
         // is closed after the answer, and a client that reuses it meanwhile
         // sees it drop without an answer.
         let get = req.method() == hyper::Method::GET;
+        let host = req
+            .headers()
+            .get(hyper::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        if !self.config.host_allowed(host) {
+            let why = format!(
+                "Host {host:?} is not a name this server answers to (DNS-rebinding protection): use localhost, or start the server with --allow-host NAME"
+            );
+            drain(req.into_body(), self.config.max_body_bytes).await;
+            return refusal(StatusCode::FORBIDDEN, &why);
+        }
         if get && req.uri().path() == "/health" {
             return self.health().await;
         }

@@ -535,6 +535,9 @@ async def hostile(url, bearer, trap):
         r = await post({**good, "Host": "evil.example"}, body)
         check(r.status_code == 403 and "Host" in r.text, "http: a spoofed Host is 403 (DNS rebinding)", f"{r.status_code} {r.text}")
         root = url.rsplit("/mcp", 1)[0]
+        for path, headers in (("/health", {}), ("/metrics", {"Authorization": f"Bearer {bearer}"})):
+            r = await http.get(f"{root}{path}", headers={**headers, "Host": "evil.example"})
+            check(r.status_code == 403 and "DNS-rebinding" in r.text, f"http: a spoofed Host is 403 on {path} too", f"{r.status_code} {r.text}")
         r = await http.get(f"{root}/health")
         check(r.status_code == 200 and r.text == "ready\n", "http: /health says ready without a token, and nothing else", f"{r.status_code} {r.text!r}")
         r = await http.get(f"{root}/metrics")

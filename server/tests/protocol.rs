@@ -197,6 +197,8 @@ fn over_http_a_real_client_gets_the_same_answers_and_hostile_requests_are_refuse
     for check in [
         "http: the two eras differ",
         "http: a spoofed Host is 403 (DNS rebinding)",
+        "http: a spoofed Host is 403 on /health too",
+        "http: a spoofed Host is 403 on /metrics too",
         "http: /health says ready without a token, and nothing else",
         "http: /metrics gives calls by tool, refusals by kind, latency, pages read, bytes downloaded, index hits",
         "http: the server made no request to an address a caller named",
@@ -207,6 +209,12 @@ fn over_http_a_real_client_gets_the_same_answers_and_hostile_requests_are_refuse
         );
     }
     let logged = std::fs::read_to_string(log.path()).unwrap();
+    assert!(
+        logged.contains(&format!(
+            "archilyzer-mcp: listening at http://127.0.0.1:{port}/mcp (a bearer token is required)"
+        )),
+        "the server says where it listens: {logged}"
+    );
     assert!(logged.contains("service answered"), "debug logs were on");
     assert!(!logged.contains(BEARER), "the bearer token reached the log");
     assert!(!logged.contains(TOKEN), "the worker token reached the log");
