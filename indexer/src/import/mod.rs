@@ -65,10 +65,12 @@ pub struct ImportArgs {
     /// The caption language to prefer when a video has several.
     #[arg(long, default_value = "en")]
     pub lang: String,
-    /// The site id written to corpus.json (default: the first channel's slug).
+    /// The site id written to corpus.json (default: the channel's slug when
+    /// there is one channel, else the --out folder's name as a slug).
     #[arg(long)]
     pub site_id: Option<String>,
-    /// The site title (default: the first channel's name).
+    /// The site title (default: the channel's name when there is one
+    /// channel, else the --out folder's name).
     #[arg(long)]
     pub site_title: Option<String>,
     /// The deployed origin, if the archive will be published (viewer links).
