@@ -242,6 +242,11 @@ impl Sources {
         if let Some(a) = self.open.lock().unwrap().get(handle) {
             return Ok(a.clone());
         }
+        // A local folder that is no archive: say what it is and how to
+        // choose one, as the start-up line does, not the bare OS error.
+        if let Some(why) = handle.missing_local() {
+            return Err(why);
+        }
         let mut archive = Archive::open(handle, &self.options).map_err(|e| e.to_string())?;
         if let Some(dir) = self.index_dir(handle) {
             archive.read_spans_with(archilyzer_core::index::span_lookup(dir));

@@ -2,6 +2,8 @@
 //! at once, naming how to choose one, and its log lines carry no colour
 //! codes (an MCP client keeps its server's stderr in a log file).
 
+mod common;
+
 use std::process::{Command, Stdio};
 
 #[test]
@@ -32,5 +34,24 @@ fn a_server_started_on_a_missing_archive_says_so_at_start_up() {
     assert!(
         !stderr.contains('\u{1b}'),
         "an escape code reached a pipe: {stderr:?}"
+    );
+}
+
+#[test]
+fn a_tool_call_on_a_missing_archive_says_what_is_missing_and_how_to_choose_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = std::fs::canonicalize(tmp.path())
+        .unwrap()
+        .join("no-archive-here");
+    let ctx = common::context(archilyzer_core::source::SourceHandle::local(&missing));
+    let out = common::run(&ctx, "list_channels", serde_json::json!({}));
+    assert!(out.is_error, "{}", out.text);
+    assert!(
+        out.text.starts_with(&format!(
+            "Error: no archive at {}: it does not exist. Choose one with --local DIR",
+            missing.display()
+        )),
+        "{}",
+        out.text
     );
 }
