@@ -156,7 +156,9 @@ pub fn clean_up_on_interrupt() {
     let installed = ctrlc::set_handler(|| {
         let lines = archilyzer_core::staging::abandon_all();
         if lines.is_empty() {
-            eprintln!("interrupted: nothing was being written");
+            eprintln!(
+                "interrupted before anything was written: every file and folder is as it was"
+            );
         }
         for line in lines {
             eprintln!("{line}");

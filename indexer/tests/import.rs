@@ -970,6 +970,51 @@ fn ctrl_c_during_an_import_removes_its_unfinished_copy_and_says_the_archive_is_a
 }
 
 #[test]
+fn ctrl_c_during_a_fresh_build_says_nothing_was_written_yet() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("alpha");
+    common::copy_dir(&common::generated().join("alpha"), &site);
+    // A page no one writes (a FIFO) holds the build in its reading pass,
+    // before it writes anything.
+    let page = common::transcript_pages(&site).remove(0);
+    std::fs::remove_file(&page).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(&page)
+        .status()
+        .unwrap()
+        .success());
+    let index = tmp.path().join("index");
+    let child = bin()
+        .args([
+            "build",
+            "--local",
+            site.to_str().unwrap(),
+            "--index",
+            index.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains(
+            "interrupted before anything was written: every file and folder is as it was"
+        ),
+        "{stderr}"
+    );
+    assert!(!index.exists(), "no index was written");
+}
+
+#[test]
 fn a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_one() {
     let (tmp, from) = download("1_Hello.srt", HELLO_SRT);
     let out = tmp.path().join("out");
