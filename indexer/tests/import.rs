@@ -409,6 +409,41 @@ fn imported_captions(tmp: &Path, captions: &[(&str, &str)]) -> std::path::PathBu
 }
 
 #[test]
+fn a_re_import_says_which_videos_are_new_and_which_are_gone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = imported_captions(
+        tmp.path(),
+        &[
+            ("aaaaaaaaaaa", "first words"),
+            ("bbbbbbbbbbb", "second words"),
+        ],
+    );
+    let from = tmp.path().join("captions");
+    std::fs::remove_file(from.join("bbbbbbbbbbb.en.vtt")).unwrap();
+    for id in ["ccccccccccc", "ddddddddddd"] {
+        write(
+            &from,
+            &format!("{id}.en.vtt"),
+            "WEBVTT\n\n00:01.000 --> 00:02.000\nnew words\n",
+        );
+    }
+    let r = run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--channel",
+        "c",
+    ]);
+    let said = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        said.contains("against the archive it replaces: 2 videos new (c/ccccccccccc, c/ddddddddddd), 1 gone (c/bbbbbbbbbbb), 1 as before"),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_trend_names_its_undated_matches_and_counts_each_query_apart() {
     let tmp = tempfile::tempdir().unwrap();
     let out = imported_captions(

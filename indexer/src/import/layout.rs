@@ -17,7 +17,7 @@
 //! the order videos arrived, dated order only within each import's new
 //! pages; `import --repack` writes the whole archive in date order again.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use archilyzer_core::format::Summaries;
@@ -52,6 +52,36 @@ impl Previous {
         }
         Previous { channels }
     }
+
+    /// What an import writing `now` (`(channel, id)` of every video)
+    /// changes against this layout; `None` when there was no archive.
+    pub fn change(&self, now: &BTreeSet<(String, String)>) -> Option<Change> {
+        if self.channels.is_empty() {
+            return None;
+        }
+        let before: BTreeSet<(String, String)> = self
+            .channels
+            .iter()
+            .flat_map(|(c, pages)| pages.iter().flatten().map(move |s| (c.clone(), s.clone())))
+            .collect();
+        Some(Change {
+            added: now.difference(&before).cloned().collect(),
+            gone: before.difference(now).cloned().collect(),
+            kept: now.intersection(&before).count(),
+        })
+    }
+}
+
+/// What a re-import changed: the videos new to the archive, those no
+/// longer in it, and how many stayed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Change {
+    /// `(channel, id)` of each video new to the archive.
+    pub added: Vec<(String, String)>,
+    /// `(channel, id)` of each video the archive had and no longer has.
+    pub gone: Vec<(String, String)>,
+    /// Videos in both.
+    pub kept: usize,
 }
 
 /// One page to write: its videos, and whether the pager may cut it by

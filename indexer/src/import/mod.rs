@@ -29,6 +29,7 @@
 mod chat;
 mod files;
 mod layout;
+pub use layout::Change;
 mod result;
 mod write;
 mod ytdlp;
@@ -176,6 +177,9 @@ pub struct ImportReport {
     /// Videos whose only captions are machine translations, left without
     /// a transcript (see `--keep-translations`), each with what it had.
     pub translations_only: Vec<String>,
+    /// What a re-import changed against the archive it replaced (`None`
+    /// for a first import).
+    pub change: Option<Change>,
 }
 
 impl ImportReport {
@@ -246,6 +250,35 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
     Ok(ExitCode::from(code))
 }
 
+/// How many videos named in a re-import's change line, each way.
+const CHANGES_NAMED: usize = 10;
+
+/// A re-import's line: new, gone and unchanged videos, the first few named.
+fn changed(c: &Change) -> String {
+    let named = |list: &[(String, String)]| {
+        let mut ids: Vec<String> = list
+            .iter()
+            .take(CHANGES_NAMED)
+            .map(|(channel, id)| format!("{channel}/{id}"))
+            .collect();
+        if list.len() > CHANGES_NAMED {
+            ids.push(format!("and {} more", list.len() - CHANGES_NAMED));
+        }
+        match ids.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", ids.join(", ")),
+        }
+    };
+    format!(
+        "against the archive it replaces: {} new{}, {} gone{}, {} as before",
+        counted(c.added.len() as u64, "video"),
+        named(&c.added),
+        c.gone.len(),
+        named(&c.gone),
+        c.kept
+    )
+}
+
 /// The closing lines: what was written, and what was not, with counts.
 fn summary(report: &ImportReport, args: &ImportArgs) -> Vec<String> {
     let mut out = vec![format!(
@@ -256,6 +289,7 @@ fn summary(report: &ImportReport, args: &ImportArgs) -> Vec<String> {
         counted(report.channels, "channel"),
         args.out.display()
     )];
+    out.extend(report.change.as_ref().map(changed));
     let tallies = [
         (report.metadata_only.len(), "video", "listed with metadata only: no caption file of theirs could be read"),
         (report.translations_only.len(), "video", "listed without a transcript: their only captions are machine translations (named above)"),

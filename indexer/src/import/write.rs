@@ -60,6 +60,11 @@ pub(super) fn archive(
     }
     progress.finish();
     report.channels = entries.len() as u64;
+    let now = summaries
+        .iter()
+        .map(|r| (r.channel.clone(), r.slug.clone()))
+        .collect();
+    report.change = previous.change(&now);
     compose::write_json(root, paths::SUMMARIES, &Summaries { videos: summaries })?;
     let (id, title) = site_name(args, &entries);
     compose::write_corpus(
