@@ -444,6 +444,54 @@ fn a_re_import_says_which_videos_are_new_and_which_are_gone() {
 }
 
 #[test]
+fn an_index_target_that_may_not_be_written_refuses_the_import_before_it_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = imported_captions(tmp.path(), &[("aaaaaaaaaaa", "first words")]);
+    let from = tmp.path().join("captions");
+    write(
+        &from,
+        "bbbbbbbbbbb.en.vtt",
+        "WEBVTT\n\n00:01.000 --> 00:02.000\nnew words\n",
+    );
+    let before = std::fs::read(out.join("summaries/index.json")).unwrap();
+    for index in [from.clone(), out.clone(), tmp.path().to_path_buf()] {
+        let r = bin()
+            .current_dir(tmp.path())
+            .args([
+                "import",
+                "--from",
+                from.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args([
+                "--channel",
+                "c",
+                "--build",
+                "--index",
+                index.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&r.stderr);
+        assert!(!r.status.success(), "{index:?}: {said}");
+        assert!(
+            said.contains("--index"),
+            "the refusal names the flag: {said}"
+        );
+        assert!(
+            !said.contains("imported "),
+            "nothing was imported first: {said}"
+        );
+        assert_eq!(
+            std::fs::read(out.join("summaries/index.json")).unwrap(),
+            before,
+            "{index:?}"
+        );
+    }
+}
+
+#[test]
 fn a_trend_names_its_undated_matches_and_counts_each_query_apart() {
     let tmp = tempfile::tempdir().unwrap();
     let out = imported_captions(

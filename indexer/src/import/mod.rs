@@ -203,6 +203,16 @@ pub const EXIT_SKIPPED_CUES: u8 = 3;
 /// not be imported at all, [`EXIT_SKIPPED_CUES`] when only cues were
 /// skipped.
 pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
+    // Every target is checked before anything is written: an index that
+    // may not go where --index says refuses the import, not after it.
+    if let (true, Some(index)) = (args.build, &args.index) {
+        Claim::new(
+            index,
+            OutputKind::Index,
+            "--index",
+            &[(&args.out, "the archive (--out)"), (&args.from, "--from")],
+        )?;
+    }
     let report = import(args, progress)?;
     for c in &report.choices {
         progress(c);
