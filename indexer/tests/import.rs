@@ -492,6 +492,74 @@ fn an_index_target_that_may_not_be_written_refuses_the_import_before_it_writes()
 }
 
 #[test]
+fn caption_folders_without_info_json_keep_their_channels_and_their_ids() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("downloads");
+    let cue = "WEBVTT\n\n00:01.000 --> 00:02.000\nsome words\n";
+    for (folder, file) in [
+        ("SomeChannel", "0x0awirH-ju.en.vtt"),
+        ("SomeChannel", "dQw4w9WgXcQ.en.vtt"),
+        ("Other_Channel", "aB3_dE4-fG5.en.vtt"),
+    ] {
+        let dir = from.join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        write(&dir, file, cue);
+    }
+    // Free text directly in the folder keeps working as before.
+    write(
+        &from,
+        "talk about cats.en.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\ncats\n",
+    );
+    let out = tmp.path().join("archive");
+    let r = run(&[
+        "import",
+        "--from",
+        from.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{said}");
+    assert!(
+        said.contains("4 caption file(s) without an info JSON: 2 channels from folders; 3 id(s) from file names, 1 title(s) from free text; no info JSON, so no dates or links"),
+        "the import says how it read the layout: {said}"
+    );
+    let archive = open_local(&out);
+    let corpus = archive.sites()[0].corpus();
+    let channels: Vec<(&str, &str)> = corpus
+        .channels
+        .iter()
+        .map(|c| (c.slug.as_str(), c.name.as_str()))
+        .collect();
+    assert_eq!(
+        channels,
+        [
+            ("imported", "imported"),
+            ("other-channel", "Other_Channel"),
+            ("somechannel", "SomeChannel")
+        ]
+    );
+    let summaries = archive.sites()[0].summaries().unwrap().unwrap();
+    let mut ids: Vec<(&str, &str)> = summaries
+        .videos
+        .iter()
+        .map(|v| (v.channel.as_str(), v.slug.as_str()))
+        .collect();
+    ids.sort();
+    assert_eq!(
+        ids,
+        [
+            ("imported", "talk-about-cats"),
+            ("other-channel", "aB3_dE4-fG5"),
+            ("somechannel", "0x0awirH-ju"),
+            ("somechannel", "dQw4w9WgXcQ"),
+        ],
+        "ids exactly as the files name them: YouTube ids are case-sensitive"
+    );
+}
+
+#[test]
 fn a_trend_names_its_undated_matches_and_counts_each_query_apart() {
     let tmp = tempfile::tempdir().unwrap();
     let out = imported_captions(

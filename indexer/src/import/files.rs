@@ -198,6 +198,25 @@ pub struct BareName {
     pub seq: Option<u64>,
     pub title: String,
     pub lang: Option<String>,
+    /// The video's id, exactly as the file names it, when the name is an
+    /// id rather than free text (see [`video_id`]).
+    pub id: Option<String>,
+}
+
+/// Whether a caption file's stem is a video id (`0x0awirH-ju`,
+/// `v4o95e`): one token of letters, digits, `-` and `_`, 6 to 40 long,
+/// with a digit or a capital (free text such as `talk_about_cats` has
+/// neither), and not the `12_Some_Title` form. Ids are case-sensitive,
+/// so one is kept exactly as written.
+pub fn video_id(stem: &str, seq: Option<u64>) -> Option<String> {
+    let token = (6..=40).contains(&stem.len())
+        && stem
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    let marked = stem
+        .bytes()
+        .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase());
+    (seq.is_none() && token && marked).then(|| stem.to_string())
 }
 
 impl BareName {
@@ -231,7 +250,13 @@ impl BareName {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        BareName { seq, title, lang }
+        let id = video_id(&stem, seq);
+        BareName {
+            seq,
+            title,
+            lang,
+            id,
+        }
     }
 }
 
@@ -281,5 +306,14 @@ mod tests {
         let n = BareName::of(Path::new("2024.vtt"));
         assert_eq!((n.seq, n.title.as_str()), (None, "2024"));
         assert_eq!(slugify("Hello, World! ’17"), "hello-world-17");
+        assert_eq!(n.id, None, "free text is no id");
+        let n = BareName::of(Path::new("0x0awirH-ju.en.vtt"));
+        assert_eq!(
+            n.id.as_deref(),
+            Some("0x0awirH-ju"),
+            "an id is kept as written"
+        );
+        assert_eq!(BareName::of(Path::new("talk_about_cats.vtt")).id, None);
+        assert_eq!(BareName::of(Path::new("12_Some_Title.vtt")).id, None);
     }
 }

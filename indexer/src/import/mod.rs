@@ -5,7 +5,11 @@
 //! - a yt-dlp download folder: `<id>.info.json` beside `<id>.<lang>.vtt`
 //!   (or `.srt`, `.json3`, `.srv3`); the video's slug is its yt-dlp `id`;
 //! - bare caption files (VTT, SRT, Whisper TSV or JSON) with no info JSON:
-//!   the title and a sequence number come from the file name;
+//!   a file named by an id (`0x0awirH-ju.en.vtt`) keeps that id exactly
+//!   as written, a file named in free text gives its title and sequence
+//!   number; each top folder under `--from` is a channel (slug from the
+//!   folder, name as written), and files directly in `--from` go to
+//!   `imported`;
 //! - results of archilyzer-mcp's `transcript` tool saved as JSON files
 //!   (see `result`);
 //! - yt-dlp's `<id>.live_chat.json` beside an info JSON: the chat layer
@@ -57,7 +61,8 @@ pub struct ImportArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Put every video in this channel (slug). Without it, videos are
-    /// grouped by their info JSON's channel, and bare files go to `imported`.
+    /// grouped by their info JSON's channel, bare files by their top folder
+    /// under --from (those directly in it go to `imported`).
     #[arg(long)]
     pub channel: Option<String>,
     /// The channel's display name (default: the info JSON's, or the slug).
@@ -180,6 +185,9 @@ pub struct ImportReport {
     /// What a re-import changed against the archive it replaced (`None`
     /// for a first import).
     pub change: Option<Change>,
+    /// How caption files without an info JSON were read (channels from
+    /// folders, ids from file names), when there were any.
+    pub layout: Option<String>,
 }
 
 impl ImportReport {
@@ -299,6 +307,7 @@ fn summary(report: &ImportReport, args: &ImportArgs) -> Vec<String> {
         counted(report.channels, "channel"),
         args.out.display()
     )];
+    out.extend(report.layout.clone());
     out.extend(report.change.as_ref().map(changed));
     let tallies = [
         (report.metadata_only.len(), "video", "listed with metadata only: no caption file of theirs could be read"),
@@ -403,6 +412,7 @@ fn plan(inputs: &Inputs, args: &ImportArgs, report: &mut ImportReport) -> Vec<Pl
         }
     }
     planned.extend(inputs.bare().iter().map(|path| bare_video(path, args)));
+    report.layout = bare_layout(&planned);
     planned
 }
 
@@ -410,6 +420,12 @@ fn plan(inputs: &Inputs, args: &ImportArgs, report: &mut ImportReport) -> Vec<Pl
 /// name (its cues are read in the second pass).
 fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Planned {
     let name = BareName::of(path);
+    let channel = top_folder(path, &args.from).map(|folder| ChannelOf {
+        key: format!("folder:{folder}"),
+        handle: None,
+        name: folder,
+        platform: Platform::Other,
+    });
     let asr = matches!(
         archilyzer_core::captions::CaptionFormat::of_path(path),
         Some(
@@ -423,10 +439,11 @@ fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Planned {
         CaptionSource::Manual
     });
     Planned {
-        channel: None,
+        channel,
         seq: name.seq,
         record: VideoRecord {
-            slug: String::new(), // assigned per channel
+            // Its id as the file names it, else assigned per channel.
+            slug: name.id.unwrap_or_default(),
             title: name.title,
             upload_date: None,
             duration: None,
@@ -446,6 +463,42 @@ fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Planned {
         cues: CueSource::Bare(path.to_path_buf()),
         chat: None,
     }
+}
+
+/// The folder under `from` that holds `path` at its top, as written;
+/// `None` for a file directly in `from`.
+fn top_folder(path: &std::path::Path, from: &std::path::Path) -> Option<String> {
+    let inside = path.strip_prefix(from).ok()?;
+    let mut parts = inside.components();
+    let top = parts.next()?;
+    parts.next()?;
+    Some(top.as_os_str().to_string_lossy().into_owned())
+}
+
+/// How bare caption files were read, for the summary: channels from
+/// folders, ids from file names, titles from free text.
+fn bare_layout(planned: &[Planned]) -> Option<String> {
+    let bare: Vec<&Planned> = planned
+        .iter()
+        .filter(|p| matches!(p.cues, CueSource::Bare(_)))
+        .collect();
+    if bare.is_empty() {
+        return None;
+    }
+    let folders: std::collections::BTreeSet<&str> = bare
+        .iter()
+        .filter_map(|p| p.channel.as_ref().map(|c| c.name.as_str()))
+        .collect();
+    let ids = bare.iter().filter(|p| !p.record.slug.is_empty()).count();
+    let channels = match folders.len() {
+        0 => "one channel (no channel folders)".to_string(),
+        n => format!("{} from folders", counted(n as u64, "channel")),
+    };
+    Some(format!(
+        "{} caption file(s) without an info JSON: {channels}; {ids} id(s) from file names, {} title(s) from free text; no info JSON, so no dates or links",
+        bare.len(),
+        bare.len() - ids
+    ))
 }
 
 /// A channel to write: its name, platform and videos, by slug.
