@@ -67,6 +67,7 @@ def main():
         rel = os.path.relpath(path, full)
         for f in glob.glob(os.path.join(dl, rel[: -len(".info.json")] + ".*")):
             os.remove(f)
+    print(f"the first import reads {videos} of them: 10 newer and 10 older videos are held back for the last two steps")
     archive, index = os.path.join(work, "archive"), os.path.join(work, "index")
     cmd = [index_bin, "import", "--from", dl, "--out", archive, "--build", "--index", index]
 

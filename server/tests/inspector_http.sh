@@ -14,17 +14,19 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 server=$!
 for _ in $(seq 100); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 inspect() { "$work/node_modules/.bin/mcp-inspector" --cli "http://127.0.0.1:$port/mcp" --transport http "$@"; }
-tools=$(inspect --method tools/list)
-python3 - "$tools" <<'PY'
+# Answers go through files: tools/list, output schemas included, is larger
+# than one command-line argument may be.
+inspect --method tools/list >"$work/tools.json"
+python3 - "$work/tools.json" <<'PY'
 import json, sys
-names = [t["name"] for t in json.loads(sys.argv[1])["tools"]]
+names = [t["name"] for t in json.load(open(sys.argv[1]))["tools"]]
 assert names[0] == "list_channels" and "search_transcripts" in names and len(names) == 24 and "mention_trend" in names, names
 print(f"inspector over HTTP: tools/list gives {len(names)} tools")
 PY
-found=$(inspect --method tools/call --tool-name search_transcripts --tool-arg "query=k cups" --tool-arg limit=1)
-python3 - "$found" <<'PY'
+inspect --method tools/call --tool-name search_transcripts --tool-arg "query=k cups" --tool-arg limit=1 >"$work/found.json"
+python3 - "$work/found.json" <<'PY'
 import json, sys
-r = json.loads(sys.argv[1])
+r = json.load(open(sys.argv[1]))
 text = r["content"][0]["text"]
 assert not r.get("isError") and 'hit(s) for "k cups"' in text and text.rstrip().endswith(")"), text[:400]
 print("inspector over HTTP: search_transcripts answers with its hits and names the corpus")

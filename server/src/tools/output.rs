@@ -33,7 +33,30 @@ pub fn of<T: JsonSchema>() -> Value {
     let generator = schemars::generate::SchemaSettings::draft2020_12()
         .for_serialize()
         .into_generator();
-    serde_json::to_value(generator.into_root_schema_for::<Answer<T>>()).unwrap_or_default()
+    let mut schema =
+        serde_json::to_value(generator.into_root_schema_for::<Answer<T>>()).unwrap_or_default();
+    without_number_formats(&mut schema);
+    schema
+}
+
+/// Removes the `format` schemars gives Rust's number types (`uint64`,
+/// `double`…): no JSON Schema vocabulary defines them, and validators
+/// (the TypeScript SDK's Ajv) warn about each; `type` and `minimum` say
+/// what a client needs.
+fn without_number_formats(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            let numeric = map.get("format").and_then(Value::as_str).is_some_and(|f| {
+                f.starts_with("uint") || f.starts_with("int") || f == "double" || f == "float"
+            });
+            if numeric {
+                map.remove("format");
+            }
+            map.values_mut().for_each(without_number_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_number_formats),
+        _ => {}
+    }
 }
 
 /// A tool's structured content, from the value of its answer type.

@@ -526,6 +526,11 @@ mod tests {
                 t.output
             );
             assert!(
+                !t.output.to_string().contains("\"format\":\"uint"),
+                "{}: no Rust number format reaches a client",
+                t.name
+            );
+            assert!(
                 t.output["required"]
                     .as_array()
                     .is_some_and(|r| r.contains(&serde_json::json!("corpus"))),
