@@ -162,7 +162,7 @@ pub fn fit_answer(text: String, mut structured: Value, budget: usize) -> (String
     }
     let mut cuts = Map::new();
     while structured_len(&structured) > budget / 2 {
-        if !shrink_longest(&mut structured, "", &mut cuts) {
+        if !shrink_longest(&mut structured, &mut cuts) {
             break;
         }
         if let Value::Object(map) = &mut structured {
@@ -176,8 +176,8 @@ pub fn fit_answer(text: String, mut structured: Value, budget: usize) -> (String
 /// Halves the longest list in `v` (or clips its longest text when no
 /// list has two items), recording the cut in `cuts` under its path;
 /// false when nothing is left to shrink.
-fn shrink_longest(v: &mut Value, path: &str, cuts: &mut Map<String, Value>) -> bool {
-    let Some((at, target)) = longest_part(v, path) else {
+fn shrink_longest(v: &mut Value, cuts: &mut Map<String, Value>) -> bool {
+    let Some((at, target)) = longest_part(v) else {
         return false;
     };
     let Some(part) = v.pointer_mut(&at) else {
@@ -202,12 +202,12 @@ fn shrink_longest(v: &mut Value, path: &str, cuts: &mut Map<String, Value>) -> b
 
 /// The JSON pointer and dotted name of the largest shrinkable part of
 /// `v`: a list of two items or more, or a text over 16 characters.
-fn longest_part(v: &Value, path: &str) -> Option<(String, String)> {
+fn longest_part(v: &Value) -> Option<(String, String)> {
     let mut best: Option<(usize, String, String)> = None;
     walk(
         v,
         String::new(),
-        path.to_string(),
+        String::new(),
         &mut |pointer, name, part| {
             let shrinkable = match part {
                 Value::Array(items) => items.len() > 1,

@@ -112,10 +112,16 @@ pub type ToolResult = Result<(String, Value), Failure>;
 /// (its text line and its structured field): tools that fill their
 /// budget leave this much room.
 pub fn trailer_chars(corpus: &str) -> usize {
-    let text = format!("\n\n(corpus: {corpus})").chars().count();
+    let text = trailer(corpus).chars().count();
     let field =
         serde_json::to_string(corpus).map_or(0, |s| s.chars().count()) + ",\"corpus\":".len();
     text + field
+}
+
+/// The line every answer's text ends with, naming the corpus that
+/// answered (invariant 5).
+pub fn trailer(corpus: &str) -> String {
+    format!("\n\n(corpus: {corpus})")
 }
 
 /// The answer the client gets: `result` with the corpus trailer.
@@ -126,7 +132,7 @@ pub fn finish(result: ToolResult, corpus: &str) -> Output {
                 map.insert("corpus".into(), Value::String(corpus.to_string()));
             }
             Output {
-                text: format!("{}\n\n(corpus: {corpus})", text.trim_end()),
+                text: format!("{}{}", text.trim_end(), trailer(corpus)),
                 structured,
                 is_error: false,
             }
@@ -139,7 +145,7 @@ pub fn finish(result: ToolResult, corpus: &str) -> Output {
             structured.insert("error".into(), Value::String(message.clone()));
             structured.insert("corpus".into(), Value::String(corpus.to_string()));
             Output {
-                text: format!("Error: {message}\n\n(corpus: {corpus})"),
+                text: format!("Error: {message}{}", trailer(corpus)),
                 structured: Value::Object(structured),
                 is_error: true,
             }

@@ -91,7 +91,7 @@ fn answer(
 /// The answer within the call's size budget, whatever its tool rendered
 /// ([`crate::budget::fit_answer`]); the corpus trailer is kept.
 fn within_budget(out: Output, args: &Map<String, Value>, corpus: &str) -> Output {
-    let trailer = format!("\n\n(corpus: {corpus})");
+    let trailer = crate::tool::trailer(corpus);
     let body = out
         .text
         .strip_suffix(&trailer)

@@ -235,7 +235,7 @@ fn listed(row: &Row, hits: usize) -> Listed {
 
 /// The counts every search answer leads with, complete whatever a page
 /// lists.
-#[derive(serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, serde::Serialize, schemars::JsonSchema)]
 pub struct Counts {
     /// Videos (posts) that match, after folding mirrors.
     pub total: usize,
@@ -257,6 +257,16 @@ impl Counts {
                 hits: r.exact.hits,
             },
         }
+    }
+
+    /// The answer's first line: the exact counts, then what aliases and
+    /// variants add (`label` names what was searched).
+    fn headline(&self, label: &str) -> String {
+        report::headline(
+            label,
+            (self.exact.videos, self.exact.hits),
+            (self.total, self.total_hits),
+        )
     }
 }
 
@@ -407,6 +417,7 @@ pub fn render_page(
     tail.push_str(&footer(&r).join("\n"));
     let page = Page {
         archive,
+        counts: Counts::of(&r, &rows),
         r: &r,
         rows: &rows,
         blocks: &blocks,
@@ -426,6 +437,7 @@ pub fn render_page(
 /// One page of a search result, before it is fitted to its budget.
 struct Page<'a> {
     archive: &'a Archive,
+    counts: Counts,
     r: &'a Response,
     rows: &'a [Row],
     blocks: &'a [Block],
@@ -458,18 +470,10 @@ impl Page<'_> {
             };
         }
         let shown: Vec<&Row> = self.rows.iter().skip(offset).take(fit.videos).collect();
-        let exact_videos = self
-            .rows
-            .iter()
-            .filter(|row| row.video.exact_hits > 0)
-            .count();
         // The exact count first (after a warning that qualifies every
         // count), then what this page is of it.
         let mut out = first_lines(self.archive, r);
-        out.push_str(&format!(
-            "{}\n\n",
-            report::headline(label, (exact_videos, r.exact.hits), (total, r.total_hits))
-        ));
+        out.push_str(&format!("{}\n\n", self.counts.headline(label)));
         if total > 0 && offset >= total {
             let last = (total - 1) / limit.max(1) * limit.max(1);
             out.push_str(&format!(
@@ -502,7 +506,7 @@ impl Page<'_> {
         }
         out.push_str(self.tail);
         let structured = SearchPage {
-            counts: Counts::of(r, self.rows),
+            counts: self.counts.clone(),
             offset,
             has_more,
             hits_shown_per_video: self.snippets.then_some(fit.hits_each),
@@ -603,7 +607,7 @@ pub fn enumerate_matches(
         };
         format!("\n---\n{read}); notes on page 1")
     };
-    let exact_videos = rows.iter().filter(|row| row.video.exact_hits > 0).count();
+    let counts = Counts::of(r, rows);
     let label = format!("{:?}", str_arg(args, "query").unwrap_or(""));
     let channel = list
         .channel_note()
@@ -613,14 +617,7 @@ pub fn enumerate_matches(
     } else {
         String::new()
     };
-    let head = format!(
-        "{}{batches_note}{channel}\n",
-        report::headline(
-            &label,
-            (exact_videos, r.exact.hits),
-            (rows.len(), r.total_hits)
-        )
-    );
+    let head = format!("{}{batches_note}{channel}\n", counts.headline(&label));
     let opening = if first {
         first_lines(&archive, r)
     } else {
@@ -637,7 +634,7 @@ pub fn enumerate_matches(
         out.push_str(&tail);
         out.push_str(&format!("\n{}", page.next_line(&list)));
         let structured = WorklistPage {
-            counts: Counts::of(r, rows),
+            counts: counts.clone(),
             first_row: start + 1,
             videos: page.json(),
             next_cursor: page.next_cursor(&list),
