@@ -28,16 +28,6 @@ pub const FLOOR_CHARS: usize = 2_000;
 /// cue); the rest is marked with `…`.
 pub const MAX_HIT_CHARS: usize = 400;
 
-/// The `max_chars` property every tool's schema carries.
-pub fn property() -> Value {
-    serde_json::json!({
-        "type": "integer",
-        "minimum": FLOOR_CHARS,
-        "maximum": CEILING_CHARS,
-        "description": format!("Size budget of the answer in characters (default {DEFAULT_CHARS}, at most {CEILING_CHARS}). Lists are cut fairly to fit and say what was left out and how to get it; counts stay complete."),
-    })
-}
-
 /// Renders a result so that its text and its structured content together
 /// fit `budget` (what a client counts): `render(room)` writes the text in
 /// `room` characters; the room shrinks by the overflow until both fit
@@ -73,15 +63,16 @@ pub fn size(text: &str, structured: &Value) -> usize {
 /// What a tool answering on `corpus` may spend of the call's budget:
 /// [`of`] less what the corpus trailer will add, so the whole answer the
 /// client gets fits `max_chars`.
-pub fn of_answer(args: &Map<String, Value>, corpus: &impl std::fmt::Display) -> usize {
-    of(args).saturating_sub(crate::tool::trailer_chars(&corpus.to_string()))
+pub fn of_answer(budget: usize, corpus: &impl std::fmt::Display) -> usize {
+    budget.saturating_sub(crate::tool::trailer_chars(&corpus.to_string()))
 }
 
-/// The budget of a call, from its `max_chars`.
-pub fn of(args: &Map<String, Value>) -> usize {
-    args.get("max_chars")
-        .and_then(|v| v.as_u64().or_else(|| v.as_str()?.trim().parse().ok()))
-        .map_or(DEFAULT_CHARS, |n| n as usize)
+/// The budget of a call, from its `max_chars` (checked against
+/// [`FLOOR_CHARS`] and [`CEILING_CHARS`] by the schema before a call
+/// gets here).
+pub fn of(max_chars: Option<usize>) -> usize {
+    max_chars
+        .unwrap_or(DEFAULT_CHARS)
         .clamp(FLOOR_CHARS, CEILING_CHARS)
 }
 

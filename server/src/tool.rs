@@ -154,29 +154,3 @@ pub fn finish(result: ToolResult, corpus: &str) -> Output {
 }
 
 pub use archilyzer_core::typo::nearest;
-
-/// Helpers to read arguments already checked by `tools::validate`.
-pub fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
-    args.get(name).and_then(Value::as_str)
-}
-
-pub fn bool_arg(args: &Map<String, Value>, name: &str, default: bool) -> bool {
-    args.get(name).and_then(Value::as_bool).unwrap_or(default)
-}
-
-pub fn int_arg(args: &Map<String, Value>, name: &str, default: usize) -> usize {
-    args.get(name)
-        .and_then(Value::as_u64)
-        .map_or(default, |n| n as usize)
-}
-
-pub fn list_arg(args: &Map<String, Value>, name: &str) -> Vec<String> {
-    args.get(name)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}

@@ -9,10 +9,12 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::EditorSetup;
-use crate::tool::{bool_arg, int_arg, str_arg, ToolResult};
+use crate::tool::ToolResult;
 use archilyzer_core::time::{Day, DayRange};
 
 /// Days without a video that count as a gap, by default.
@@ -75,23 +77,52 @@ pub fn gaps(dates: &[String], gap_days: i64) -> Vec<Gap> {
         .collect()
 }
 
+/// `channel_coverage`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CoverageArgs {
+    /// The channel slug on the editor.
+    pub channel: String,
+    /// Report stretches longer than this many days with no video
+    /// (default 30).
+    #[schemars(range(min = 1))]
+    #[serde(default = "default_gap_days")]
+    pub gap_days: usize,
+    /// From this day, YYYYMMDD.
+    #[serde(default)]
+    pub date_from: Option<String>,
+    /// To this day, YYYYMMDD.
+    #[serde(default)]
+    pub date_to: Option<String>,
+    /// List every video with its date.
+    #[serde(default)]
+    pub list: bool,
+}
+
+fn default_gap_days() -> usize {
+    DEFAULT_GAP_DAYS
+}
+
 /// `date_from` and `date_to` as `YYYYMMDD`, each a calendar day, the
 /// first not after the second.
-fn date_range(args: &Map<String, Value>) -> Result<(Option<String>, Option<String>), String> {
-    let day = |name: &str| {
-        str_arg(args, name)
+fn date_range(args: &CoverageArgs) -> Result<(Option<String>, Option<String>), String> {
+    let day = |name: &str, given: &Option<String>| {
+        given
+            .as_deref()
             .map(|d| Day::parse(d).map_err(|e| format!("channel_coverage: {name} {e}")))
             .transpose()
     };
-    let range = DayRange::new(day("date_from")?, day("date_to")?)
-        .map_err(|e| format!("channel_coverage: {e}"))?;
+    let range = DayRange::new(
+        day("date_from", &args.date_from)?,
+        day("date_to", &args.date_to)?,
+    )
+    .map_err(|e| format!("channel_coverage: {e}"))?;
     Ok((range.from().map(Day::compact), range.to().map(Day::compact)))
 }
 
 /// The `channel_coverage` tool.
-pub fn channel_coverage(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
+pub fn channel_coverage(setup: &EditorSetup, args: &CoverageArgs) -> ToolResult {
     let editor = setup.ready("channel_coverage")?;
-    let channel = str_arg(args, "channel").map(str::trim).unwrap_or_default();
+    let channel = args.channel.trim();
     if channel.is_empty() {
         return Err(
             "channel_coverage: channel is required (a channel slug the editor archives)"
@@ -100,7 +131,7 @@ pub fn channel_coverage(setup: &EditorSetup, args: &Map<String, Value>) -> ToolR
         );
     }
     let (from, to) = date_range(args)?;
-    let gap_days = int_arg(args, "gap_days", DEFAULT_GAP_DAYS) as i64;
+    let gap_days = args.gap_days as i64;
     let reply = editor.get(
         &["api", "ops", "coverage"],
         &[("channel", channel.to_string())],
@@ -182,7 +213,7 @@ pub fn channel_coverage(setup: &EditorSetup, args: &Map<String, Value>) -> ToolR
             undated.len()
         ));
     }
-    if bool_arg(args, "list", false) {
+    if args.list {
         out.push_str("\n## Videos\n");
         for (d, v) in &dated {
             out.push_str(&format!(

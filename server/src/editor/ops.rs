@@ -5,11 +5,69 @@
 //! argument a kind does not take is named, never ignored) and sends ids
 //! and URLs as JSON data, so an id that begins with `-` is just an id.
 
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
 
 use super::clip::valid_id;
 use super::{EditorSetup, Reply};
-use crate::tool::{bool_arg, int_arg, list_arg, str_arg, ToolResult};
+use crate::tool::ToolResult;
+
+/// `get_job`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct JobArgs {
+    /// The job id.
+    pub job: String,
+    /// Log lines to show (default 40).
+    #[schemars(range(max = 2000))]
+    #[serde(default = "default_tail")]
+    pub tail: usize,
+}
+
+fn default_tail() -> usize {
+    DEFAULT_TAIL
+}
+
+/// `enqueue`'s arguments; which of the optional ones a kind takes is
+/// [`KINDS`]'.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct EnqueueArgs {
+    /// The channel slug on the editor.
+    pub channel: String,
+    /// The operation.
+    #[schemars(extend("enum" = KINDS.iter().map(|k| k.0).collect::<Vec<_>>()))]
+    pub kind: String,
+    /// sync, fetch-posts: everything, not only what is new.
+    #[serde(default)]
+    pub full: Option<bool>,
+    /// fetch-posts: go further back than the oldest post held.
+    #[serde(default)]
+    pub older: Option<bool>,
+    /// retry-bucket: which bucket of videos to retry.
+    #[serde(default)]
+    pub bucket: Option<String>,
+    /// retry-bucket, transcribe-bucket: the video ids.
+    #[serde(default)]
+    pub ids: Option<Vec<String>>,
+    /// import-video: the video's http(s) URL.
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+impl EnqueueArgs {
+    /// Whether the call gives the kind-specific argument `name` (one of
+    /// [`KIND_ARGS`]).
+    fn gives(&self, name: &str) -> bool {
+        match name {
+            "full" => self.full.is_some(),
+            "older" => self.older.is_some(),
+            "bucket" => self.bucket.is_some(),
+            "ids" => self.ids.is_some(),
+            "url" => self.url.is_some(),
+            _ => false,
+        }
+    }
+}
 
 /// Log lines `get_job` shows by default.
 pub const DEFAULT_TAIL: usize = 40;
@@ -109,9 +167,9 @@ pub struct Queued {
 }
 
 /// The `get_job` tool.
-pub fn get_job(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
+pub fn get_job(setup: &EditorSetup, args: &JobArgs) -> ToolResult {
     let editor = setup.ready("get_job")?;
-    let job = str_arg(args, "job").map(str::trim).unwrap_or_default();
+    let job = args.job.trim();
     if job.is_empty() {
         return Err(
             "get_job: job is required (the id enqueue or fetch_clip answered)"
@@ -119,7 +177,7 @@ pub fn get_job(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
                 .into(),
         );
     }
-    let tail = int_arg(args, "tail", DEFAULT_TAIL);
+    let tail = args.tail;
     let reply = editor.get(&["api", "ops", "job", job], &[("tail", tail.to_string())])?;
     if !reply.ok() {
         let hint = "The editor does not know this job: was it restarted, or does ARCHILYZER_EDITOR_URL name another editor?";
@@ -174,8 +232,8 @@ fn job_text(b: &Value, tail: usize) -> String {
 }
 
 /// Checks `enqueue`'s arguments against its kind; the body to POST.
-pub fn enqueue_body(args: &Map<String, Value>) -> Result<(String, Value), String> {
-    let kind = str_arg(args, "kind").unwrap_or_default();
+pub fn enqueue_body(args: &EnqueueArgs) -> Result<(String, Value), String> {
+    let kind = args.kind.as_str();
     let Some((_, needs, allows)) = KINDS.iter().find(|k| k.0 == kind) else {
         let names: Vec<&str> = KINDS.iter().map(|k| k.0).collect();
         return Err(format!(
@@ -183,17 +241,14 @@ pub fn enqueue_body(args: &Map<String, Value>) -> Result<(String, Value), String
             names.join(", ")
         ));
     };
-    let channel = str_arg(args, "channel").map(str::trim).unwrap_or_default();
+    let channel = args.channel.trim();
     if channel.is_empty() {
         return Err(
             "enqueue: channel is required (the slug of a channel the editor archives)".into(),
         );
     }
     let takes = |a: &str| needs.contains(&a) || allows.contains(&a);
-    if let Some(a) = KIND_ARGS
-        .iter()
-        .find(|a| args.contains_key(**a) && !takes(a))
-    {
+    if let Some(a) = KIND_ARGS.iter().find(|a| args.gives(a) && !takes(a)) {
         let accepted: Vec<&str> = needs.iter().chain(allows.iter()).copied().collect();
         let accepted = if accepted.is_empty() {
             "nothing else".to_string()
@@ -204,21 +259,19 @@ pub fn enqueue_body(args: &Map<String, Value>) -> Result<(String, Value), String
             "enqueue: `{a}` does not apply to kind {kind}, which takes {accepted}"
         ));
     }
-    if let Some(a) = needs.iter().find(|a| !args.contains_key(**a)) {
+    if let Some(a) = needs.iter().find(|a| !args.gives(a)) {
         return Err(format!("enqueue: kind {kind} needs `{a}`"));
     }
     let mut body = json!({"channel": channel, "requestedBy": "mcp"});
-    for flag in ["full", "older"]
-        .into_iter()
-        .filter(|f| args.contains_key(*f))
-    {
-        body[flag] = json!(bool_arg(args, flag, false));
+    for (flag, given) in [("full", args.full), ("older", args.older)] {
+        if let Some(on) = given {
+            body[flag] = json!(on);
+        }
     }
-    if let Some(bucket) = str_arg(args, "bucket") {
+    if let Some(bucket) = &args.bucket {
         body["bucket"] = json!(bucket);
     }
-    if args.contains_key("ids") {
-        let ids = list_arg(args, "ids");
+    if let Some(ids) = &args.ids {
         if let Some(bad) = ids.iter().find(|id| !valid_id(id)) {
             return Err(format!(
                 "enqueue: {bad:?} is not a video id: ids are letters, digits, `_`, `.` or `-`"
@@ -229,7 +282,7 @@ pub fn enqueue_body(args: &Map<String, Value>) -> Result<(String, Value), String
         }
         body["ids"] = json!(ids);
     }
-    if let Some(url) = str_arg(args, "url") {
+    if let Some(url) = &args.url {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(format!(
                 "enqueue: url {url:?} must be an http:// or https:// address"
@@ -241,7 +294,7 @@ pub fn enqueue_body(args: &Map<String, Value>) -> Result<(String, Value), String
 }
 
 /// The `enqueue` tool.
-pub fn enqueue(setup: &EditorSetup, args: &Map<String, Value>) -> ToolResult {
+pub fn enqueue(setup: &EditorSetup, args: &EnqueueArgs) -> ToolResult {
     let editor = setup.ready("enqueue")?;
     let (kind, body) = enqueue_body(args)?;
     let reply = editor.post(&["api", "ops", &kind], &body)?;

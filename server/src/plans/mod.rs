@@ -18,7 +18,7 @@ pub mod request;
 
 use serde_json::{json, Map, Value};
 
-use crate::tool::{str_arg, Context, ToolResult};
+use crate::tool::{Context, ToolResult};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{FilterArgs, Filters};
 use archilyzer_core::share::eval::{as_request, Caps};
@@ -221,9 +221,19 @@ pub fn resolve(
     })
 }
 
+/// `sweep_plan`'s and `ask_plan`'s arguments.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct PlanArgs {
+    /// The whole request, as typed.
+    pub request: String,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: crate::tools::args::Source,
+}
+
 /// `sweep_plan` and `ask_plan`.
-pub fn plan_tool(ctx: &Context, kind: Kind, args: &Map<String, Value>) -> ToolResult {
-    let raw = str_arg(args, "request").unwrap_or_default();
+pub fn plan_tool(ctx: &Context, kind: Kind, args: &PlanArgs) -> ToolResult {
+    let raw = args.request.as_str();
     let name = if kind == Kind::Sweep {
         "sweep_plan"
     } else {
@@ -233,8 +243,8 @@ pub fn plan_tool(ctx: &Context, kind: Kind, args: &Map<String, Value>) -> ToolRe
         return Err(format!("{name}: request is empty: pass the whole request as typed, e.g. \"what did they say about X? channels=a\"").into());
     }
     let parsed = request::parse(raw);
-    let resolved =
-        resolve(ctx, kind, str_arg(args, "source"), parsed).map_err(|e| format!("{name}: {e}"))?;
+    let resolved = resolve(ctx, kind, args.source.source.as_deref(), parsed)
+        .map_err(|e| format!("{name}: {e}"))?;
     let facts = PlanAnswer {
         source: resolved.handle.clone(),
         batch_size: resolved.parsed.settings.batch_size,

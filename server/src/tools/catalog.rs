@@ -4,12 +4,11 @@
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
 
 use super::output::content;
 use crate::sources::Sources;
-use crate::tool::{bool_arg, ToolResult};
+use crate::tool::ToolResult;
 use archilyzer_core::format::SiteScope;
 use archilyzer_core::source::SourceHandle;
 
@@ -18,6 +17,17 @@ use archilyzer_core::source::SourceHandle;
 pub struct Channels {
     /// Every channel of every site, grouped as the text lists them.
     pub channels: Vec<ChannelRow>,
+}
+
+/// `list_channels`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ChannelsArgs {
+    /// Drop every cache of this source first.
+    #[serde(default)]
+    pub refresh: bool,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: super::args::Source,
 }
 
 /// One channel.
@@ -37,12 +47,8 @@ pub struct ChannelRow {
     pub videos: u64,
 }
 
-pub fn list_channels(
-    sources: &Sources,
-    handle: &SourceHandle,
-    args: &Map<String, Value>,
-) -> ToolResult {
-    if bool_arg(args, "refresh", false) {
+pub fn list_channels(sources: &Sources, handle: &SourceHandle, args: &ChannelsArgs) -> ToolResult {
+    if args.refresh {
         sources.forget(handle);
     }
     let archive = sources.archive(handle)?;

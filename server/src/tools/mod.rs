@@ -4,13 +4,13 @@
 //! every tool shares (context, results, the corpus trailer) is in
 //! [`crate::tool`].
 
+pub mod args;
 pub mod catalog;
 pub mod notes;
 pub mod output;
 pub mod read;
 pub mod registry;
 pub mod reports;
-pub mod schema;
 pub mod search;
 pub mod share;
 pub mod trend;
@@ -21,9 +21,7 @@ pub mod worklist;
 use serde_json::{Map, Value};
 
 use crate::tool::finish;
-pub use crate::tool::{
-    bool_arg, int_arg, list_arg, str_arg, Context, Failure, Output, Progress, Tick, ToolResult,
-};
+pub use crate::tool::{Context, Failure, Output, Progress, Tick, ToolResult};
 use registry::Runs;
 
 /// Runs tool `name` with `args` (blocking: call it off the async runtime),
@@ -38,8 +36,10 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
 }
 
 fn dispatch(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Progress) -> Output {
-    let (result, corpus) = answer(ctx, name, args, progress);
-    within_budget(finish(result, &corpus), args, &corpus)
+    let budget = args::parse::<args::Budget>(name, args)
+        .map_or(crate::budget::DEFAULT_CHARS, args::Budget::chars);
+    let (result, corpus) = answer(ctx, name, args, budget, progress);
+    within_budget(finish(result, &corpus), budget, &corpus)
 }
 
 /// What tool `name` answers, before the trailer, and the corpus it read.
@@ -47,6 +47,7 @@ fn answer(
     ctx: &Context,
     name: &str,
     args: &Map<String, Value>,
+    budget: usize,
     progress: Progress,
 ) -> (ToolResult, String) {
     let sources = &ctx.sources;
@@ -58,10 +59,10 @@ fn answer(
         let e = format!("no tool named `{name}`; call tools/list for the tools there are");
         return (Err(e.into()), corpus);
     };
-    let run = match tool.runs {
+    let run = match &tool.runs {
         Runs::OwnCorpus(run) => {
             return match validate::validate(name, &tool.schema, args) {
-                Ok(args) => run(ctx, &args, progress),
+                Ok(args) => run(ctx, &args, budget, progress),
                 Err(e) => (Err(e.into()), sources.default_handle().to_string()),
             };
         }
@@ -82,22 +83,22 @@ fn answer(
     let call = registry::Call {
         ctx,
         handle: &handle,
-        args: &args,
+        budget,
         progress,
     };
-    (run(call), corpus)
+    (run(call, &args), corpus)
 }
 
 /// The answer within the call's size budget, whatever its tool rendered
 /// ([`crate::budget::fit_answer`]); the corpus trailer is kept.
-fn within_budget(out: Output, args: &Map<String, Value>, corpus: &str) -> Output {
+fn within_budget(out: Output, budget: usize, corpus: &str) -> Output {
     let trailer = crate::tool::trailer(corpus);
     let body = out
         .text
         .strip_suffix(&trailer)
         .unwrap_or(&out.text)
         .to_string();
-    let room = crate::budget::of(args).saturating_sub(trailer.chars().count());
+    let room = budget.saturating_sub(trailer.chars().count());
     let (body, structured) = crate::budget::fit_answer(body, out.structured, room);
     Output {
         text: format!("{}{trailer}", body.trim_end()),

@@ -11,10 +11,9 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use crate::service::Service;
-use crate::tool::{str_arg, ToolResult};
+use crate::tool::ToolResult;
 
 /// umtool, if `UMTOOL_URL` names one; else why not.
 pub type UmtoolSetup = Result<Service, String>;
@@ -132,18 +131,49 @@ fn refused(reply: &crate::service::Reply) -> String {
     format!("umtool refused (HTTP {}): {}", reply.status, reply.error())
 }
 
+/// `notes`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct NotesArgs {
+    /// What to do (default list).
+    #[serde(default)]
+    pub action: Action,
+    /// read, reply: the target as list names it.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// reply: the note's id.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// reply: what to answer.
+    #[serde(default)]
+    pub text: Option<String>,
+}
+
+/// What `notes` does.
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// Every open note, by target.
+    #[default]
+    List,
+    /// One target's digest, anchors resolved, and the source file to edit.
+    Read,
+    /// The umtool command that answers a note (nothing is posted).
+    Reply,
+}
+
 /// The `notes` tool.
-pub fn notes(setup: &UmtoolSetup, args: &Map<String, Value>) -> ToolResult {
+pub fn notes(setup: &UmtoolSetup, args: &NotesArgs) -> ToolResult {
     let umtool = setup.as_ref().map_err(|e| format!("notes: {e}"))?;
-    match str_arg(args, "action").unwrap_or("list") {
-        "list" => list(umtool),
-        "read" => read(umtool, required(args, "target", "read")?),
-        _ => reply(umtool, args),
+    match args.action {
+        Action::List => list(umtool),
+        Action::Read => read(umtool, required(&args.target, "target", "read")?),
+        Action::Reply => reply(umtool, args),
     }
 }
 
-fn required<'a>(args: &'a Map<String, Value>, name: &str, action: &str) -> Result<&'a str, String> {
-    str_arg(args, name)
+fn required<'a>(given: &'a Option<String>, name: &str, action: &str) -> Result<&'a str, String> {
+    given
+        .as_deref()
         .map(str::trim)
         .filter(|v| !v.is_empty())
         .ok_or_else(|| format!("notes: action {action} needs `{name}` (as action list names it)"))
@@ -235,10 +265,10 @@ fn read(umtool: &Service, target: &str) -> ToolResult {
     Ok((out, super::output::content(&NotesAnswer::Read(d))))
 }
 
-fn reply(umtool: &Service, args: &Map<String, Value>) -> ToolResult {
-    let target = required(args, "target", "reply")?;
-    let note = required(args, "note", "reply")?;
-    let text = required(args, "text", "reply")?;
+fn reply(umtool: &Service, args: &NotesArgs) -> ToolResult {
+    let target = required(&args.target, "target", "reply")?;
+    let note = required(&args.note, "note", "reply")?;
+    let text = required(&args.text, "text", "reply")?;
     let d = digest(umtool, target)?;
     if !d.notes.iter().any(|n| n.id == note) {
         return Err(format!(

@@ -36,14 +36,34 @@ pub fn of<T: JsonSchema>() -> Value {
     let mut schema =
         serde_json::to_value(generator.into_root_schema_for::<Answer<T>>()).unwrap_or_default();
     without_number_formats(&mut schema);
+    plain_descriptions(&mut schema);
     schema
+}
+
+/// Each `description` (a doc comment, wrapped at 80 columns) as one line
+/// of prose: a line break inside a paragraph becomes a space.
+pub(crate) fn plain_descriptions(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            if let Some(Value::String(d)) = map.get_mut("description") {
+                let paragraphs: Vec<String> = d
+                    .split("\n\n")
+                    .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
+                    .collect();
+                *d = paragraphs.join("\n\n");
+            }
+            map.values_mut().for_each(plain_descriptions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(plain_descriptions),
+        _ => {}
+    }
 }
 
 /// Removes the `format` schemars gives Rust's number types (`uint64`,
 /// `double`…): no JSON Schema vocabulary defines them, and validators
 /// (the TypeScript SDK's Ajv) warn about each; `type` and `minimum` say
 /// what a client needs.
-fn without_number_formats(v: &mut Value) {
+pub(crate) fn without_number_formats(v: &mut Value) {
     match v {
         Value::Object(map) => {
             let numeric = map.get("format").and_then(Value::as_str).is_some_and(|f| {

@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 use crate::editor::transcript::{self, Fallback};
 use crate::sources::Sources;
-use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Context, ToolResult};
+use crate::tool::{Context, ToolResult};
 use archilyzer_core::archive::{Archive, Found, Site};
 use archilyzer_core::format::VideoRecord;
 use archilyzer_core::links::{clock, LinkTarget};
@@ -50,13 +51,108 @@ fn known_channels(archive: &Archive, hints: &[String]) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// `get_video_metadata`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MetadataArgs {
+    /// The video's id (slug), as results show it.
+    pub video_id: String,
+    /// The owning channel, to speed the lookup.
+    #[serde(default)]
+    pub channel: Option<String>,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: super::args::Source,
+}
+
+/// `get_transcript`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TranscriptArgs {
+    /// The video's id (slug), as results show it.
+    pub video_id: String,
+    /// Skip this many caption lines (to continue a cut transcript).
+    #[serde(default)]
+    pub offset: usize,
+    /// The owning channel, to speed the lookup.
+    #[serde(default)]
+    pub channel: Option<String>,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: super::args::Source,
+}
+
+/// `get_transcripts`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct BatchArgs {
+    /// Up to 20 ids; more are not read, and are named.
+    pub video_ids: Vec<String>,
+    /// Window the transcripts around this phrase (or regex).
+    #[serde(default)]
+    pub query: Option<String>,
+    /// Several queries at once (with query, at most 8); counts are
+    /// reported per query.
+    #[serde(default)]
+    pub queries: Vec<String>,
+    /// The queries are regexes.
+    #[serde(default)]
+    pub regex: bool,
+    /// Drop videos that also match any of these (never alias-expanded).
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// Expand a plain query through the curated aliases of the site each
+    /// video belongs to (default true); the answer names the aliases that
+    /// fired.
+    #[serde(default = "super::args::yes")]
+    pub use_aliases: bool,
+    /// Also count the vocabulary's words within this many edits of each
+    /// query word of 5+ letters, as search_transcripts does (default 0).
+    #[schemars(range(max = 2))]
+    #[serde(default)]
+    pub fuzzy: u8,
+    /// Fields counted: transcripts (captions), metadata (the title).
+    /// Default both, as search_transcripts counts them.
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    /// Seconds before each match (default 30).
+    #[schemars(range(max = 600))]
+    #[serde(default = "thirty")]
+    pub before: u32,
+    /// Seconds after each match (default 30).
+    #[schemars(range(max = 600))]
+    #[serde(default = "thirty")]
+    pub after: u32,
+    /// Lines per video with a query (default 200; the earliest are kept).
+    #[schemars(range(min = 1, max = 5000))]
+    #[serde(default = "two_hundred")]
+    pub max_lines: usize,
+    /// video and/or post (default both).
+    #[serde(default)]
+    pub content_types: Vec<String>,
+    /// inline links, or a moment_base line and [mm:ss|seconds] stamps.
+    #[serde(default)]
+    pub link_style: super::search::LinkStyle,
+    /// Owning channel hint.
+    #[serde(default)]
+    pub channel: Option<String>,
+    /// Owning channel hints.
+    #[serde(default)]
+    pub channels: Vec<String>,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: super::args::Source,
+}
+
+fn thirty() -> u32 {
+    30
+}
+
+fn two_hundred() -> usize {
+    200
+}
+
 /// The video `video_id` (with the optional `channel` hint) names.
-fn video_arg<'a>(archive: &'a Archive, args: &Map<String, Value>) -> Result<Found<'a>, String> {
-    let id = str_arg(args, "video_id").unwrap_or_default();
-    let hints: Vec<String> = str_arg(args, "channel")
-        .map(str::to_string)
-        .into_iter()
-        .collect();
+fn video_arg<'a>(archive: &'a Archive, args: &MetadataArgs) -> Result<Found<'a>, String> {
+    let id = args.video_id.as_str();
+    let hints: Vec<String> = args.channel.iter().cloned().collect();
     known_channels(archive, &hints)?;
     find_video(archive, id, &hints)?.ok_or_else(|| {
         format!("no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from")
@@ -95,11 +191,12 @@ fn cue_line(links: &LinkTarget, base: bool, start: f64, text: &str) -> String {
 pub fn get_transcript(
     ctx: &Context,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &TranscriptArgs,
+    budget: usize,
 ) -> ToolResult {
     let archive = ctx.sources.archive(handle)?;
-    let id = str_arg(args, "video_id").unwrap_or_default();
-    let channel = str_arg(args, "channel");
+    let id = args.video_id.as_str();
+    let channel = args.channel.as_deref();
     let hints: Vec<String> = channel.map(str::to_string).into_iter().collect();
     known_channels(&archive, &hints)?;
     let Some(found) = find_video(&archive, id, &hints)? else {
@@ -107,7 +204,7 @@ pub fn get_transcript(
     };
     let links = links(&found);
     let v = &found.video;
-    let offset = int_arg(args, "offset", 0);
+    let offset = args.offset;
     if offset > 0 && offset >= v.cues.len() {
         return Err(format!(
             "offset {offset} is past the end: {id:?} has {} caption line(s), so offsets run from 0 to {}",
@@ -158,7 +255,7 @@ pub fn get_transcript(
         (out, super::output::content(&answer))
     };
     Ok(crate::budget::fit_whole(
-        crate::budget::of_answer(args, archive.handle()),
+        crate::budget::of_answer(budget, archive.handle()),
         render,
     ))
 }
@@ -217,20 +314,17 @@ fn window_lines(v: &VideoRecord, counted: &[VideoCount], before: f64, after: f64
 fn asked(
     archive: &Archive,
     index_dir: Option<&std::path::Path>,
-    args: &Map<String, Value>,
+    args: &BatchArgs,
 ) -> Result<Queries, String> {
-    let mut queries: Vec<String> = str_arg(args, "query")
-        .map(str::to_string)
-        .into_iter()
-        .collect();
-    queries.extend(list_arg(args, "queries"));
+    let mut queries: Vec<String> = args.query.iter().cloned().collect();
+    queries.extend(args.queries.iter().cloned());
     if queries.len() > MAX_QUERIES {
         return Err(format!(
             "at most {MAX_QUERIES} queries per call (got {}); split the call",
             queries.len()
         ));
     }
-    let exclude = list_arg(args, "exclude");
+    let exclude = args.exclude.clone();
     if queries.is_empty() && !exclude.is_empty() {
         return Err(
             "exclude applies to a query: pass query or queries with it, or drop exclude".into(),
@@ -238,11 +332,11 @@ fn asked(
     }
     let asked = Asked {
         queries,
-        regex: bool_arg(args, "regex", false),
-        use_aliases: bool_arg(args, "use_aliases", true),
+        regex: args.regex,
+        use_aliases: args.use_aliases,
         exclude,
-        fuzzy: int_arg(args, "fuzzy", 0).min(2) as u8,
-        scopes: list_arg(args, "scopes"),
+        fuzzy: args.fuzzy.min(2),
+        scopes: args.scopes.clone(),
     };
     Queries::compile(archive, index_dir, &asked).map_err(|e| e.to_string())
 }
@@ -250,10 +344,11 @@ fn asked(
 pub fn get_transcripts(
     sources: &Sources,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &BatchArgs,
+    budget: usize,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let mut ids = batch_ids(args)?;
+    let mut ids = batch_ids(&args.video_ids)?;
     let mut notes = Vec::new();
     if ids.len() > MAX_IDS {
         notes.push(format!(
@@ -266,13 +361,13 @@ pub fn get_transcripts(
     let index_dir = sources.index_dir(handle);
     let asked = asked(&archive, index_dir.as_deref(), args)?;
     notes.extend(asked.notes.iter().cloned());
-    let before = int_arg(args, "before", 30) as f64;
-    let after = int_arg(args, "after", 30) as f64;
-    let max_lines = int_arg(args, "max_lines", 200);
-    let base = str_arg(args, "link_style") == Some("base");
-    let (want_video, want_post) = content_types(&list_arg(args, "content_types"))?;
-    let mut hints = list_arg(args, "channels");
-    hints.extend(str_arg(args, "channel").map(str::to_string));
+    let before = f64::from(args.before);
+    let after = f64::from(args.after);
+    let max_lines = args.max_lines;
+    let base = args.link_style == super::search::LinkStyle::Base;
+    let (want_video, want_post) = content_types(&args.content_types)?;
+    let mut hints = args.channels.clone();
+    hints.extend(args.channel.iter().cloned());
     known_channels(&archive, &hints)?;
     let mut pieces: Vec<Piece> = Vec::new();
     let mut rows = Vec::new();
@@ -355,7 +450,7 @@ pub fn get_transcripts(
         (out, super::output::content(&batch))
     };
     Ok(crate::budget::fit_whole(
-        crate::budget::of_answer(args, archive.handle()),
+        crate::budget::of_answer(budget, archive.handle()),
         render,
     ))
 }
@@ -379,8 +474,7 @@ fn content_types(types: &[String]) -> Result<(bool, bool), String> {
 }
 
 /// The ids of a `get_transcripts` call: one at least, each once.
-fn batch_ids(args: &Map<String, Value>) -> Result<Vec<String>, String> {
-    let ids = list_arg(args, "video_ids");
+fn batch_ids(ids: &[String]) -> Result<Vec<String>, String> {
     if ids.is_empty() {
         return Err("video_ids is empty: give the ids of the videos (or posts) to read, as search results show them".into());
     }
@@ -389,7 +483,7 @@ fn batch_ids(args: &Map<String, Value>) -> Result<Vec<String>, String> {
         Some(twice) => Err(format!(
             "video_ids names {twice:?} twice: give each id once"
         )),
-        None => Ok(ids),
+        None => Ok(ids.to_vec()),
     }
 }
 
@@ -591,7 +685,7 @@ fn render_batch_video(
 pub fn get_video_metadata(
     sources: &Sources,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &MetadataArgs,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
     let found = video_arg(&archive, args)?;

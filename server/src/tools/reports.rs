@@ -7,12 +7,11 @@
 //! timeline, so they are cited without a time.
 
 use schemars::JsonSchema;
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
 
 use super::output::content;
 use crate::sources::Sources;
-use crate::tool::{str_arg, ToolResult};
+use crate::tool::ToolResult;
 use archilyzer_core::archive::{Archive, Site};
 use archilyzer_core::format::paths::Layer;
 use archilyzer_core::format::{Citation, Post, Report, ReportIndex};
@@ -126,14 +125,33 @@ fn moment_page(site: &Site, c: &Citation) -> Option<String> {
     ))
 }
 
-pub fn get_report(
-    sources: &Sources,
-    handle: &SourceHandle,
-    args: &Map<String, Value>,
-) -> ToolResult {
+/// `get_report`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ReportArgs {
+    /// The report id, as list_reports shows it.
+    pub report: String,
+    /// Only this section (id or title).
+    #[serde(default)]
+    pub section: Option<String>,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: super::args::Source,
+}
+
+/// `get_post`'s and `get_thread`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct PostArgs {
+    /// The post's id (for get_thread, any post of the thread).
+    pub post_id: String,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: super::args::Source,
+}
+
+pub fn get_report(sources: &Sources, handle: &SourceHandle, args: &ReportArgs) -> ToolResult {
     let archive = sources.archive(handle)?;
     let site = report_site(&archive)?;
-    let id = str_arg(args, "report").unwrap_or_default();
+    let id = args.report.as_str();
     let known = || {
         site.reports()
             .ok()
@@ -157,7 +175,7 @@ pub fn get_report(
             ),
             list => format!("no report {id:?} on {}; its reports are: {list}", site.id()),
         })?;
-    let section = str_arg(args, "section");
+    let section = args.section.as_deref();
     let sections: Vec<_> = report
         .sections
         .iter()
@@ -250,9 +268,9 @@ fn render_post(p: &Post) -> String {
     )
 }
 
-pub fn get_post(sources: &Sources, handle: &SourceHandle, args: &Map<String, Value>) -> ToolResult {
+pub fn get_post(sources: &Sources, handle: &SourceHandle, args: &PostArgs) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let (channel, post) = find_post(&archive, str_arg(args, "post_id").unwrap_or_default())?;
+    let (channel, post) = find_post(&archive, &args.post_id)?;
     let out = format!(
         "{}\nPosts have no timeline: cite them as above, without an @ time.",
         render_post(&post)
@@ -260,13 +278,9 @@ pub fn get_post(sources: &Sources, handle: &SourceHandle, args: &Map<String, Val
     Ok((out, content(&PostAnswer { channel, post })))
 }
 
-pub fn get_thread(
-    sources: &Sources,
-    handle: &SourceHandle,
-    args: &Map<String, Value>,
-) -> ToolResult {
+pub fn get_thread(sources: &Sources, handle: &SourceHandle, args: &PostArgs) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let (channel, post) = find_post(&archive, str_arg(args, "post_id").unwrap_or_default())?;
+    let (channel, post) = find_post(&archive, &args.post_id)?;
     let thread = post.thread_id.clone().unwrap_or_else(|| post.id.clone());
     let mut posts = Vec::new();
     for site in archive.sites() {

@@ -8,21 +8,23 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use super::args::FindOptions;
 use super::worklist;
 
 use crate::budget;
 use crate::sources::Sources;
-use crate::tool::{bool_arg, int_arg, list_arg, str_arg, Progress, Tick, ToolResult};
+use crate::tool::{Progress, Tick, ToolResult};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::collapse::{collapse, Row};
 use archilyzer_core::format::SiteScope;
 use archilyzer_core::links::LinkTarget;
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{
-    search_each, AlsoHeard, Coverage, ExactCount, Expansion, FilterArgs, Request, Response, Scope,
-    VideoResult,
+    search_each, AlsoHeard, Coverage, ExactCount, Expansion, Request, Response, Scope, VideoResult,
 };
 use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
@@ -32,18 +34,96 @@ pub const DEFAULT_MAX_PAGES: usize = 400;
 /// A scan stops after the page where this many videos have matched.
 pub const MAX_VIDEOS: usize = 2000;
 
-/// The engine request the shared arguments describe.
-pub fn request(args: &Map<String, Value>) -> Request {
+/// `search_transcripts`' arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct SearchArgs {
+    /// Words to find (a phrase of whole words; a final * makes the last a
+    /// prefix), or a regex with regex:true.
+    pub query: String,
+    /// How the query is found, and the filters.
+    #[serde(flatten)]
+    pub find: FindOptions,
+    /// The page of results.
+    #[serde(flatten)]
+    pub page: PageArgs,
+}
+
+/// Which page of a result, and how it is shown: `search_transcripts`'
+/// and `open_link`'s.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct PageArgs {
+    /// Videos per page.
+    #[schemars(range(min = 1, max = 200))]
+    #[serde(default = "twenty")]
+    pub limit: usize,
+    /// relevance (default: BM25 over the confirmed hits, weighing how
+    /// often the words are said against the video's length and how rare
+    /// each is), newest, oldest, or archive order. The whole set is
+    /// ordered before paging.
+    #[serde(default)]
+    pub order: Option<Order>,
+    /// Skip this many matching videos.
+    #[serde(default)]
+    pub offset: usize,
+    /// false: a cheap worklist without cue text.
+    #[serde(default = "super::args::yes")]
+    pub include_snippets: bool,
+    /// inline links per line, or one moment_base line per video with
+    /// [mm:ss|seconds] stamps.
+    #[serde(default)]
+    pub link_style: LinkStyle,
+}
+
+/// How a page's lines link to their moments.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkStyle {
+    /// A link on every line.
+    #[default]
+    Inline,
+    /// One moment_base line per video, and [mm:ss|seconds] stamps.
+    Base,
+}
+
+fn twenty() -> usize {
+    20
+}
+
+/// `enumerate_matches`' arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct EnumerateArgs {
+    /// Words to find (a phrase of whole words; a final * makes the last a
+    /// prefix), or a regex with regex:true.
+    pub query: String,
+    /// How the query is found, and the filters.
+    #[serde(flatten)]
+    pub find: FindOptions,
+    /// Videos per batch for the batch count (default 12).
+    #[schemars(range(min = 1, max = 50))]
+    #[serde(default = "twelve", skip_serializing)]
+    pub batch_size: usize,
+    /// Continue the worklist: the next_cursor the previous page gave
+    /// (with the same arguments).
+    #[serde(default, skip_serializing)]
+    pub cursor: Option<String>,
+}
+
+fn twelve() -> usize {
+    12
+}
+
+/// The engine request for `query` found as `find` says.
+pub fn request(query: &str, find: &FindOptions) -> Request {
     Request {
-        query: str_arg(args, "query").unwrap_or_default().to_string(),
-        regex: bool_arg(args, "regex", false),
+        query: query.to_string(),
+        regex: find.regex,
         case_sensitive: false,
-        use_aliases: bool_arg(args, "use_aliases", true),
-        exclude: list_arg(args, "exclude"),
-        fuzzy: int_arg(args, "fuzzy", 0).min(2) as u8,
-        scopes: list_arg(args, "scopes"),
-        filters: FilterArgs::from_json(args),
-        max_pages: Some(int_arg(args, "max_pages", DEFAULT_MAX_PAGES)),
+        use_aliases: find.use_aliases,
+        exclude: find.exclude.clone(),
+        fuzzy: find.fuzzy.min(2),
+        scopes: find.scopes.clone(),
+        filters: find.filters.0.clone(),
+        max_pages: Some(find.max_pages.unwrap_or(DEFAULT_MAX_PAGES)),
         max_videos: Some(MAX_VIDEOS),
     }
 }
@@ -51,7 +131,7 @@ pub fn request(args: &Map<String, Value>) -> Request {
 fn run(
     sources: &Sources,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &SearchArgs,
     progress: Progress,
 ) -> Result<(std::sync::Arc<Archive>, Response), String> {
     let archive = sources.archive(handle)?;
@@ -60,7 +140,7 @@ fn run(
     let mut response = search_each(
         &archive,
         index.as_deref(),
-        &request(args),
+        &request(&args.query, &args.find),
         &mut |v| videos.push(v),
         &mut |done, total| progress(Tick::pages(done, total)),
     )?;
@@ -166,15 +246,11 @@ fn more_hits(v: &VideoResult, shown: usize, label: &str) -> String {
     )
 }
 
-/// The result rows: recordings (mirrors folded) unless
-/// `collapse_duplicates:false`, and the line that says what was folded.
-fn rows(
-    archive: &Archive,
-    r: &mut Response,
-    args: &Map<String, Value>,
-) -> (Vec<Row>, Option<String>) {
+/// The result rows: recordings (mirrors folded) unless `fold` is false
+/// (`collapse_duplicates:false`), and the line that says what was folded.
+fn rows(archive: &Archive, r: &mut Response, fold: bool) -> (Vec<Row>, Option<String>) {
     let videos = std::mem::take(&mut r.videos);
-    if !bool_arg(args, "collapse_duplicates", true) {
+    if !fold {
         return (
             videos
                 .into_iter()
@@ -376,34 +452,45 @@ pub struct FirstPage {
 pub fn search_transcripts(
     sources: &Sources,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &SearchArgs,
+    budget: usize,
     progress: Progress,
 ) -> ToolResult {
     let (archive, r) = run(sources, handle, args, progress)?;
-    let label = format!("{:?}", str_arg(args, "query").unwrap_or(""));
-    Ok(render_page(&archive, r, args, &label, Order::Relevance))
+    let label = format!("{:?}", args.query);
+    let shown = Shown {
+        page: &args.page,
+        fold: args.find.collapse_duplicates,
+        budget,
+        default_order: Order::Relevance,
+    };
+    Ok(render_page(&archive, r, &shown, &label))
 }
 
-/// One page of a result (`limit`, `offset`, `include_snippets`,
-/// `link_style`, `collapse_duplicates` from `args`), headed by a warning
-/// when it is not the whole set; `label` names what was searched.
+/// How a page of a result is shown: which page, mirrors folded or not,
+/// the call's budget, and the order when the page names none.
+pub struct Shown<'a> {
+    pub page: &'a PageArgs,
+    pub fold: bool,
+    pub budget: usize,
+    pub default_order: Order,
+}
+
+/// One page of a result, as `shown` says, headed by a warning when it is
+/// not the whole set; `label` names what was searched.
 pub fn render_page(
     archive: &Archive,
     mut r: Response,
-    args: &Map<String, Value>,
+    shown: &Shown,
     label: &str,
-    default_order: Order,
 ) -> (String, Value) {
-    let (rows, collapsed) = rows(archive, &mut r, args);
+    let (rows, collapsed) = rows(archive, &mut r, shown.fold);
     recount(&mut r, &rows, |v| v.hits.len());
-    let order = str_arg(args, "order")
-        .and_then(Order::parse)
-        .unwrap_or(default_order);
+    let order = shown.page.order.unwrap_or(shown.default_order);
     let rows = arranged(archive, rows, order);
-    let limit = int_arg(args, "limit", 20);
-    let offset = int_arg(args, "offset", 0);
-    let snippets = bool_arg(args, "include_snippets", true);
-    let base_style = str_arg(args, "link_style") == Some("base");
+    let (limit, offset) = (shown.page.limit, shown.page.offset);
+    let snippets = shown.page.include_snippets;
+    let base_style = shown.page.link_style == LinkStyle::Base;
     let blocks: Vec<Block> = rows
         .iter()
         .skip(offset)
@@ -429,7 +516,7 @@ pub fn render_page(
         offset,
         snippets,
     };
-    budget::fit_whole(budget::of_answer(args, archive.handle()), |room| {
+    budget::fit_whole(budget::of_answer(shown.budget, archive.handle()), |room| {
         page.render(room)
     })
 }
@@ -574,7 +661,8 @@ fn fit_blocks(blocks: &[Block], budget: usize, fixed: usize) -> Fit {
 pub fn enumerate_matches(
     sources: &Sources,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &EnumerateArgs,
+    budget: usize,
     progress: Progress,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
@@ -587,9 +675,9 @@ pub fn enumerate_matches(
         )
     })?;
     let (r, rows) = (&made.response, &made.rows);
-    let list = worklist::List::new(rows, &made.hits, args, archive.sites().len());
-    let start = worklist::start(args, &list)?;
-    let batch = int_arg(args, "batch_size", 12).max(1);
+    let list = worklist::List::new(rows, &made.hits, args, budget, archive.sites().len());
+    let start = worklist::start(args.cursor.as_deref(), &list)?;
+    let batch = args.batch_size.max(1);
     let batches = rows.len().div_ceil(batch);
     // The notes are the list's, not the page's: said on the first page
     // only, so the pages that follow fill their budget with rows.
@@ -608,7 +696,7 @@ pub fn enumerate_matches(
         format!("\n---\n{read}); notes on page 1")
     };
     let counts = Counts::of(r, rows);
-    let label = format!("{:?}", str_arg(args, "query").unwrap_or(""));
+    let label = format!("{:?}", args.query);
     let channel = list
         .channel_note()
         .map_or(String::new(), |c| format!("; {c}"));
@@ -658,7 +746,7 @@ pub fn enumerate_matches(
     // What a page holds besides its rows, measured on a page of none
     // (plus room for the digits of the row numbers its ranges and cursor
     // name, one more in each of five places at most).
-    let budget = budget::of_answer(args, archive.handle());
+    let budget = budget::of_answer(budget, archive.handle());
     let (text, structured) = render(&worklist::Page::none(start));
     let fixed = budget::size(&text, &structured) + 5;
     Ok(budget::fit_whole(budget, |room| {
@@ -673,10 +761,10 @@ pub fn enumerate_matches(
 fn make_worklist(
     archive: &Archive,
     index: Option<&std::path::Path>,
-    args: &Map<String, Value>,
+    args: &EnumerateArgs,
     progress: Progress,
 ) -> Result<worklist::Made, String> {
-    let mut request = request(args);
+    let mut request = request(&args.query, &args.find);
     request.max_videos = None;
     let mut videos = Vec::new();
     let mut hits = HashMap::new();
@@ -692,7 +780,7 @@ fn make_worklist(
     )
     .map_err(|e| e.to_string())?;
     r.videos = videos;
-    let (rows, collapsed) = rows(archive, &mut r, args);
+    let (rows, collapsed) = rows(archive, &mut r, args.find.collapse_duplicates);
     recount(&mut r, &rows, |v| hits[&v.key()]);
     Ok(worklist::Made {
         response: r,
@@ -755,11 +843,16 @@ mod tests {
     #[test]
     fn shared_arguments_build_one_request() {
         let args = serde_json::json!({"query": "cup", "channel": "a", "channels": ["b"], "group": "g", "states": ["deleted"], "max_pages": 5});
-        let r = request(args.as_object().unwrap());
+        let a: SearchArgs = super::super::args::parse("t", args.as_object().unwrap()).unwrap();
+        let r = request(&a.query, &a.find);
         assert_eq!(r.filters.channels, ["b", "a"]);
         assert_eq!(r.filters.groups, ["g"]);
         assert_eq!((r.max_pages, r.use_aliases), (Some(5), true));
-        let r = request(serde_json::json!({"query": "x"}).as_object().unwrap());
+        assert_eq!((a.page.limit, a.page.include_snippets), (20, true));
+        let x = serde_json::json!({"query": "x"});
+        let a: EnumerateArgs = super::super::args::parse("t", x.as_object().unwrap()).unwrap();
+        let r = request(&a.query, &a.find);
         assert_eq!(r.max_pages, Some(DEFAULT_MAX_PAGES));
+        assert_eq!(a.batch_size, 12);
     }
 }

@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
-use super::search::{render_page, DEFAULT_MAX_PAGES, MAX_VIDEOS};
-use crate::tool::{bool_arg, str_arg, Context, Progress, Tick, ToolResult};
+use super::search::{render_page, PageArgs, Shown, DEFAULT_MAX_PAGES, MAX_VIDEOS};
+use crate::tool::{Context, Progress, Tick, ToolResult};
 use archilyzer_core::query::{Filters, Scope, FILTERS};
 use archilyzer_core::share::eval::{self, Caps};
 use archilyzer_core::share::{Node, ShareLink, Term};
@@ -164,23 +164,42 @@ fn filters_line(link: &ShareLink) -> String {
     }
 }
 
+/// `open_link`'s arguments.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct OpenLinkArgs {
+    /// The share link, as pasted.
+    pub link: String,
+    /// Return the plan without searching.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// Adjustments: clear_availability, clear_type, clear_age,
+    /// clear_dates, clear_filters, clear_channels (true), channels [..],
+    /// date_from, date_to (YYYYMMDD), query, regex, query_scope
+    /// (transcripts, chat, metadata, description, tags, posts).
+    #[serde(default)]
+    pub overrides: Map<String, Value>,
+    /// Fold mirrors of one recording into one row, naming the copies
+    /// (default true).
+    #[serde(default = "super::args::yes")]
+    pub collapse_duplicates: bool,
+    /// The page of results (in archive order unless order says).
+    #[serde(flatten)]
+    pub page: PageArgs,
+}
+
 /// The `open_link` tool; the corpus its result names comes from the link.
 pub fn open_link(
     ctx: &Context,
-    args: &Map<String, Value>,
+    args: OpenLinkArgs,
+    budget: usize,
     progress: Progress,
 ) -> (ToolResult, String) {
     let default = ctx.sources.default_handle().to_string();
-    let raw = str_arg(args, "link").unwrap_or_default();
-    let mut link = match ShareLink::decode(raw) {
+    let mut link = match ShareLink::decode(&args.link) {
         Ok(l) => l,
         Err(e) => return (Err(format!("open_link: {e}").into()), default),
     };
-    let empty = Map::new();
-    let overrides = args
-        .get("overrides")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
+    let overrides = &args.overrides;
     let applied = match apply_overrides(&mut link, overrides) {
         Ok(a) => a,
         Err(e) => return (Err(e.into()), default),
@@ -190,20 +209,30 @@ pub fn open_link(
         Err(e) => return (Err(format!("open_link: {e}").into()), default),
     };
     (
-        run(ctx, &link, &handle, &how, &applied, args, progress),
+        run(
+            ctx,
+            &link,
+            (&handle, &how),
+            &applied,
+            (&args, budget),
+            progress,
+        ),
         handle.to_string(),
     )
 }
 
+/// Runs `link` on the corpus it resolved to (`corpus`: its handle and
+/// how it was found), with the `overrides` applied, paged as `asked`
+/// says (the arguments and the budget).
 fn run(
     ctx: &Context,
     link: &ShareLink,
-    handle: &archilyzer_core::source::SourceHandle,
-    how: &str,
+    corpus: (&archilyzer_core::source::SourceHandle, &str),
     applied: &[String],
-    args: &Map<String, Value>,
+    asked: (&OpenLinkArgs, usize),
     progress: Progress,
 ) -> ToolResult {
+    let ((handle, how), (args, budget)) = (corpus, asked);
     let archive = ctx.sources.archive(handle)?;
     let scope = Filters::resolve(&link.filters, &archive)
         .map_err(|e| format!("the link's filters do not fit corpus {handle}: {e}"))?
@@ -236,7 +265,7 @@ fn run(
         overrides: applied.to_vec(),
         scope,
     };
-    if bool_arg(args, "dry_run", false) {
+    if args.dry_run {
         plan.push_str("\n(dry run: nothing was searched; call again without dry_run to run it)\n");
         let answer = OpenLink {
             plan: facts,
@@ -253,13 +282,13 @@ fn run(
         progress(Tick::pages(d, t))
     })
     .map_err(|e| format!("open_link: {e}"))?;
-    let (page, mut structured) = render_page(
-        &archive,
-        response,
-        args,
-        &link.tree.render(),
-        archilyzer_core::query::order::Order::Archive,
-    );
+    let shown = Shown {
+        page: &args.page,
+        fold: args.collapse_duplicates,
+        budget,
+        default_order: archilyzer_core::query::order::Order::Archive,
+    };
+    let (page, mut structured) = render_page(&archive, response, &shown, &link.tree.render());
     // The page is a SearchPage already; the plan joins it, as OpenLink
     // declares.
     structured["plan"] = super::output::content(&facts);

@@ -6,27 +6,50 @@
 //! always fit or the call is refused with what to ask instead; the top
 //! moments come when there is room for all of them.
 
-use serde_json::{Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
 
+use super::args::FindOptions;
 use super::search::{first_lines, request};
 use crate::budget;
 use crate::sources::Sources;
-use crate::tool::{bool_arg, list_arg, str_arg, Progress, Tick, ToolResult};
+use crate::tool::{Progress, Tick, ToolResult};
 use archilyzer_core::query::Request;
 use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
 use archilyzer_core::trend::{self, Ask, By, Row, Top, Trend};
 
+/// `mention_trend`'s arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct TrendArgs {
+    /// Words to find (a phrase of whole words; a final * makes the last a
+    /// prefix), or a regex with regex:true (give this or queries).
+    #[serde(default)]
+    pub query: Option<String>,
+    /// Up to 8 phrases to compare, each compiled as query is (give this
+    /// or query).
+    #[schemars(length(min = 1, max = 8))]
+    #[serde(default)]
+    pub queries: Vec<String>,
+    /// The periods' length (default year).
+    #[serde(default)]
+    pub by: By,
+    /// How the queries are found, and the filters.
+    #[serde(flatten)]
+    pub find: FindOptions,
+}
+
 /// The requests `args` asks for: `query` or `queries`, each with the
 /// shared filters and options, and no cap on matching videos (a trend
 /// counts every match, as `enumerate_matches` does).
-pub fn requests(args: &Map<String, Value>) -> Result<Vec<Request>, String> {
-    let mut queries = list_arg(args, "queries");
-    if let Some(q) = str_arg(args, "query") {
-        queries.insert(0, q.to_string());
+pub fn requests(args: &TrendArgs) -> Result<Vec<Request>, String> {
+    let mut queries = args.queries.clone();
+    if let Some(q) = &args.query {
+        queries.insert(0, q.clone());
     }
     let queries = trend::check_queries(queries)?;
-    let base = request(args);
+    let base = request("", &args.find);
     Ok(queries
         .into_iter()
         .map(|query| Request {
@@ -37,15 +60,11 @@ pub fn requests(args: &Map<String, Value>) -> Result<Vec<Request>, String> {
         .collect())
 }
 
-/// The length of the periods `args` asks for (default: year).
-pub fn by(args: &Map<String, Value>) -> By {
-    str_arg(args, "by").and_then(By::parse).unwrap_or_default()
-}
-
 pub fn mention_trend(
     sources: &Sources,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &TrendArgs,
+    budget: usize,
     progress: Progress,
 ) -> ToolResult {
     let requests = requests(args)?;
@@ -53,8 +72,8 @@ pub fn mention_trend(
     let index = sources.index_dir(handle);
     let ask = Ask {
         requests: &requests,
-        by: by(args),
-        collapse_mirrors: bool_arg(args, "collapse_duplicates", true),
+        by: args.by,
+        collapse_mirrors: args.find.collapse_duplicates,
     };
     let t = trend::trend(
         &archive,
@@ -71,7 +90,7 @@ pub fn mention_trend(
             head.push_str(&lines);
         }
     }
-    let room = budget::of_answer(args, archive.handle());
+    let room = budget::of_answer(budget, archive.handle());
     for detail in Detail::most_first(&t) {
         let (text, structured) = render(&t, &head, detail);
         if budget::size(&text, &structured) <= room {

@@ -19,7 +19,7 @@ pub fn validate(
         .cloned()
         .unwrap_or_default();
     let mut checked = Map::new();
-    for (name, value) in args {
+    for (name, value) in args.iter().filter(|(_, v)| !v.is_null()) {
         let Some(spec) = props.get(name) else {
             let hint = crate::tool::nearest(name, props.keys().map(String::as_str))
                 .map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
@@ -83,6 +83,12 @@ fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<()
         Some("number") if !value.is_number() => bad("a number"),
         Some("object") if !value.is_object() => bad("an object"),
         Some("string") if !value.is_string() => bad("a string"),
+        Some("string") => match allowed(spec) {
+            Some(allowed) if !allowed.contains(value) => {
+                bad(&format!("one of {}", Value::Array(allowed)))
+            }
+            _ => Ok(()),
+        },
         Some("boolean") if !value.is_boolean() => bad("true or false"),
         Some("array")
             if !value
@@ -109,13 +115,27 @@ fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<()
             }
             Ok(())
         }
-        _ => match spec["enum"].as_array() {
+        _ => match allowed(spec) {
             Some(allowed) if !allowed.contains(value) => {
-                bad(&format!("one of {}", Value::Array(allowed.clone())))
+                bad(&format!("one of {}", Value::Array(allowed)))
             }
             _ => Ok(()),
         },
     }
+}
+
+/// The values a schema allows, when it lists them: an `enum`, or a
+/// `oneOf` of `const`s (a Rust enum whose variants carry doc comments).
+fn allowed(spec: &Value) -> Option<Vec<Value>> {
+    if let Some(values) = spec["enum"].as_array() {
+        return Some(values.clone());
+    }
+    let consts: Option<Vec<Value>> = spec["oneOf"]
+        .as_array()?
+        .iter()
+        .map(|v| v.get("const").cloned())
+        .collect();
+    consts
 }
 
 #[cfg(test)]

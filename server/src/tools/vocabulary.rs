@@ -2,34 +2,60 @@
 //! for it, from the index's vocabulary, each searched in the scope asked
 //! for (see `archilyzer_core::query::vocabulary`).
 
-use serde_json::{Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 use crate::sources::Sources;
-use crate::tool::{int_arg, str_arg, ToolResult};
+use crate::tool::ToolResult;
 use archilyzer_core::links::clock;
 use archilyzer_core::links::LinkTarget;
 use archilyzer_core::query::vocabulary::{similar_terms as report, TermReport};
 use archilyzer_core::query::FilterArgs;
 use archilyzer_core::source::SourceHandle;
 
+/// `similar_terms`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SimilarArgs {
+    /// The word, or a phrase: each of its words is looked up with its own
+    /// neighbours ("dan harmon": dan and its neighbours, then harmon and
+    /// its).
+    pub word: String,
+    /// Edits a variant may be away (default 1, or 2 for a word of 8
+    /// letters or more).
+    #[schemars(range(min = 1, max = 2))]
+    #[serde(default)]
+    pub max_edits: Option<u32>,
+    /// Only these channels, by slug or name (additive with groups).
+    #[serde(default)]
+    pub channels: Vec<String>,
+    /// Older singular form of channels.
+    #[serde(default)]
+    pub channel: Option<String>,
+    /// Only channels of these groups, by id or name.
+    #[serde(default)]
+    pub groups: Vec<String>,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: super::args::Source,
+}
+
 pub fn similar_terms(
     sources: &Sources,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &SimilarArgs,
+    budget: usize,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
     let index = sources
         .index_dir(handle)
         .ok_or_else(|| "similar terms come from the index's vocabulary, and this system has no cache folder to find it in (HOME is not set?): start the server with --index DIR or ARCHILYZER_INDEX_DIR naming the index".to_string())?;
-    let word = str_arg(args, "word").unwrap_or_default();
-    let max_edits = args
-        .get("max_edits")
-        .map(|_| int_arg(args, "max_edits", 1) as u32);
-    // The same channel scope search takes, from the same arguments.
-    let scope = super::search::request(args).filters;
+    let word = args.word.as_str();
+    let max_edits = args.max_edits;
+    // The channel scope search takes, the singular form added as search
+    // adds it.
     let filters = FilterArgs {
-        channels: scope.channels,
-        groups: scope.groups,
+        channels: args.channels.iter().chain(&args.channel).cloned().collect(),
+        groups: args.groups.clone(),
         ..FilterArgs::default()
     };
     let terms = report(&archive, &index, word, max_edits, &filters).map_err(|e| e.to_string())?;
@@ -72,7 +98,7 @@ pub fn similar_terms(
         (out, super::output::content(&answer))
     };
     Ok(crate::budget::fit_whole(
-        crate::budget::of_answer(args, archive.handle()),
+        crate::budget::of_answer(budget, archive.handle()),
         render,
     ))
 }

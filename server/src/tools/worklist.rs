@@ -26,9 +26,7 @@ use std::sync::{Arc, Mutex, Weak};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::Response;
 
-use serde_json::{Map, Value};
-
-use crate::tool::str_arg;
+use super::search::EnumerateArgs;
 use archilyzer_core::collapse::Row;
 
 pub use archilyzer_core::query::VideoKey as Key;
@@ -49,9 +47,6 @@ pub struct List<'a> {
     /// The most characters of a title a row's line shows.
     title_chars: usize,
 }
-
-/// Arguments that do not change the list, left out of the fingerprint.
-const PRESENTATION: [&str; 3] = ["cursor", "max_chars", "batch_size"];
 
 /// How many made worklists are kept (the oldest goes first).
 const KEPT_LISTS: usize = 8;
@@ -86,7 +81,7 @@ fn kept() -> std::sync::MutexGuard<'static, Vec<KeptList>> {
 /// says whether it was kept.
 pub fn kept_or_made(
     archive: &Arc<Archive>,
-    args: &Map<String, Value>,
+    args: &EnumerateArgs,
     make: impl FnOnce() -> Result<Made, String>,
 ) -> Result<(Arc<Made>, bool), String> {
     let (pages, _) = archive.page_table();
@@ -130,17 +125,13 @@ pub fn kept_or_made(
     Ok((made, false))
 }
 
-/// The arguments that shape a list, one `name=value` line each, sorted.
-fn arguments_text(args: &Map<String, Value>) -> String {
-    let mut names: Vec<&String> = args
-        .keys()
-        .filter(|k| !PRESENTATION.contains(&k.as_str()))
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|n| format!("{n}={}\n", args[n]))
-        .collect()
+/// The arguments that shape a list, as text. What only presents it (the
+/// cursor, the batch size, the budget) is not serialised, so it is not
+/// in the fingerprint.
+fn arguments_text(args: &EnumerateArgs) -> String {
+    let mut text = serde_json::to_string(args).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 impl<'a> List<'a> {
@@ -148,7 +139,8 @@ impl<'a> List<'a> {
     pub fn new(
         rows: &'a [Row],
         hits: &'a HashMap<Key, usize>,
-        args: &Map<String, Value>,
+        args: &EnumerateArgs,
+        budget: usize,
         sites: usize,
     ) -> Self {
         let first = rows.first().map(|r| r.video.channel.as_str());
@@ -159,7 +151,7 @@ impl<'a> List<'a> {
             fingerprint: String::new(),
             sites,
             one_channel,
-            title_chars: title_chars(crate::budget::of(args)),
+            title_chars: title_chars(budget),
         };
         list.fingerprint = list.fingerprint(args);
         list
@@ -180,7 +172,7 @@ impl<'a> List<'a> {
     }
 
     /// A short hash of the list and of the arguments that shaped it.
-    fn fingerprint(&self, args: &Map<String, Value>) -> String {
+    fn fingerprint(&self, args: &EnumerateArgs) -> String {
         let mut text = arguments_text(args);
         for row in self.rows {
             let v = &row.video;
@@ -270,8 +262,8 @@ fn title_chars(budget: usize) -> usize {
 
 /// Where a call starts: row 0, or the row its `cursor` names when the
 /// cursor's fingerprint is this list's.
-pub fn start(args: &Map<String, Value>, list: &List) -> Result<usize, String> {
-    let Some(cursor) = str_arg(args, "cursor") else {
+pub fn start(cursor: Option<&str>, list: &List) -> Result<usize, String> {
+    let Some(cursor) = cursor else {
         return Ok(0);
     };
     let parsed = cursor

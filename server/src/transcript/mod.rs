@@ -32,9 +32,9 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::tool::{bool_arg, str_arg, ToolResult};
+use crate::tool::ToolResult;
 use archilyzer_core::captions;
 use archilyzer_core::captions::choose::{self, Track};
 use discover::{Locator, WHISPER, YT_DLP};
@@ -135,9 +135,26 @@ struct Ask {
     model: String,
 }
 
-fn ask(args: &Map<String, Value>) -> Result<Ask, String> {
-    let url = url::classify(str_arg(args, "url").unwrap_or_default())?;
-    let lang = str_arg(args, "lang").unwrap_or("en").trim().to_string();
+/// `transcript`'s arguments.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct UrlArgs {
+    /// The video's http(s) URL.
+    pub url: String,
+    /// Caption language to prefer (default en); the original audio's
+    /// captions are used over a machine translation.
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// Transcribe the audio when there are no captions (default true).
+    #[serde(default = "crate::tools::args::yes")]
+    pub asr: bool,
+    /// Whisper model (default small).
+    #[serde(default)]
+    pub asr_model: Option<String>,
+}
+
+fn ask(args: &UrlArgs) -> Result<Ask, String> {
+    let url = url::classify(&args.url)?;
+    let lang = args.lang.as_deref().unwrap_or("en").trim().to_string();
     let lang_ok = !lang.is_empty()
         && lang.len() <= 20
         && lang
@@ -148,7 +165,9 @@ fn ask(args: &Map<String, Value>) -> Result<Ask, String> {
             "transcript: lang {lang:?} is not a language code such as en, es or pt-BR"
         ));
     }
-    let model = str_arg(args, "asr_model")
+    let model = args
+        .asr_model
+        .as_deref()
         .unwrap_or("small")
         .trim()
         .to_string();
@@ -163,7 +182,7 @@ fn ask(args: &Map<String, Value>) -> Result<Ask, String> {
     Ok(Ask {
         url,
         lang,
-        asr: bool_arg(args, "asr", true),
+        asr: args.asr,
         model,
     })
 }
@@ -261,7 +280,7 @@ fn from_speech(loc: &Locator, a: &Ask, yt: &Path, dir: &Path) -> Result<(Vec<Lin
 }
 
 /// The `transcript` tool.
-pub fn transcript(loc: &Locator, args: &Map<String, Value>) -> ToolResult {
+pub fn transcript(loc: &Locator, args: &UrlArgs) -> ToolResult {
     let a = ask(args)?;
     let yt = loc.find(YT_DLP).map_err(|e| format!("transcript: {e}"))?;
     let scratch = tempfile::Builder::new()

@@ -345,6 +345,53 @@ impl FilterArgs {
     }
 }
 
+/// The filters of a tool call, in the tools' form: each filter of
+/// [`FILTERS`] under its name, the older singular forms adding to their
+/// lists, a length given as a number of seconds or as text. Its JSON
+/// Schema and its reading are both made from the one table, so a tool's
+/// declared arguments and what it reads cannot differ; a tool's argument
+/// type flattens it in (`#[serde(flatten)]`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CallFilters(pub FilterArgs);
+
+impl<'de> serde::Deserialize<'de> for CallFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = Map::<String, Value>::deserialize(d)?;
+        Ok(CallFilters(FilterArgs::from_json(&map)))
+    }
+}
+
+impl serde::Serialize for CallFilters {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.to_json().serialize(s)
+    }
+}
+
+impl schemars::JsonSchema for CallFilters {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CallFilters".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut properties = Map::new();
+        for f in FILTERS {
+            properties.insert(f.name.to_string(), f.schema());
+            if let Some(one) = f.singular {
+                let help = format!("Older singular form of {}.", f.name);
+                properties.insert(
+                    one.to_string(),
+                    serde_json::json!({"type": "string", "description": help}),
+                );
+            }
+        }
+        schemars::json_schema!({"type": "object", "properties": properties})
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

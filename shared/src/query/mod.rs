@@ -43,7 +43,7 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use error::QueryError;
-pub use filter_args::{Filter, FILTERS};
+pub use filter_args::{CallFilters, Filter, FILTERS};
 pub use filters::{check_range, FilterArgs, FilterError, Filters};
 pub use suggest::{also_heard, AlsoHeard, Suggested};
 pub(crate) use terms::{TermSpec, Terms};

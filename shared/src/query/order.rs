@@ -22,7 +22,10 @@
 use super::VideoResult;
 
 /// How a result is ordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Order {
     /// BM25 over the confirmed hits.
     Relevance,

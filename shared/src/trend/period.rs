@@ -7,7 +7,9 @@ use serde::Serialize;
 use crate::time::Day;
 
 /// The length of the periods a trend counts by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum By {
     /// Calendar months: `2014-05`.

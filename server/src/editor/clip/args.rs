@@ -3,11 +3,76 @@
 
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::window::{parse_seconds, plan_window, Window};
 use super::{DEFAULT_PAD, DEFAULT_WAIT, MAX_WAIT, REASON_MAX};
-use crate::tool::{bool_arg, str_arg};
+
+/// `fetch_clip`'s arguments, as sent; `parse_args` checks them.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct ClipArgs {
+    /// The channel slug, as cited.
+    #[serde(default)]
+    pub channel: Option<String>,
+    /// The archive's video id, as cited.
+    #[serde(default)]
+    pub video: Option<String>,
+    /// Start of the cited span: seconds, mm:ss or h:mm:ss.
+    #[serde(default)]
+    pub start: Option<Moment>,
+    /// End of the cited span: seconds, mm:ss or h:mm:ss.
+    #[serde(default)]
+    pub end: Option<Moment>,
+    /// Seconds added before and after (default 3).
+    #[serde(default)]
+    pub pad: Option<f64>,
+    /// One line on why these seconds are needed (stored beside the file;
+    /// at most 400 characters are kept).
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// The report this clip is for, if any.
+    #[serde(default)]
+    pub report: Option<String>,
+    /// The whole recording instead of a window; start, end and pad are
+    /// then ignored.
+    #[serde(default)]
+    pub full: bool,
+    /// Cap on the source height (a window defaults to 720).
+    #[serde(default, rename = "maxHeight")]
+    #[schemars(range(min = 144, max = 2160))]
+    pub max_height: Option<u64>,
+    /// How long to wait for the editor's job (default 90, 0 to 300).
+    #[serde(default)]
+    pub wait_seconds: Option<f64>,
+    /// Resume waiting for this job (the other arguments are then
+    /// ignored).
+    #[serde(default)]
+    pub job: Option<String>,
+    /// The citing corpus.
+    #[serde(flatten)]
+    pub source: crate::tools::args::Source,
+}
+
+/// A moment as a call gives it: seconds, or text (`mm:ss`, `h:mm:ss`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(transparent)]
+pub struct Moment(pub Value);
+
+impl JsonSchema for Moment {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Moment".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": ["number", "string"]})
+    }
+}
 
 /// An id the editor accepts as a directory name: `[A-Za-z0-9_.-]+`, not
 /// `.` or `..`. A leading `-` is fine (it is data, never an option).
@@ -46,67 +111,69 @@ pub enum Ask {
 }
 
 /// Checks the arguments; the error is the text the call answers.
-pub fn parse_args(args: &Map<String, Value>) -> Result<(Ask, Duration), String> {
+pub fn parse_args(args: &ClipArgs) -> Result<(Ask, Duration), String> {
     let wait = args
-        .get("wait_seconds")
-        .and_then(Value::as_f64)
+        .wait_seconds
+        .filter(|w| w.is_finite())
         .unwrap_or(DEFAULT_WAIT)
         .clamp(0.0, MAX_WAIT);
     let wait = Duration::from_secs_f64(wait);
-    if let Some(job) = str_arg(args, "job")
-        .map(str::trim)
-        .filter(|j| !j.is_empty())
-    {
-        return Ok((Ask::Resume(job.to_string()), wait));
+    let text = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    if let Some(job) = text(&args.job) {
+        return Ok((Ask::Resume(job), wait));
     }
-    let text = |k| str_arg(args, k).map(str::trim).filter(|s| !s.is_empty());
-    let channel = text("channel")
+    let channel = text(&args.channel)
         .ok_or("fetch_clip: channel is required (the channel's slug, as citations show it)")?;
-    let video =
-        text("video").ok_or("fetch_clip: video is required (the archive's video id, as cited)")?;
-    if !valid_id(video) {
+    let video = text(&args.video)
+        .ok_or("fetch_clip: video is required (the archive's video id, as cited)")?;
+    if !valid_id(&video) {
         return Err(format!(
             "fetch_clip: video {video:?} is not an id: it must be letters, digits, `_`, `.` or `-`"
         ));
     }
-    let span = if bool_arg(args, "full", false) {
+    let span = if args.full {
         Span::Full
     } else {
         Span::Window(window_args(args)?)
     };
-    let reason = text("reason").ok_or(
+    let reason = text(&args.reason).ok_or(
         "fetch_clip: reason is required: one line on why these seconds are needed (the editor stores it beside the file)",
     )?;
     Ok((
         Ask::New(NewFetch {
-            channel: channel.into(),
-            video: video.into(),
+            channel,
+            video,
             span,
             reason: reason.chars().take(REASON_MAX).collect(),
-            report: text("report").map(str::to_string),
-            max_height: args.get("maxHeight").and_then(Value::as_u64),
+            report: text(&args.report),
+            max_height: args.max_height,
         }),
         wait,
     ))
 }
 
-pub(super) fn window_args(args: &Map<String, Value>) -> Result<Window, String> {
-    let time = |name: &str| {
-        let v = args.get(name).cloned().unwrap_or(Value::Null);
+pub(super) fn window_args(args: &ClipArgs) -> Result<Window, String> {
+    let time = |name: &str, given: &Option<Moment>| {
+        let v = given.as_ref().map_or(Value::Null, |m| m.0.clone());
         parse_seconds(&v).ok_or_else(|| {
             let shown = v.as_str().map_or_else(|| v.to_string(), str::to_string);
             format!("fetch_clip: {name} {shown:?} is not a time: give seconds, mm:ss or h:mm:ss")
         })
     };
-    let (start, end) = (time("start")?, time("end")?);
-    let pad = match args.get("pad") {
+    let (start, end) = (time("start", &args.start)?, time("end", &args.end)?);
+    let pad = match args.pad {
         None => DEFAULT_PAD,
-        Some(v) => v
-            .as_f64()
-            .filter(|p| p.is_finite() && *p >= 0.0)
-            .ok_or_else(|| {
-                format!("fetch_clip: pad must be a number of seconds, 0 or more, got {v}")
-            })?,
+        Some(p) if p.is_finite() && p >= 0.0 => p,
+        Some(p) => {
+            return Err(format!(
+                "fetch_clip: pad must be a number of seconds, 0 or more, got {p}"
+            ))
+        }
     };
     plan_window(start, end, pad)
 }

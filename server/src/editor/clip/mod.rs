@@ -25,12 +25,13 @@ mod window;
 
 use std::time::Duration;
 
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
 use super::EditorSetup;
 use crate::tool::{Context, Failure, Progress, ToolResult};
 use archilyzer_core::source::SourceHandle;
 pub use args::valid_id;
+pub use args::ClipArgs;
 use args::{parse_args, Ask};
 use render::render;
 pub use render::ClipFacts;
@@ -55,7 +56,7 @@ pub const REASON_MAX: usize = 400;
 pub fn fetch_clip(
     ctx: &Context,
     handle: &SourceHandle,
-    args: &Map<String, Value>,
+    args: &ClipArgs,
     progress: Progress,
 ) -> ToolResult {
     let editor = ctx.editor.ready("fetch_clip").map_err(|e| match ctx.editor {
@@ -88,6 +89,7 @@ pub fn fetch_clip(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn times_are_seconds_or_clock_strings_and_nothing_else() {

@@ -1,0 +1,207 @@
+//! The tools' arguments as types. Each tool's arguments are one Rust
+//! type (serde + schemars) beside its handler; [`schema_of`] generates the
+//! tool's `inputSchema` from that type and [`parse`] reads a call into it,
+//! so what a tool declares and what it reads cannot differ. The pieces
+//! several tools share are here: the corpus ([`Source`]), the size budget
+//! ([`Budget`]), and what a query is found with ([`FindOptions`]).
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use archilyzer_core::query::CallFilters;
+
+/// The input schema of a tool whose arguments are an `A`: a closed object
+/// (an unknown name is refused by [`super::validate`]), each optional
+/// argument of its one JSON type (a Rust `Option` is not offered as
+/// `null`), without Rust's number formats, with every subschema inline.
+pub fn schema_of<A: JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator();
+    let mut schema =
+        serde_json::to_value(generator.into_root_schema_for::<A>()).unwrap_or_default();
+    super::output::without_number_formats(&mut schema);
+    super::output::plain_descriptions(&mut schema);
+    without_null(&mut schema);
+    if let Value::Object(map) = &mut schema {
+        map.remove("title");
+        map.remove("description");
+        map.insert("additionalProperties".into(), false.into());
+        map.entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    schema
+}
+
+/// `["integer", "null"]` → `"integer"`, and no `"default": null`: an
+/// argument left out is the absent value; a `null` sent for one is taken
+/// as left out.
+fn without_null(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            if map.get("default") == Some(&Value::Null) {
+                map.remove("default");
+            }
+            let null = serde_json::json!({"type": "null"});
+            let nullable = map
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .filter(|any| any.len() == 2 && any.contains(&null))
+                .and_then(|any| any.iter().find(|s| **s != null).cloned());
+            if let Some(Value::Object(inner)) = nullable {
+                map.remove("anyOf");
+                for (k, v) in inner {
+                    map.entry(k).or_insert(v);
+                }
+            }
+            if let Some(Value::Array(types)) = map.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let one = types.remove(0);
+                    map.insert("type".into(), one);
+                }
+            }
+            map.values_mut().for_each(without_null);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_null),
+        _ => {}
+    }
+}
+
+/// A call's arguments, already checked against the schema of `A`, read
+/// into an `A`. A value the schema let through but the type refuses is
+/// named with the tool.
+pub fn parse<A: DeserializeOwned>(tool: &str, args: &Map<String, Value>) -> Result<A, String> {
+    serde_json::from_value(Value::Object(args.clone())).map_err(|e| format!("{tool}: {e}"))
+}
+
+/// The corpus a call reads: a handle, a member name or a URL.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Source {
+    /// Corpus handle (default: the startup source); see list_sources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// The size budget every tool takes (the dispatcher reads it; a handler
+/// gets the number in [`super::registry::Call::budget`]).
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+pub struct Budget {
+    /// Size budget of the answer in characters, text and structured
+    /// content together, as sent. Lists are cut fairly to fit and say
+    /// what was left out and how to get it; counts stay complete.
+    #[schemars(range(min = crate::budget::FLOOR_CHARS, max = crate::budget::CEILING_CHARS))]
+    #[schemars(extend("default" = crate::budget::DEFAULT_CHARS))]
+    #[serde(default)]
+    pub max_chars: Option<usize>,
+}
+
+impl Budget {
+    /// The budget in characters ([`crate::budget::DEFAULT_CHARS`] when
+    /// none was given).
+    pub fn chars(self) -> usize {
+        crate::budget::of(self.max_chars)
+    }
+}
+
+/// How a query is found: the options and filters `search_transcripts`,
+/// `enumerate_matches` and `mention_trend` share, so the three can never
+/// disagree about what can be filtered.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct FindOptions {
+    /// Treat query as a regex over the raw caption text.
+    #[serde(default)]
+    pub regex: bool,
+    /// Drop videos that also match any of these (never alias-expanded).
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// Fields to search: transcripts, chat, description, tags, metadata,
+    /// posts. Default: captions and titles.
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    /// Scan cap (default 400); past it the result says PARTIAL and names
+    /// the channels not reached.
+    #[schemars(range(min = 1))]
+    #[serde(default)]
+    pub max_pages: Option<usize>,
+    /// Also search the vocabulary's words within this many edits of each
+    /// query word of 5+ letters (what speech recognition misheard), one
+    /// word varied at a time; each expansion is named with its own hit
+    /// count, and exact matches are always kept. Needs an index; not for
+    /// regex (default 0).
+    #[schemars(range(max = 2))]
+    #[serde(default)]
+    pub fuzzy: u8,
+    /// Expand a plain query through the curated aliases of the site each
+    /// video belongs to (default true); the answer names the aliases that
+    /// fired.
+    #[serde(default = "yes")]
+    pub use_aliases: bool,
+    /// Fold mirrors of one recording into one row, naming the copies
+    /// (default true).
+    #[serde(default = "yes")]
+    pub collapse_duplicates: bool,
+    /// The corpus.
+    #[serde(flatten)]
+    pub source: Source,
+    /// The filters.
+    #[serde(flatten)]
+    pub filters: CallFilters,
+}
+
+/// `true`, as a serde default.
+pub fn yes() -> bool {
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    struct Example {
+        /// A word.
+        word: String,
+        /// A count.
+        #[schemars(range(min = 1, max = 9))]
+        #[serde(default)]
+        count: Option<u32>,
+        #[serde(flatten)]
+        find: FindOptions,
+    }
+
+    #[test]
+    fn a_generated_schema_is_closed_and_plain() {
+        let s = schema_of::<Example>();
+        assert_eq!(s["additionalProperties"], false);
+        assert_eq!(s["required"], serde_json::json!(["word"]));
+        let count = &s["properties"]["count"];
+        assert_eq!(count["type"], "integer", "{count}");
+        assert_eq!(
+            (count["minimum"].clone(), count["maximum"].clone()),
+            (1.into(), 9.into())
+        );
+        assert!(count.get("format").is_none(), "{count}");
+        assert_eq!(s["properties"]["word"]["description"], "A word.");
+        for flattened in [
+            "channels",
+            "channel",
+            "date_from",
+            "source",
+            "fuzzy",
+            "use_aliases",
+        ] {
+            assert!(s["properties"].get(flattened).is_some(), "{flattened}: {s}");
+        }
+        let call = serde_json::json!({"word": "w", "channel": "a", "channels": ["b"], "fuzzy": 1, "count": null});
+        let e: Example = parse("t", call.as_object().unwrap()).unwrap();
+        assert_eq!(e.word, "w");
+        assert_eq!(e.find.filters.0.channels, ["b", "a"]);
+        assert_eq!(e.find.fuzzy, 1);
+        assert!(e.find.use_aliases, "defaults apply");
+        assert_eq!(e.count, None, "a null is the argument left out");
+    }
+}
