@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use crate::cli::{order_arg, ReadArgs};
 use crate::query_flags::QueryOptions;
 use archilyzer_core::archive::Archive;
+use archilyzer_core::collapse::{self, Counts, Folder, Folds};
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, Request, Response, VideoResult};
 use archilyzer_core::report;
@@ -44,6 +45,11 @@ pub struct SearchArgs {
     /// with each hit linked to its moment.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "share_link"])]
     pub html: Option<std::path::PathBuf>,
+    /// List and count every upload, mirrors of one recording included (by
+    /// default a recording is one row and counts once, as archilyzer-mcp
+    /// counts it, its other copies named in the footer).
+    #[arg(long)]
+    pub keep_mirrors: bool,
 }
 
 /// Runs the search the flags describe and prints it to stdout.
@@ -66,6 +72,7 @@ pub fn command(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         json: args.json,
         share: share.as_deref(),
         order: args.order,
+        fold: !args.keep_mirrors,
     };
     run(&archive, dir.as_deref(), &request, &shape, &mut out)?;
     out.flush()?;
@@ -106,6 +113,8 @@ pub struct Shape<'a> {
     pub share: Option<&'a str>,
     /// The order videos are listed in.
     pub order: Order,
+    /// Fold mirrors of one recording into one row (`--keep-mirrors` off).
+    pub fold: bool,
 }
 
 /// A query and its flags.
@@ -183,18 +192,15 @@ pub fn render_video(v: &VideoResult) -> String {
     out
 }
 
-/// The lines after the videos: totals, what was read, notes, coverage,
-/// the corpus.
-pub fn footer(r: &Response, limit: Option<usize>) -> String {
-    let mut lines = vec![report::headline(
-        "the query",
-        (r.exact.videos, r.exact.hits),
-        (r.total_videos, r.total_hits),
-    )];
-    if let Some(l) = limit.filter(|l| *l < r.total_videos) {
+/// The lines after the videos: totals (of the rows listed, mirrors
+/// folded as the server folds them), what was read, notes, coverage, the
+/// corpus.
+pub fn footer(r: &Response, counts: &Counts, limit: Option<usize>) -> String {
+    let mut lines = vec![counts.headline("the query")];
+    if let Some(l) = limit.filter(|l| *l < counts.total) {
         lines.push(format!(
             "showing the first {l} of {} video(s) (--limit)",
-            r.total_videos
+            counts.total
         ));
     }
     lines.extend(report::footer(r));
@@ -207,10 +213,15 @@ pub const LOCAL_LINK_NOTE: &str = "this link names a folder on this machine (the
 
 /// Runs a search and writes its result to `out` as it is confirmed: text,
 /// or one JSON object whose `videos` come first and totals last. `limit`
-/// caps the videos written; the totals stay whole.
-/// How `run` lists videos: `Archive` streams them as pages are read
-/// (memory does not grow with the result); any other order holds the
-/// matches and sorts them first (see `archilyzer_core::query::order`).
+/// caps the videos written; the totals stay whole. Mirrors are folded by
+/// the one rule the server folds by ([`Folder`]), so the totals are the
+/// server's for the same arguments.
+///
+/// In archive order videos are written as pages are read (memory does not
+/// grow with the result; a mirror waits until its recording's canonical
+/// copy is known, and one whose canonical copy never matched is written
+/// at the end); any other order holds the matches and sorts them first
+/// (see `archilyzer_core::query::order`).
 pub fn run(
     archive: &Archive,
     index_dir: Option<&Path>,
@@ -218,28 +229,114 @@ pub fn run(
     shape: &Shape,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let Shape {
-        limit,
-        json,
-        share,
-        order,
-    } = *shape;
-    let limit_n = limit.unwrap_or(usize::MAX);
-    let mut written = 0;
-    let mut failure: Option<std::io::Error> = None;
-    if json {
-        out.write_all(b"{\"videos\":[")?;
-    }
-    // Who matched (without hits), to say how many are mirrors.
-    let mut matched: Vec<VideoResult> = Vec::new();
-    // With an order other than the archive's: every match, sorted below.
+    let mut lister = Lister::new(shape, out);
+    let mut folder = shape.fold.then(|| Folder::new(archive));
     let mut held: Vec<VideoResult> = Vec::new();
-    let mut emit = |v: &VideoResult, out: &mut dyn Write| {
-        if written >= limit_n || failure.is_some() {
+    let mut row = |v: VideoResult, lister: &mut Lister| {
+        if shape.order == Order::Archive {
+            lister.list(v);
+        } else {
+            lister.count(&v);
+            held.push(v);
+        }
+    };
+    let mut sink = |v: VideoResult| match folder.as_mut() {
+        Some(f) => {
+            if let Some((_, v)) = f.push(v) {
+                row(v, &mut lister);
+            }
+        }
+        None => row(v, &mut lister),
+    };
+    let result = search_each(archive, index_dir, request, &mut sink, &mut |_, _| {});
+    let folds = folder.map(|f| {
+        let (late, folds) = f.finish();
+        late.into_iter().for_each(|(_, v)| row(v, &mut lister));
+        folds
+    });
+    let refs: Vec<&VideoResult> = held.iter().collect();
+    for i in shape.order.arrange(&refs, archive.video_count()) {
+        lister.write(&held[i]);
+    }
+    let Lister {
+        counts, failure, ..
+    } = lister;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let mut response = result.map_err(|e| crate::cli::refused(e, archive))?;
+    response.total_videos = counts.total;
+    response.total_hits = counts.total_hits;
+    response.exact = counts.exact;
+    response.notes.push(shape.order.describe_for(held.iter()));
+    if let Some(f) = &folds {
+        response.notes.extend(folded_lines(f, counts.total));
+    }
+    finish(&response, &counts, shape, out)
+}
+
+/// What folding did: the note, then each row with the uploads folded
+/// into it (nothing folded is hidden).
+fn folded_lines(folds: &Folds, rows: usize) -> Vec<String> {
+    let Some(note) = collapse::note(folds.mirrors, folds.clusters, rows, "--keep-mirrors") else {
+        return Vec::new();
+    };
+    let mut into: Vec<String> = folds
+        .into
+        .iter()
+        .map(|((_, channel, slug), copies)| {
+            format!("{channel}/{slug} also archived as {}", copies.join(", "))
+        })
+        .collect();
+    into.sort();
+    std::iter::once(note).chain(into).collect()
+}
+
+/// Writes the rows of a result as they are decided, counting every row
+/// and writing at most `limit` of them; a write error is kept for the end.
+struct Lister<'a> {
+    out: &'a mut dyn Write,
+    json: bool,
+    limit: usize,
+    written: usize,
+    counts: Counts,
+    failure: Option<std::io::Error>,
+}
+
+impl<'a> Lister<'a> {
+    fn new(shape: &Shape, out: &'a mut dyn Write) -> Lister<'a> {
+        let mut lister = Lister {
+            out,
+            json: shape.json,
+            limit: shape.limit.unwrap_or(usize::MAX),
+            written: 0,
+            counts: Counts::default(),
+            failure: None,
+        };
+        if shape.json {
+            lister.put("{\"videos\":[");
+        }
+        lister
+    }
+
+    /// Counts `v` as a row of the result.
+    fn count(&mut self, v: &VideoResult) {
+        self.counts.add(v, v.hits.len());
+    }
+
+    /// Counts `v` and writes it.
+    fn list(&mut self, v: VideoResult) {
+        self.count(&v);
+        self.write(&v);
+    }
+
+    /// Writes `v`, unless `limit` rows are written already.
+    fn write(&mut self, v: &VideoResult) {
+        if self.written >= self.limit {
             return;
         }
-        let text = if json {
-            let sep = if written > 0 { "," } else { "" };
+        let text = if self.json {
+            let sep = if self.written > 0 { "," } else { "" };
             format!(
                 "{sep}{}",
                 serde_json::to_string(v).expect("a video serialises")
@@ -247,38 +344,27 @@ pub fn run(
         } else {
             render_video(v)
         };
-        written += 1;
-        if let Err(e) = out.write_all(text.as_bytes()) {
-            failure = Some(e);
-        }
-    };
-    let mut sink = |v: VideoResult| {
-        matched.push(v.without_hits());
-        if order == Order::Archive {
-            emit(&v, out);
-        } else {
-            held.push(v);
-        }
-    };
-    let result = search_each(archive, index_dir, request, &mut sink, &mut |_, _| {});
-    let archive_videos = archive.video_count();
-    let refs: Vec<&VideoResult> = held.iter().collect();
-    for i in order.arrange(&refs, archive_videos) {
-        emit(&held[i], out);
+        self.written += 1;
+        self.put(&text);
     }
-    if let Some(e) = failure {
-        return Err(e.into());
+
+    fn put(&mut self, text: &str) {
+        if self.failure.is_none() {
+            if let Err(e) = self.out.write_all(text.as_bytes()) {
+                self.failure = Some(e);
+            }
+        }
     }
-    let mut response = result.map_err(|e| crate::cli::refused(e, archive))?;
-    response.notes.push(order.describe_for(matched.iter()));
-    response
-        .notes
-        .extend(archilyzer_core::collapse::mirrors_note(archive, matched));
-    if json {
-        let mut rest = serde_json::to_value(&response)?;
+}
+
+/// Writes what follows the rows: the JSON object's totals, or the text
+/// footer, and the share link.
+fn finish(r: &Response, counts: &Counts, shape: &Shape, out: &mut dyn Write) -> anyhow::Result<()> {
+    if shape.json {
+        let mut rest = serde_json::to_value(r)?;
         if let Some(map) = rest.as_object_mut() {
             map.remove("videos");
-            if let Some(link) = share {
+            if let Some(link) = shape.share {
                 map.insert("share_link".into(), link.into());
                 if link.starts_with("file:") {
                     map.insert("share_link_note".into(), LOCAL_LINK_NOTE.into());
@@ -287,13 +373,13 @@ pub fn run(
             let tail = serde_json::to_string(map)?;
             out.write_all(format!("],{}\n", &tail[1..]).as_bytes())?;
         }
-    } else {
-        out.write_all(footer(&response, limit).as_bytes())?;
-        if let Some(link) = share {
-            out.write_all(format!("share link: {link}\n").as_bytes())?;
-            if link.starts_with("file:") {
-                out.write_all(format!("{LOCAL_LINK_NOTE}\n").as_bytes())?;
-            }
+        return Ok(());
+    }
+    out.write_all(footer(r, counts, shape.limit).as_bytes())?;
+    if let Some(link) = shape.share {
+        out.write_all(format!("share link: {link}\n").as_bytes())?;
+        if link.starts_with("file:") {
+            out.write_all(format!("{LOCAL_LINK_NOTE}\n").as_bytes())?;
         }
     }
     Ok(())

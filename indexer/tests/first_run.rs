@@ -204,24 +204,24 @@ fn a_day_the_calendar_lacks_and_an_inverted_range_are_usage_errors() {
     assert!(o.stdout.is_empty(), "nothing is searched");
 }
 
-#[test]
-fn the_footer_says_how_many_matches_are_mirrors_the_server_folds() {
+/// `archilyzer-index search` with `args` on the alpha archive, as JSON.
+fn search_json(args: &[&str]) -> serde_json::Value {
     let alpha = alpha();
     let o = bin()
-        .args([
-            "search",
-            "--no-index",
-            "--limit",
-            "1",
-            "--local",
-            alpha.to_str().unwrap(),
-            "k cups",
-        ])
+        .args(["search", "--no-index", "--json", "--local"])
+        .arg(&alpha)
+        .args(args)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    let text = String::from_utf8_lossy(&o.stdout);
-    // The same count, made independently from the whole result.
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn the_command_line_folds_and_counts_mirrors_as_the_server_does() {
+    let alpha = alpha();
+    // The server's model, made independently from the whole result: one
+    // row per recording (collapse), counted by Counts.
     let archive = common::open_local(&alpha);
     let r = search(
         &archive,
@@ -233,19 +233,80 @@ fn the_footer_says_how_many_matches_are_mirrors_the_server_folds() {
         },
     )
     .unwrap();
-    let total = r.videos.len();
+    let uploads = r.videos.len();
     let folded = archilyzer_core::collapse::collapse(&archive, r.videos);
     assert!(
         folded.mirrors > 1,
         "the test archive has mirrors among these"
     );
-    let line = format!(
-        "{} of the {total} videos are mirrors of another match ({} duplicate clusters): {} distinct recordings; archilyzer-mcp lists one row per recording (collapse_duplicates)",
+    let counts = archilyzer_core::collapse::Counts::of(&folded.rows, |v| v.hits.len());
+    let json = search_json(&["k cups"]);
+    assert_eq!(json["total_videos"], counts.total, "{json}");
+    assert_eq!(json["total_hits"], counts.total_hits);
+    assert_eq!(json["exact"]["videos"], counts.exact.videos);
+    assert_eq!(json["exact"]["hits"], counts.exact.hits);
+    let listed = |j: &serde_json::Value| {
+        let mut names: Vec<String> = j["videos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                format!(
+                    "{}/{}",
+                    v["channel"].as_str().unwrap(),
+                    v["slug"].as_str().unwrap()
+                )
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    let mut rows: Vec<String> = folded
+        .rows
+        .iter()
+        .map(|r| format!("{}/{}", r.video.channel, r.video.slug))
+        .collect();
+    rows.sort();
+    assert_eq!(
+        listed(&json),
+        rows,
+        "the same upload is kept for each recording"
+    );
+    let all = search_json(&["k cups", "--keep-mirrors"]);
+    assert_eq!(
+        all["total_videos"], uploads,
+        "--keep-mirrors counts every upload"
+    );
+    assert_eq!(listed(&all).len(), uploads);
+
+    let o = bin()
+        .args(["search", "--no-index", "--limit", "1", "--local"])
+        .arg(&alpha)
+        .arg("k cups")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let note = archilyzer_core::collapse::note(
         folded.mirrors,
         folded.clusters,
-        folded.rows.len()
-    );
-    assert!(text.contains(&line), "{text}");
+        folded.rows.len(),
+        "--keep-mirrors",
+    )
+    .unwrap();
+    assert!(text.contains(&note), "{text}");
+    assert!(text.contains(&counts.headline("the query")), "{text}");
+    for row in folded.rows.iter().filter(|r| !r.also.is_empty()) {
+        let line = format!(
+            "{}/{} also archived as {}",
+            row.video.channel,
+            row.video.slug,
+            row.also.join(", ")
+        );
+        assert!(
+            text.contains(&line),
+            "nothing folded is hidden: {line}\n{text}"
+        );
+    }
 }
 
 #[test]

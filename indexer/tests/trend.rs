@@ -24,50 +24,57 @@ fn trend(args: &[&str]) -> Output {
     c.output().unwrap()
 }
 
-fn search_json(query: &str) -> Value {
+fn search_json(query: &str, more: &[&str]) -> Value {
     let o = Command::new(env!("CARGO_BIN_EXE_archilyzer-index"))
         .args(["search", "--local"])
         .arg(alpha())
         .args(["--no-index", query, "--json"])
+        .args(more)
         .output()
         .unwrap();
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
 #[test]
-fn trend_json_counts_every_upload_by_year_as_search_lists_it() {
-    let o = trend(&["k cups", "husolvozel", "--keep-mirrors", "--json"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let t: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(t["by"], "year");
-    for query in ["k cups", "husolvozel"] {
-        let mut want: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-        for v in search_json(query)["videos"].as_array().unwrap() {
-            let year = v["upload_date"]
-                .as_str()
-                .map_or("undated".into(), |d| d[..4].to_string());
-            let slot = want.entry(year).or_default();
-            *slot = (
-                slot.0 + 1,
-                slot.1 + v["hits"].as_array().unwrap().len() as u64,
-            );
+fn trend_json_counts_by_year_what_search_lists_mirrors_folded_or_kept() {
+    for more in [&[][..], &["--keep-mirrors"][..]] {
+        let o = trend(&[&["k cups", "husolvozel", "--json"][..], more].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let t: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(t["by"], "year");
+        for query in ["k cups", "husolvozel"] {
+            trend_counts_what_search_lists(&t, query, more);
         }
-        let rows = t["periods"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .chain([&t["undated"]]);
-        let got: BTreeMap<String, (u64, u64)> = rows
-            .filter_map(|r| {
-                let c = r["by_query"].get(query)?;
-                Some((
-                    r["period"].as_str().unwrap().to_string(),
-                    (c["videos"].as_u64().unwrap(), c["hits"].as_u64().unwrap()),
-                ))
-            })
-            .collect();
-        assert_eq!(got, want, "{query}");
     }
+}
+
+fn trend_counts_what_search_lists(t: &Value, query: &str, more: &[&str]) {
+    let mut want: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for v in search_json(query, more)["videos"].as_array().unwrap() {
+        let year = v["upload_date"]
+            .as_str()
+            .map_or("undated".into(), |d| d[..4].to_string());
+        let slot = want.entry(year).or_default();
+        *slot = (
+            slot.0 + 1,
+            slot.1 + v["hits"].as_array().unwrap().len() as u64,
+        );
+    }
+    let rows = t["periods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain([&t["undated"]]);
+    let got: BTreeMap<String, (u64, u64)> = rows
+        .filter_map(|r| {
+            let c = r["by_query"].get(query)?;
+            Some((
+                r["period"].as_str().unwrap().to_string(),
+                (c["videos"].as_u64().unwrap(), c["hits"].as_u64().unwrap()),
+            ))
+        })
+        .collect();
+    assert_eq!(got, want, "{query} {more:?}");
 }
 
 #[test]

@@ -301,3 +301,44 @@ fn contract_py(archive_dir: &Path, queries: &[&str]) {
 fn a_real_client_in_both_eras_gets_every_answer_within_budget_and_pages_that_advance() {
     contract_py(&testdata("alpha"), &["really", "k cups", "the"]);
 }
+
+#[test]
+fn the_command_line_and_the_server_give_the_same_totals() {
+    // Mirrors folded alike by default, and every upload with the flag
+    // (`--keep-mirrors`, `collapse_duplicates: false`).
+    let ctx = alpha_context();
+    let archive = Archive::open(
+        &SourceHandle::local(&testdata("alpha")),
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    for query in ["k cups", "really", "the"] {
+        for fold in [true, false] {
+            let request = archilyzer_core::query::Request {
+                query: query.into(),
+                use_aliases: true,
+                ..Default::default()
+            };
+            let shape = archilyzer_index::search::Shape {
+                limit: Some(1),
+                json: true,
+                share: None,
+                order: archilyzer_core::query::order::Order::Archive,
+                fold,
+            };
+            let mut out = Vec::new();
+            archilyzer_index::search::run(&archive, None, &request, &shape, &mut out).unwrap();
+            let cli: Value = serde_json::from_slice(&out).unwrap();
+            let server = run(
+                &ctx,
+                "search_transcripts",
+                json!({"query": query, "collapse_duplicates": fold, "limit": 1}),
+            );
+            let s = &server.structured;
+            let said = format!("{query} fold={fold}: {cli} / {s}");
+            assert_eq!(cli["total_videos"], s["total"], "{said}");
+            assert_eq!(cli["total_hits"], s["total_hits"], "{said}");
+            assert_eq!(cli["exact"], s["exact"], "{said}");
+        }
+    }
+}

@@ -256,6 +256,7 @@ fn made_by_the_command_line(archive_dir: &Path, index: &Path, into: &Path) -> st
         json: true,
         share: Some(&link),
         order: archilyzer_core::query::order::Order::Archive,
+        fold: false,
     };
     search::run(&archive, Some(index), &request, &shape, &mut out).unwrap();
     let path = into.join("made.json");

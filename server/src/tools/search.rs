@@ -19,12 +19,12 @@ use crate::budget;
 use crate::sources::Sources;
 use crate::tool::{Progress, Tick, ToolResult};
 use archilyzer_core::archive::Archive;
-use archilyzer_core::collapse::{collapse, Row};
+use archilyzer_core::collapse::{self, collapse, Counts, Row};
 use archilyzer_core::format::SiteScope;
 use archilyzer_core::links::LinkTarget;
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{
-    search_each, AlsoHeard, Coverage, ExactCount, Expansion, Request, Response, Scope, VideoResult,
+    search_each, AlsoHeard, Coverage, Expansion, Request, Response, Scope, VideoResult,
 };
 use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
@@ -263,23 +263,24 @@ fn rows(archive: &Archive, r: &mut Response, fold: bool) -> (Vec<Row>, Option<St
         );
     }
     let c = collapse(archive, videos);
-    let note = (c.mirrors > 0).then(|| {
-        format!(
-            "{} mirror(s) collapsed across {} cluster(s): the {} above are distinct RECORDINGS, not uploads (collapse_duplicates:false for one row per upload)",
-            c.mirrors,
-            c.clusters,
-            c.rows.len()
-        )
-    });
+    let note = collapse::note(
+        c.mirrors,
+        c.clusters,
+        c.rows.len(),
+        "collapse_duplicates:false",
+    );
     (c.rows, note)
 }
 
-/// The hit totals of the rows listed: a recording's mirrors fold into
-/// one row, so its speech counts once (the hits of the upload kept), and
-/// the rows' hits add up to the headline (what `mention_trend` counts).
-fn recount(r: &mut Response, rows: &[Row], hits: impl Fn(&VideoResult) -> usize) {
-    r.total_hits = rows.iter().map(|row| hits(&row.video)).sum();
-    r.exact.hits = rows.iter().map(|row| row.video.exact_hits).sum();
+/// The counts of the rows listed, and the response's hit totals set to
+/// them: a recording's mirrors fold into one row, so its speech counts
+/// once (the hits of the upload kept), and the rows' hits add up to the
+/// headline (what `mention_trend` counts).
+fn recount(r: &mut Response, rows: &[Row], hits: impl Fn(&VideoResult) -> usize) -> Counts {
+    let counts = Counts::of(rows, hits);
+    r.total_hits = counts.total_hits;
+    r.exact.hits = counts.exact.hits;
+    counts
 }
 
 /// A listed video of a page, as its structured content holds it: the
@@ -306,43 +307,6 @@ fn listed(row: &Row, hits: usize) -> Listed {
         video,
         hits_total: row.video.hits.len(),
         also_archived_as: row.also.clone(),
-    }
-}
-
-/// The counts every search answer leads with, complete whatever a page
-/// lists.
-#[derive(Clone, serde::Serialize, schemars::JsonSchema)]
-pub struct Counts {
-    /// Videos (posts) that match, after folding mirrors.
-    pub total: usize,
-    /// Confirmed hits in all of them, aliases and fuzzy variants included.
-    pub total_hits: usize,
-    /// Videos and hits of the query exactly as typed, without aliases and
-    /// fuzzy variants: the number to quote.
-    pub exact: ExactCount,
-}
-
-impl Counts {
-    /// The counts of `rows` (mirrors folded), as `r` counted them.
-    fn of(r: &Response, rows: &[Row]) -> Counts {
-        Counts {
-            total: rows.len(),
-            total_hits: r.total_hits,
-            exact: ExactCount {
-                videos: rows.iter().filter(|row| row.video.exact_hits > 0).count(),
-                hits: r.exact.hits,
-            },
-        }
-    }
-
-    /// The answer's first line: the exact counts, then what aliases and
-    /// variants add (`label` names what was searched).
-    fn headline(&self, label: &str) -> String {
-        report::headline(
-            label,
-            (self.exact.videos, self.exact.hits),
-            (self.total, self.total_hits),
-        )
     }
 }
 
@@ -485,7 +449,7 @@ pub fn render_page(
     label: &str,
 ) -> (String, Value) {
     let (rows, collapsed) = rows(archive, &mut r, shown.fold);
-    recount(&mut r, &rows, |v| v.hits.len());
+    let counts = recount(&mut r, &rows, |v| v.hits.len());
     let order = shown.page.order.unwrap_or(shown.default_order);
     let rows = arranged(archive, rows, order);
     let (limit, offset) = (shown.page.limit, shown.page.offset);
@@ -504,7 +468,7 @@ pub fn render_page(
     tail.push_str(&footer(&r).join("\n"));
     let page = Page {
         archive,
-        counts: Counts::of(&r, &rows),
+        counts,
         r: &r,
         rows: &rows,
         blocks: &blocks,
@@ -695,7 +659,7 @@ pub fn enumerate_matches(
         };
         format!("\n---\n{read}); notes on page 1")
     };
-    let counts = Counts::of(r, rows);
+    let counts = Counts::of(rows, |v| made.hits[&v.key()]);
     let label = format!("{:?}", args.query);
     let channel = list
         .channel_note()
