@@ -37,11 +37,17 @@ pub fn of<T: JsonSchema>() -> Value {
         serde_json::to_value(generator.into_root_schema_for::<Answer<T>>()).unwrap_or_default();
     without_number_formats(&mut schema);
     plain_descriptions(&mut schema);
+    if let Value::Object(map) = &mut schema {
+        // The envelope's own doc comment says nothing a client needs.
+        map.remove("title");
+        map.remove("description");
+    }
     schema
 }
 
 /// Each `description` (a doc comment, wrapped at 80 columns) as one line
-/// of prose: a line break inside a paragraph becomes a space.
+/// of prose: a line break inside a paragraph becomes a space, and a
+/// rustdoc link (`` [`name`] ``) plain code (`` `name` ``).
 pub(crate) fn plain_descriptions(v: &mut Value) {
     match v {
         Value::Object(map) => {
@@ -50,7 +56,7 @@ pub(crate) fn plain_descriptions(v: &mut Value) {
                     .split("\n\n")
                     .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
                     .collect();
-                *d = paragraphs.join("\n\n");
+                *d = paragraphs.join("\n\n").replace("[`", "`").replace("`]", "`");
             }
             map.values_mut().for_each(plain_descriptions);
         }
