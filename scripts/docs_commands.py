@@ -28,8 +28,10 @@ What cannot exist here is faked, faithful to what the docs rely on:
 - `claude mcp add NAME [--env K=V]… -- COMMAND ARGS…` starts COMMAND with
   that environment and must get an answer to MCP initialize and a
   tools/list with tools, over stdio, as Claude Code does when it connects;
-- `archilyzer-dev` is the checkout's target/release/archilyzer-dev (the
-  README names it there; it is not installed).
+- each document runs in a scratch copy of the checkout's testdata and
+  docs, with the checkout's target/ linked in, so `./target/release/…`
+  (how the docs run the developer binary, which is not installed) works
+  as it does in the checkout.
 
 Usage: python3 scripts/docs_commands.py [--keep] [FILE…]
        python3 scripts/docs_commands.py --print-test-command
@@ -197,7 +199,6 @@ def fakes(root):
         with open(p, "w") as f:
             f.write(body)
         os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
-    os.symlink(os.path.join(REPO, "target", "release", "archilyzer-dev"), os.path.join(d, "archilyzer-dev"))
     return d
 
 
@@ -256,6 +257,7 @@ def run_document(path, root, env):
     os.makedirs(scratch)
     for d in ("testdata", "docs"):
         shutil.copytree(os.path.join(REPO, d), os.path.join(scratch, d))
+    os.symlink(os.path.join(REPO, "target"), os.path.join(scratch, "target"))
     ran = 0
     for line, command, expected in commands(path):
         cwd = REPO if command.startswith("cargo ") else scratch

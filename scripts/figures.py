@@ -5,14 +5,16 @@ line, taken from it. No figure in either is typed by hand.
   python3 scripts/figures.py [--bytes 200MB] [--repeat 5] [--corpus DIR]
       measures and writes docs/figures.md and the README's figures line
       (needs `cargo build --release` and ripgrep for the full-scan column).
-  python3 scripts/figures.py --readme
-      writes the README's figures line again from docs/figures.md (after
-      changing how the line is worded; measures nothing).
+  python3 scripts/figures.py --render
+      writes docs/figures.md and the README's figures line again from the
+      figures docs/figures.md records (after changing how they are worded;
+      measures nothing).
   python3 scripts/figures.py --check
       CI's staleness check: generates the same archive again, builds its
       index once, and fails when the index size or its share of the
       transcripts differs from the recorded one by more than 25 %, or when
-      the README's figures line is not the one figures.md gives. (Times
+      the README's figures line or docs/figures.md itself is not what the
+      recorded figures give (an edit by hand). (Times
       depend on the machine and are not compared.)
 
 What is measured: `archilyzer-dev gen --bytes SIZE --seed 1` (its alpha
@@ -171,12 +173,20 @@ def readme_line(f):
             f"to measure it again: [docs/figures.md](docs/figures.md).")
 
 
+def pages_label(r):
+    """How a run's pages are named: their number and mean size, and the
+    --page-bytes that made them (the mean is below the target: a page
+    closes before the video that would take it past the target)."""
+    asked = "the default --page-bytes" if r["page_bytes"] == "default" else f"--page-bytes {r['page_bytes']}"
+    return f"{r['pages']} pages of {mb(r['transcripts_bytes'] / r['pages'])} on average ({asked})"
+
+
 def server_sentence(f):
     """What the server's memory is under load, per page size, if measured."""
     rows = f.get("server") or []
     if not rows:
         return ""
-    each = "; ".join(f"{mb(r['transcripts_bytes'] / r['pages'])} pages ({r['page_bytes']}): peak RSS "
+    each = "; ".join(f"{pages_label(r)}: peak RSS "
                      f"{r['peak_rss_mb']:.0f} MB, {r['calls_per_second']:.0f} calls/s" for r in rows)
     return (f" The MCP server, 50 clients on the 537-episode TWIML corpus with the default --max-memory "
             f"of 128 MB and 16 calls in flight: {each}.")
@@ -222,7 +232,7 @@ def page(f):
                 "|---|---|---|---|---|---|---|"]
         for r in f["server"]:
             tenths = ", ".join(f"{x:.0f}" for x in r["rss_median_mb_by_tenth"])
-            out.append(f"| {r['pages']} of {mb(r['transcripts_bytes'] / r['pages'])} ({r['page_bytes']}) | "
+            out.append(f"| {pages_label(r)} | "
                        f"{r['calls']} | {r['errors']} | {r['calls_per_second']} | {r['peak_rss_mb']} | {tenths} | "
                        f"{r['rss_drift_pct']} % |")
     out += ["", "The recorded figures, as the check reads them:", "", "```json",
@@ -260,7 +270,11 @@ def check():
     f = recorded()
     problems = []
     if readme_figures() != readme_line(f):
-        problems.append("the README's figures line is not the one docs/figures.md gives: run python3 scripts/figures.py")
+        problems.append("the README's figures line is not the one docs/figures.md gives: run python3 scripts/figures.py --render")
+    with open(FIGURES) as fh:
+        if fh.read() != page(f):
+            problems.append("docs/figures.md is not the page its recorded figures give (edited by hand?): "
+                            "run python3 scripts/figures.py --render")
     work = tempfile.mkdtemp(prefix="figures-check-")
     try:
         archive = generate(work, f["gen"]["bytes"])
@@ -285,8 +299,11 @@ def main():
     args = sys.argv[1:]
     if args == ["--check"]:
         return check()
-    if args == ["--readme"]:
-        return set_readme_line(readme_line(recorded()))
+    if args == ["--render"]:
+        f = recorded()
+        with open(FIGURES, "w") as fh:
+            fh.write(page(f))
+        return set_readme_line(readme_line(f))
     opts = dict(zip(args[::2], args[1::2]))
     unknown = set(opts) - {"--bytes", "--repeat", "--corpus"}
     if unknown or len(args) % 2:
