@@ -13,6 +13,7 @@ lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
     RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+    python3 scripts/doc_figures.py
 
 # What the committed test archive holds.
 stats:

@@ -24,7 +24,8 @@ answer GET /health with 200 within 20 s, and is then stopped.
 What cannot exist here is faked, faithful to what the docs rely on:
 - `yt-dlp URL -o TEMPLATE …` writes testdata/downloads (laid out as
   yt-dlp does, info JSON beside the captions) where TEMPLATE says, and
-  appends the ids to --download-archive FILE;
+  appends the ids to --download-archive FILE (for the next day's run, the
+  same download with one video more);
 - `claude mcp add NAME [--env K=V]… -- COMMAND ARGS…` starts COMMAND with
   that environment and must get an answer to MCP initialize and a
   tools/list with tools, over stdio, as Claude Code does when it connects;
@@ -32,6 +33,12 @@ What cannot exist here is faked, faithful to what the docs rely on:
   docs, with the checkout's target/ linked in, so `./target/release/…`
   (how the docs run the developer binary, which is not installed) works
   as it does in the checkout.
+
+Then the daily loop, as a user would run it the next day: in the folder
+where the README's commands ran, the channel has one new video, and the
+commands of docs/commands.md's "Keep an archive current" run there; the
+index the README registered with the server (`--index "$PWD/index"`) must
+be the one they refresh: fresh, and finding the new video's words.
 
 Usage: python3 scripts/docs_commands.py [--keep] [FILE…]
        python3 scripts/docs_commands.py --print-test-command
@@ -58,7 +65,7 @@ FAKE_YTDLP = r'''#!/usr/bin/env python3
 """A stand-in for yt-dlp (scripts/docs_commands.py): writes the test
 download where -o says, as yt-dlp lays a channel out."""
 import os, shutil, sys
-SOURCE = os.path.join(os.environ["DOCS_REPO"], "testdata", "downloads")
+SOURCE = os.environ.get("FAKE_YTDLP_SOURCE") or os.path.join(os.environ["DOCS_REPO"], "testdata", "downloads")
 KNOWN = {"--skip-download", "--write-subs", "--write-auto-subs", "--write-info-json",
          "--no-overwrites", "--ignore-errors"}
 WITH_VALUE = {"-o", "--output", "--sub-langs", "--download-archive", "--sub-format"}
@@ -251,15 +258,25 @@ def serve(command, cwd, env):
             p.wait(timeout=10)
 
 
-def run_document(path, root, env):
+def scratch_of(path, root):
+    """The folder a document's commands run in."""
+    return os.path.join(root, "work-" + re.sub(r"\W", "-", os.path.relpath(path, REPO)))
+
+
+def run_document(path, root, env, only=None, scratch=None):
+    """Runs `path`'s commands (those of lines `only`, a range, if given) in
+    a fresh scratch folder, or in `scratch` when given."""
     rel = os.path.relpath(path, REPO)
-    scratch = os.path.join(root, "work-" + re.sub(r"\W", "-", rel))
-    os.makedirs(scratch)
-    for d in ("testdata", "docs"):
-        shutil.copytree(os.path.join(REPO, d), os.path.join(scratch, d))
-    os.symlink(os.path.join(REPO, "target"), os.path.join(scratch, "target"))
+    if scratch is None:
+        scratch = scratch_of(path, root)
+        os.makedirs(scratch)
+        for d in ("testdata", "docs"):
+            shutil.copytree(os.path.join(REPO, d), os.path.join(scratch, d))
+        os.symlink(os.path.join(REPO, "target"), os.path.join(scratch, "target"))
     ran = 0
     for line, command, expected in commands(path):
+        if only is not None and line not in only:
+            continue
         cwd = REPO if command.startswith("cargo ") else scratch
         started = time.time()
         if "--http " in command:
@@ -283,6 +300,68 @@ def run_document(path, root, env):
     return True
 
 
+def section_lines(path, heading):
+    """The line numbers of the section `heading` (a `## ` line) of `path`."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    start = next((n for n, l in enumerate(lines, 1) if l.strip() == heading), None)
+    if start is None:
+        sys.exit(f"{path} has no section {heading!r}")
+    end = next((n for n, l in enumerate(lines, 1) if n > start and l.startswith("## ")), len(lines) + 1)
+    return range(start, end)
+
+
+def the_next_day(scratch):
+    """The download as yt-dlp gives it the next day: one video more, with
+    a word no other video says. Returns (its folder, the word)."""
+    day = os.path.join(os.path.dirname(scratch), "download-next-day")
+    shutil.copytree(os.path.join(REPO, "testdata", "downloads"), day)
+    channel = os.path.join(day, sorted(os.listdir(day))[0])
+    first = sorted(n for n in os.listdir(channel) if n.endswith(".info.json"))[0].split(".")[0]
+    new, word = "dAy2-newvid", "zanzibarquokka"
+    for name in os.listdir(channel):
+        if name.startswith(first + "."):
+            with open(os.path.join(channel, name)) as f:
+                text = f.read().replace(first, new)
+            if name.endswith(".vtt"):
+                text = text.replace("welcome back", f"welcome back {word}", 1)
+            with open(os.path.join(channel, name.replace(first, new)), "w") as f:
+                f.write(text)
+    return day, word
+
+
+def readme_index(readme):
+    """The --index the README registers the server with."""
+    for _, command, _ in commands(readme):
+        if command.startswith("claude mcp add"):
+            found = re.search(r'--index "\$PWD/([^"]+)"', command)
+            if found:
+                return found.group(1)
+    sys.exit("README.md registers no server with --index \"$PWD/…\"")
+
+
+def daily_loop(root, env):
+    """The commands.md daily loop, run the next day where the README ran:
+    the README's index must be the one it refreshes."""
+    readme = os.path.join(REPO, "README.md")
+    scratch = scratch_of(readme, root)
+    index = readme_index(readme)
+    day, word = the_next_day(scratch)
+    doc = os.path.join(REPO, "docs", "commands.md")
+    env = dict(env, FAKE_YTDLP_SOURCE=day)
+    if not run_document(doc, root, env, only=section_lines(doc, "## Keep an archive current"), scratch=scratch):
+        return False
+    bin_dir = os.path.join(env["HOME"], ".cargo", "bin")
+    search = subprocess.run([os.path.join(bin_dir, "archilyzer-index"), "search", "--local", "archive",
+                             "--index", index, word], cwd=scratch, env=env, capture_output=True, text=True)
+    fresh = "index: fresh" in search.stdout and "1 video(s)" in search.stdout
+    print(f"{'ok  ' if fresh else 'FAIL'} the daily loop refreshes the index the README registered "
+          f"(--index {index}): the next day's new video is found with that index fresh")
+    if not fresh:
+        print("  printed:\n" + "\n".join("    " + l for l in (search.stdout + search.stderr).splitlines()[-20:]))
+    return fresh
+
+
 def main():
     if sys.argv[1:] == ["--print-test-command"]:
         print(test_command())
@@ -293,6 +372,8 @@ def main():
     root = tempfile.mkdtemp(prefix="docs-commands-")
     env = environment(root, fakes(root))
     ok = all(run_document(os.path.abspath(f), root, env) for f in files)
+    if ok and not args:
+        ok = daily_loop(root, env)
     if keep:
         print(f"scratch kept: {root}")
     else:
