@@ -528,6 +528,11 @@ pub struct BenchOneArgs {
 /// Runs the bench the flags describe, refusing a loaded machine unless
 /// forced.
 pub fn command(args: &BenchArgs) -> Result<std::process::ExitCode> {
+    let json = crate::trend::claim(
+        args.json.as_deref(),
+        archilyzer_core::output_file::FileKind::Json,
+        "--json",
+    )?;
     let load = load_per_core().unwrap_or(0.0);
     if load > args.max_load && !args.force {
         anyhow::bail!(
@@ -544,7 +549,7 @@ pub fn command(args: &BenchArgs) -> Result<std::process::ExitCode> {
         unreliable: load > args.max_load,
         rare: args.rare.clone(),
         common: args.common.clone(),
-        json: args.json.clone(),
+        json,
         remote: args
             .remote_latency_ms
             .zip(args.remote_mbps)
@@ -576,8 +581,8 @@ pub struct BenchOptions {
     pub unreliable: bool,
     pub rare: Option<String>,
     pub common: Option<String>,
-    /// Also write the figures as JSON here.
-    pub json: Option<PathBuf>,
+    /// Also write the figures as JSON to this claimed file.
+    pub json: Option<archilyzer_core::output_file::FileClaim>,
     /// Also time the remote rows against the archive served this way.
     pub remote: Option<crate::serve::Pace>,
 }
@@ -625,13 +630,16 @@ pub fn run(archive: &Archive, dir: &Path, options: &BenchOptions) -> Result<()> 
         figures.extend(remote_rows(&exe, local, pace, &rows, repeat)?);
     }
     print!("{}", render(&figures, unreliable));
-    if let Some(path) = &options.json {
-        std::fs::write(
-            path,
-            serde_json::to_vec_pretty(
-                &serde_json::json!({"unreliable": unreliable, "load_per_core": load, "rows": figures}),
-            )?,
-        )?;
+    if let Some(file) = &options.json {
+        let body =
+            serde_json::json!({"unreliable": unreliable, "load_per_core": load, "rows": figures});
+        // Signed first, so a later run may replace the file.
+        let text = format!(
+            "{{{},{}",
+            archilyzer_core::output_file::FileKind::Json.signature(),
+            &serde_json::to_string(&body)?[1..]
+        );
+        file.write(text.as_bytes()).map_err(anyhow::Error::msg)?;
     }
     Ok(())
 }

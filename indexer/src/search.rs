@@ -55,6 +55,11 @@ pub struct SearchArgs {
 /// Runs the search the flags describe and prints it to stdout.
 pub fn command(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     args.query.validate().unwrap_or_else(|e| e.exit());
+    let html = crate::trend::claim(
+        args.html.as_deref(),
+        archilyzer_core::output_file::FileKind::Html,
+        "--html",
+    )?;
     let archive = args.read.source.open()?;
     let request = args.query.request();
     let share = args
@@ -62,7 +67,7 @@ pub fn command(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         .then(|| share_link(&archive, args.origin.as_deref(), &request))
         .transpose()?;
     let dir = args.read.index_dir(&archive)?;
-    if let Some(file) = &args.html {
+    if let Some(file) = &html {
         return html_report(&archive, dir.as_deref(), &request, file);
     }
     let stdout = std::io::stdout();
@@ -85,7 +90,7 @@ fn html_report(
     archive: &Archive,
     dir: Option<&Path>,
     request: &Request,
-    file: &Path,
+    file: &archilyzer_core::output_file::FileClaim,
 ) -> anyhow::Result<ExitCode> {
     let by = archilyzer_core::trend::By::Year;
     let counted = crate::trend::count(archive, dir, std::slice::from_ref(request), by, true, true)?;

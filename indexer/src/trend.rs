@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use archilyzer_core::archive::Archive;
+use archilyzer_core::output_file::{FileClaim, FileKind};
 use archilyzer_core::query::{Request, VideoResult};
 use archilyzer_core::report;
 use archilyzer_core::trend::{self, Ask, By, Row, Trend};
@@ -88,6 +88,9 @@ pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
     let queries = trend::check_queries(args.queries.clone()).unwrap_or_else(|e| {
         clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{e}\n")).exit()
     });
+    // Every file this run writes is claimed before anything is read.
+    let svg = claim(args.svg.as_deref(), FileKind::Svg, "--svg")?;
+    let html = claim(args.html.as_deref(), FileKind::Html, "--html")?;
     let archive = args.read.source.open()?;
     let dir = args.read.index_dir(&archive)?;
     let requests: Vec<Request> = queries.iter().map(|q| args.options.request(q)).collect();
@@ -100,11 +103,11 @@ pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
         args.html.is_some(),
     )?;
     let t = &counted.trend;
-    if let Some(file) = &args.svg {
+    if let Some(file) = &svg {
         let title = t.title();
         write_file(file, &crate::chart::svg(t, &title))?;
     }
-    if let Some(file) = &args.html {
+    if let Some(file) = &html {
         write_html(file, &archive, &counted, &requests[0])?;
     }
     let mut out = std::io::stdout().lock();
@@ -116,9 +119,16 @@ pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the HTML report of `counted` to `file`.
+/// A claim on `path` (named by `flag`) for a file of `kind`, when one is
+/// named: refused (exit 1, as a folder is) before anything is read or
+/// written.
+pub fn claim(path: Option<&Path>, kind: FileKind, flag: &str) -> anyhow::Result<Option<FileClaim>> {
+    Ok(path.map(|p| FileClaim::new(p, kind, flag)).transpose()?)
+}
+
+/// Writes the HTML report of `counted` to the claimed file.
 pub fn write_html(
-    file: &Path,
+    file: &FileClaim,
     archive: &Archive,
     counted: &Counted,
     request: &Request,
@@ -132,9 +142,18 @@ pub fn write_html(
     write_file(file, &page)
 }
 
-fn write_file(file: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))?;
-    eprintln!("wrote {}", file.display());
+/// Writes `text` to the claimed file, signed as the file's kind wants
+/// (after the doctype of a page), so a later run may replace it.
+fn write_file(file: &FileClaim, text: &str) -> anyhow::Result<()> {
+    let signature = file.kind().signature();
+    let signed = match text.split_once('\n') {
+        Some((doctype, rest)) if doctype.starts_with("<!DOCTYPE") => {
+            format!("{doctype}\n{signature}\n{rest}")
+        }
+        _ => format!("{signature}\n{text}"),
+    };
+    file.write(signed.as_bytes()).map_err(anyhow::Error::msg)?;
+    eprintln!("wrote {}", file.target().display());
     Ok(())
 }
 

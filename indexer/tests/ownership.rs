@@ -1,8 +1,10 @@
 //! Invariant: never destroy what the project did not write. Every writing
 //! command (`import --out`, `gen --out`, `build --index`) replaces only a
-//! folder holding its own marker; anything else is refused before a byte
-//! is written, with a text naming the folder, what it holds and what to
-//! do. Each test snapshots the whole scratch tree and asserts that a
+//! folder holding its own marker, and every file a command writes beside
+//! its answer (`trend --svg`/`--html`, `search --html`, `bench --json`)
+//! only a file holding its signature; anything else is refused before a
+//! byte is written (and before the archive is read), with a text naming
+//! the folder or file, what is wrong and what to do. Each test snapshots the whole scratch tree and asserts that a
 //! refusal left every byte of it as it was.
 
 use std::collections::BTreeMap;
@@ -80,8 +82,8 @@ impl Scratch {
     /// Runs the binary in `cwd` (default the scratch root) with HOME set to
     /// the scratch's `home`.
     fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
-        // `gen` is a developer tool, in its own binary.
-        let exe = if args.first() == Some(&"gen") {
+        // `gen` and `bench` are developer tools, in their own binary.
+        let exe = if matches!(args.first(), Some(&"gen" | &"bench")) {
             env!("CARGO_BIN_EXE_archilyzer-dev")
         } else {
             env!("CARGO_BIN_EXE_archilyzer-index")
@@ -152,6 +154,65 @@ fn import_into_a_folder_containing_or_inside_from_is_refused() {
         &["import", "--from", &dl, "--out", &inside],
         &format!("refusing to write --out {inside}: it is inside --from {dl}. Nothing was written; choose a new or empty folder for --out, apart from --from."),
     );
+}
+
+#[test]
+fn every_file_a_command_writes_is_claimed_before_the_archive_is_read() {
+    let s = Scratch::new();
+    let notes = s.root.join("notes.svg");
+    write(&notes, "<svg>my own drawing</svg>");
+    let (notes, thesis) = (s.path("notes.svg"), s.path("thesis"));
+    // The archive named does not exist: a refusal that comes first proves
+    // the claim is checked before anything is read.
+    let nowhere = s.path("no-archive-here");
+    let foreign = |flag: &str| {
+        format!("refusing to write {flag} {notes}: the file exists and archilyzer did not write it. Nothing was written; name a new file, or move that one away first")
+    };
+    for (args, flag) in [
+        (
+            vec!["trend", "--local", &nowhere, "x", "--svg", &notes],
+            "--svg",
+        ),
+        (
+            vec!["trend", "--local", &nowhere, "x", "--html", &notes],
+            "--html",
+        ),
+        (
+            vec!["search", "--local", &nowhere, "x", "--html", &notes],
+            "--html",
+        ),
+        (
+            vec!["bench", "--local", &nowhere, "--json", &notes],
+            "--json",
+        ),
+    ] {
+        s.refused(&args, &foreign(flag));
+    }
+    let missing = s.path("no/such/folder/chart.svg");
+    s.refused(
+        &["trend", "--local", &nowhere, "x", "--svg", &missing],
+        &format!("refusing to write --svg {missing}: the folder {} does not exist. Nothing was written; create it (mkdir -p) or name a file in a folder that exists", s.path("no/such/folder")),
+    );
+    s.refused(
+        &["search", "--local", &nowhere, "x", "--html", &thesis],
+        &format!("refusing to write --html {thesis}: it is a folder. Nothing was written; name a file, e.g. --html {thesis}/report"),
+    );
+    // Our own chart is replaced: written, then written again.
+    let archive = s.path("archive");
+    ok(&s.run(&["import", "--from", &s.path("downloads"), "--out", &archive]));
+    let chart = s.path("chart.svg");
+    for _ in 0..2 {
+        ok(&s.run(&[
+            "trend",
+            "--local",
+            &archive,
+            "--no-index",
+            "coffee",
+            "--svg",
+            &chart,
+        ]));
+    }
+    assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
 }
 
 #[test]

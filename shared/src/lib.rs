@@ -136,6 +136,7 @@ pub mod logging;
 pub mod memory;
 pub mod net;
 pub mod output;
+pub mod output_file;
 pub mod query;
 pub mod report;
 pub mod share;

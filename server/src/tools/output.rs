@@ -56,7 +56,10 @@ pub(crate) fn plain_descriptions(v: &mut Value) {
                     .split("\n\n")
                     .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
                     .collect();
-                *d = paragraphs.join("\n\n").replace("[`", "`").replace("`]", "`");
+                *d = paragraphs
+                    .join("\n\n")
+                    .replace("[`", "`")
+                    .replace("`]", "`");
             }
             map.values_mut().for_each(plain_descriptions);
         }

@@ -1,0 +1,228 @@
+//! Which single files this project may write: a new one, or one it wrote.
+//!
+//! The files a command writes beside its answer (`trend --svg`, `trend
+//! --html`, `search --html`, `bench --json`) are claimed before anything
+//! is read, as folders are ([`crate::output`]): a [`FileClaim`] is granted
+//! when the path names no file yet, in a folder that exists, or a file
+//! that carries this project's signature ([`FileKind::signature`], in its
+//! first bytes). The signature is the only evidence: a file is never
+//! recognised by its name or its extension.
+//!
+//! Promise (invariant: *never destroy what the project did not write*):
+//! a refusal happens before the archive is read and before a byte is
+//! written, names the file and what to do; [`FileClaim::write`] checks
+//! again, writes a temporary file beside the target and renames it in, so
+//! an interrupted write leaves the old file whole.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// How many leading bytes of a file are searched for the signature.
+const SIGNED_WITHIN: usize = 1024;
+
+/// What a file written by this project holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// An SVG chart.
+    Svg,
+    /// A self-contained HTML report.
+    Html,
+    /// A JSON record of figures.
+    Json,
+}
+
+impl FileKind {
+    /// The signature every file of this kind carries in its first bytes:
+    /// a comment in SVG and HTML, a `writtenBy` member in JSON (as the
+    /// folders' marker file has).
+    pub fn signature(self) -> &'static str {
+        match self {
+            FileKind::Svg => "<!-- written by archilyzer: chart -->",
+            FileKind::Html => "<!-- written by archilyzer: report -->",
+            FileKind::Json => "\"writtenBy\":\"archilyzer\"",
+        }
+    }
+
+    /// Whether `bytes` (a file's start) carry the signature.
+    fn signed(self, bytes: &[u8]) -> bool {
+        let sig = self.signature().as_bytes();
+        bytes.windows(sig.len()).any(|w| w == sig)
+    }
+}
+
+/// Why a file may not be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileWhy {
+    /// The path names a folder.
+    AFolder,
+    /// The folder it would go into does not exist.
+    NoFolder(PathBuf),
+    /// A file this project did not write (no signature).
+    Foreign,
+}
+
+/// A refusal to write a file; its text says what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct FileRefusal {
+    /// The flag that named the file (`--svg`, `--html`, `--json`).
+    pub flag: String,
+    /// The file as the user named it.
+    pub path: PathBuf,
+    /// Why it may not be written.
+    pub why: FileWhy,
+}
+
+impl fmt::Display for FileRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (flag, path) = (&self.flag, self.path.display());
+        write!(f, "refusing to write {flag} {path}: ")?;
+        match &self.why {
+            FileWhy::AFolder => write!(
+                f,
+                "it is a folder. Nothing was written; name a file, e.g. {flag} {}",
+                self.path.join("report").display()
+            ),
+            FileWhy::NoFolder(dir) => write!(
+                f,
+                "the folder {} does not exist. Nothing was written; create it (mkdir -p) or name a file in a folder that exists",
+                dir.display()
+            ),
+            FileWhy::Foreign => write!(
+                f,
+                "the file exists and archilyzer did not write it. Nothing was written; name a new file, or move that one away first"
+            ),
+        }
+    }
+}
+
+/// Permission to write one file of one kind.
+#[derive(Debug, Clone)]
+pub struct FileClaim {
+    flag: String,
+    target: PathBuf,
+    kind: FileKind,
+}
+
+impl FileClaim {
+    /// Claims `target` (named by `flag`) for a file of `kind`, or says why
+    /// it may not be written.
+    pub fn new(target: &Path, kind: FileKind, flag: &str) -> Result<FileClaim, FileRefusal> {
+        let claim = FileClaim {
+            flag: flag.to_string(),
+            target: target.to_path_buf(),
+            kind,
+        };
+        claim.check()?;
+        Ok(claim)
+    }
+
+    /// The file as the user named it.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// What the file will hold.
+    pub fn kind(&self) -> FileKind {
+        self.kind
+    }
+
+    /// The checks of [`FileClaim::new`], run again before writing.
+    pub fn check(&self) -> Result<(), FileRefusal> {
+        let refuse = |why| {
+            Err(FileRefusal {
+                flag: self.flag.clone(),
+                path: self.target.clone(),
+                why,
+            })
+        };
+        let dir = self.folder();
+        if !dir.is_dir() {
+            return refuse(FileWhy::NoFolder(dir));
+        }
+        match std::fs::symlink_metadata(&self.target) {
+            Err(_) => Ok(()),
+            Ok(m) if m.is_dir() => refuse(FileWhy::AFolder),
+            Ok(m) if !m.is_file() => refuse(FileWhy::Foreign),
+            Ok(_) if self.kind.signed(&head(&self.target)) => Ok(()),
+            Ok(_) => refuse(FileWhy::Foreign),
+        }
+    }
+
+    /// The folder the file goes into.
+    fn folder(&self) -> PathBuf {
+        match self.target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
+
+    /// Writes `bytes` (which must carry the kind's signature, so the file
+    /// can be written again) through a temporary file renamed into place.
+    pub fn write(&self, bytes: &[u8]) -> Result<(), String> {
+        if !self.kind.signed(&bytes[..bytes.len().min(SIGNED_WITHIN)]) {
+            return Err(format!(
+                "internal: the {:?} written to {} lacks its signature",
+                self.kind,
+                self.target.display()
+            ));
+        }
+        self.check().map_err(|e| e.to_string())?;
+        let cannot = |e: std::io::Error| format!("cannot write {}: {e}", self.target.display());
+        let mut tmp = tempfile::NamedTempFile::new_in(self.folder()).map_err(cannot)?;
+        tmp.write_all(bytes).map_err(cannot)?;
+        tmp.persist(&self.target).map_err(|e| cannot(e.error))?;
+        Ok(())
+    }
+}
+
+/// The first bytes of `path` (none when it cannot be read).
+fn head(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut buf = vec![0; SIGNED_WITHIN];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut buf))
+        .unwrap_or(0);
+    buf.truncate(n);
+    buf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_written_only_when_new_or_signed_by_us() {
+        let dir = tempfile::tempdir().unwrap();
+        let chart = dir.path().join("chart.svg");
+        let claim = FileClaim::new(&chart, FileKind::Svg, "--svg").unwrap();
+        let ours = format!("{}\n<svg/>", FileKind::Svg.signature());
+        claim.write(ours.as_bytes()).unwrap();
+        FileClaim::new(&chart, FileKind::Svg, "--svg").expect("our own file may be rewritten");
+
+        let notes = dir.path().join("notes.svg");
+        std::fs::write(&notes, "<svg>my drawing</svg>").unwrap();
+        let e = FileClaim::new(&notes, FileKind::Svg, "--svg").unwrap_err();
+        assert_eq!(e.why, FileWhy::Foreign);
+        assert!(e.to_string().starts_with(&format!(
+            "refusing to write --svg {}: the file exists and archilyzer did not write it. Nothing was written",
+            notes.display()
+        )));
+        assert_eq!(
+            std::fs::read_to_string(&notes).unwrap(),
+            "<svg>my drawing</svg>"
+        );
+
+        let e = FileClaim::new(dir.path(), FileKind::Html, "--html").unwrap_err();
+        assert_eq!(e.why, FileWhy::AFolder);
+        let missing = dir.path().join("no/such/report.html");
+        let e = FileClaim::new(&missing, FileKind::Html, "--html").unwrap_err();
+        assert_eq!(e.why, FileWhy::NoFolder(dir.path().join("no/such")));
+        let e = FileClaim::new(&chart, FileKind::Html, "--html").unwrap_err();
+        assert_eq!(
+            e.why,
+            FileWhy::Foreign,
+            "an SVG we wrote is not an HTML report"
+        );
+    }
+}
