@@ -53,6 +53,12 @@ impl<K: Hash + Eq + Clone, V, E> PageCache<K, V, E> {
         }
     }
 
+    /// The value for `key` if the cache holds it now (nothing is loaded).
+    pub fn get(&self, key: &K) -> Option<Arc<V>> {
+        let mut inner = self.inner.lock().unwrap();
+        inner.lru.get(key).map(|(v, _)| v.clone())
+    }
+
     /// The value for `key`, from the cache, from a load already under way,
     /// or from `load`, which returns the value and its cost in bytes.
     pub fn get_or_load(

@@ -435,6 +435,14 @@ impl Site {
         }
     }
 
+    /// Transcript page `n` of `channel`, parsed, if the cache holds it now
+    /// (nothing is read).
+    pub fn kept_page_view(&self, channel: &str, n: u32) -> Option<Arc<KeptPage>> {
+        let (_, sha256, _) = self.page_entry(Layer::Transcripts, channel, n).ok()?;
+        let key = self.page_key(Layer::Transcripts, channel, n);
+        self.pages.views.get(&(key, sha256))
+    }
+
     /// Transcript page `n` of `channel`, read whole and parsed for a scan,
     /// kept for the next call while the keep limit allows (concurrent
     /// calls for one page share one read). The bytes hold their share of

@@ -46,9 +46,10 @@ pub(super) fn confirm_page(
     archive: &Archive,
     p: &PageRef,
     c: &Compiled,
-    targets: Option<&[Target]>,
+    read: &Reading,
     scratch: &mut TokenStream,
 ) -> Result<Confirmed, String> {
+    let targets = read.targets;
     let site = &archive.sites()[p.site];
     let err = |e: crate::source::ReadError| e.to_string();
     match p.layer {
@@ -71,7 +72,19 @@ pub(super) fn confirm_page(
                     p.page
                 );
             }
-            let kept = site.page_view(&p.channel, p.page).map_err(err)?;
+            // A page kept parsed (a warm server) is confirmed as it is;
+            // else only its candidate videos are parsed, when that can
+            // be decided.
+            let kept = site.kept_page_view(&p.channel, p.page);
+            if let (None, Some(layout)) = (&kept, read.layout) {
+                if let Some(found) = confirm_candidates(site, p, c, layout, scratch) {
+                    return found;
+                }
+            }
+            let kept = match kept {
+                Some(kept) => kept,
+                None => site.page_view(&p.channel, p.page).map_err(err)?,
+            };
             let shared: super::prefilter::Shared = kept.backing_cart().clone();
             let (page, read) = (kept.get(), kept.backing_cart().len() as u64);
             let confirm =
@@ -97,6 +110,59 @@ pub(super) fn confirm_page(
             })
         }
     }
+}
+
+/// How the plan has a page read: some of its videos by their spans
+/// (`targets`), or the whole page, whose videos' spans the index knows
+/// (`layout`) or not.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Reading<'a> {
+    pub targets: Option<&'a [Target]>,
+    pub layout: Option<&'a [std::ops::Range<u64>]>,
+}
+
+/// Confirms a transcript page read whole by parsing only the videos its
+/// raw bytes show can hold a hit ([`super::candidates`]); `None` when
+/// that cannot be decided (a regex, a word outside ASCII, the channel's
+/// name holding a required word in the metadata scope, a layout that does
+/// not fit the bytes, a candidate that does not parse), and the page is
+/// parsed whole.
+fn confirm_candidates(
+    site: &Site,
+    p: &PageRef,
+    c: &Compiled,
+    layout: &[std::ops::Range<u64>],
+    scratch: &mut TokenStream,
+) -> Option<Result<Confirmed, String>> {
+    let words = c.terms.required_words(p.site)?;
+    if c.scopes.contains(&Scope::Metadata) {
+        let name = site.channel(&p.channel).map_or("", |ch| ch.name.as_str());
+        let name = crate::text::normalize(name);
+        if words.iter().any(|w| name.contains(w.as_str())) {
+            return None;
+        }
+    }
+    let bytes = match site.page_bytes(Layer::Transcripts, &p.channel, p.page) {
+        Ok((bytes, _)) => std::sync::Arc::new(bytes),
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let page: &[u8] = &bytes[..];
+    let chosen = super::candidates::candidates(page, layout, &words)?;
+    let views = chosen
+        .iter()
+        .map(|&i| {
+            let span = &page[layout[i].start as usize..layout[i].end as usize];
+            serde_json::from_slice::<VideoView>(span).ok()
+        })
+        .collect::<Option<Vec<VideoView>>>()?;
+    let read = page.len() as u64;
+    let shared: super::prefilter::Shared = bytes.clone();
+    let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, &views, read, scratch);
+    Some(Ok(if c.terms.uses_page_hint() {
+        PageHint::within(scratch, &shared, confirm)
+    } else {
+        confirm(scratch)
+    }))
 }
 
 /// The bytes of each target's span, when reading them beats reading the

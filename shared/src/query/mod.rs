@@ -21,6 +21,7 @@
 //! matcher on the page text alone, so a result is the same with the index
 //! fresh, stale, corrupt, foreign or absent; only `pages_read` differs.
 
+mod candidates;
 mod confirm;
 pub mod count;
 mod error;

@@ -98,6 +98,10 @@ pub struct Plan {
     /// Pages read video by video (by position in the page table): the
     /// videos the index shows may match, each by its span in the file.
     pub targets: HashMap<usize, Vec<Target>>,
+    /// Transcript pages read whole whose every video's span the index
+    /// knows (by position in the page table): confirming one parses only
+    /// the videos its bytes show may match (`confirm`'s candidates).
+    pub layouts: HashMap<usize, Vec<std::ops::Range<u64>>>,
 }
 
 /// A video the plan reads by its span instead of its whole page.
@@ -135,6 +139,7 @@ pub fn plan(
     };
     let filter_allows = |i: usize| by_filter.as_ref().is_none_or(|f| f[i]);
     let mut video_targets = HashMap::new();
+    let mut layouts = HashMap::new();
     match index {
         Some(index) => {
             let (allowed, note) = index_allows(archive, index, c);
@@ -144,9 +149,17 @@ pub fn plan(
                 None => filter_allows(i),
             });
             for &i in &planned {
-                let id = index.vouched.ids[i];
-                if let Some(t) = id.and_then(|id| targets(index, allowed.as_ref(), id)) {
-                    video_targets.insert(i, t);
+                let Some(id) = index.vouched.ids[i] else {
+                    continue;
+                };
+                match targets(index, allowed.as_ref(), id) {
+                    Some(t) => {
+                        video_targets.insert(i, t);
+                    }
+                    None if pages[i].layer == Layer::Transcripts => {
+                        layouts.extend(layout(index, id).map(|l| (i, l)));
+                    }
+                    None => {}
                 }
             }
             notes.push(format!(
@@ -177,7 +190,20 @@ pub fn plan(
         cut,
         notes,
         targets: video_targets,
+        layouts,
     }
+}
+
+/// Where each video of page `id` sits in its file, in page order, when
+/// the index knows every span.
+fn layout(index: &Index, id: u32) -> Option<Vec<std::ops::Range<u64>>> {
+    let rows = index.raw.page_rows(id);
+    if rows.is_empty() {
+        return None;
+    }
+    rows.iter()
+        .map(|r| r.span.as_ref().map(|s| s.start..s.end))
+        .collect()
 }
 
 /// The note of a plan that reads every page in scope: whether an index

@@ -110,30 +110,34 @@ impl PageHint {
             return Vec::new();
         };
         let page: &[u8] = (*shared).as_ref();
-        let finder = memmem::Finder::new(word);
-        let mut non_ascii = self.non_ascii.is_none().then(Vec::new);
-        let mut offsets = Vec::new();
-        for from in (0..page.len()).step_by(BLOCK) {
-            let end = (from + BLOCK).min(page.len());
-            let reach = (end + word.len().saturating_sub(1)).min(page.len());
-            self.block.clear();
-            self.block.extend_from_slice(&page[from..reach]);
-            self.block.make_ascii_lowercase();
-            let starts = finder.find_iter(&self.block).map(|at| from + at);
-            offsets.extend(starts.take_while(|&at| at < end));
-            if let Some(high) = non_ascii.as_mut() {
-                high.extend(non_ascii_offsets(&page[from..end], from));
-            }
+        if self.non_ascii.is_none() {
+            self.non_ascii = Some(non_ascii_offsets(page, 0).collect());
         }
-        if non_ascii.is_some() {
-            self.non_ascii = non_ascii;
-        }
-        offsets
+        offsets_ignoring_ascii_case(page, word, &mut self.block)
     }
 }
 
+/// Every offset of `word` (lower-case ASCII, not empty) in `page` in any
+/// ASCII letter case. Each block of [`BLOCK`] bytes is lowered into
+/// `block` (so the copy stays in cache) with the word's length less one
+/// byte of the next, so a word that starts in a block is found in it.
+pub fn offsets_ignoring_ascii_case(page: &[u8], word: &[u8], block: &mut Vec<u8>) -> Vec<usize> {
+    let finder = memmem::Finder::new(word);
+    let mut offsets = Vec::new();
+    for from in (0..page.len()).step_by(BLOCK) {
+        let end = (from + BLOCK).min(page.len());
+        let reach = (end + word.len().saturating_sub(1)).min(page.len());
+        block.clear();
+        block.extend_from_slice(&page[from..reach]);
+        block.make_ascii_lowercase();
+        let starts = finder.find_iter(block).map(|at| from + at);
+        offsets.extend(starts.take_while(|&at| at < end));
+    }
+    offsets
+}
+
 /// The offsets (plus `base`) of the non-ASCII bytes of `bytes`.
-fn non_ascii_offsets(bytes: &[u8], base: usize) -> impl Iterator<Item = usize> + '_ {
+pub fn non_ascii_offsets(bytes: &[u8], base: usize) -> impl Iterator<Item = usize> + '_ {
     let chunks = bytes.chunks(64).enumerate();
     let mixed = chunks.filter(|(_, chunk)| !chunk.is_ascii());
     mixed.flat_map(move |(n, chunk)| {

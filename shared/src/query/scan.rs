@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use super::confirm::{confirm_page, Confirmed};
+use super::confirm::{confirm_page, Confirmed, Reading};
 use super::matcher::TokenStream;
 use super::plan::{Compiled, Plan};
 use super::{Coverage, VideoResult};
@@ -65,8 +65,11 @@ pub fn scan(
     let mut failed = Vec::new();
     let cap = c.max_videos.unwrap_or(usize::MAX);
     let confirm = |scratch: &mut TokenStream, &i: &usize| {
-        let targets = plan.targets.get(&i).map(Vec::as_slice);
-        confirm_page(archive, &pages[i], c, targets, scratch)
+        let read = Reading {
+            targets: plan.targets.get(&i).map(Vec::as_slice),
+            layout: plan.layouts.get(&i).map(Vec::as_slice),
+        };
+        confirm_page(archive, &pages[i], c, &read, scratch)
     };
     let emitted = in_order(
         &plan.pages,

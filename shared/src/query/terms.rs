@@ -214,6 +214,28 @@ impl Terms {
         hits_of(self.for_site(site), cues, scratch)
     }
 
+    /// Words one of which every match of site `site`'s matchers (the
+    /// query, its fuzzy variants, the aliases it fired there) holds, as
+    /// lower-case ASCII: the longest word of each phrase. `None` when a
+    /// matcher is a regex or a phrase has a word outside ASCII, where no
+    /// such word can be named.
+    pub fn required_words(&self, site: usize) -> Option<Vec<String>> {
+        let mut words: Vec<String> = Vec::new();
+        for m in self.for_site(site) {
+            let super::matcher::Matcher::Phrase(p) = m else {
+                return None;
+            };
+            if !p.words.iter().all(|w| w.is_ascii()) {
+                return None;
+            }
+            let longest = p.words.iter().max_by_key(|w| w.len())?;
+            if !words.contains(longest) {
+                words.push(longest.clone());
+            }
+        }
+        Some(words)
+    }
+
     /// Whether setting a page's [`super::prefilter::PageHint`] can pay:
     /// whether the query's own matcher reads it. (Excludes and fuzzy
     /// expansions are phrases exactly when the query is; aliases are

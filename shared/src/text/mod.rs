@@ -46,6 +46,25 @@ fn normalize_char(c: char, emit: &mut impl FnMut(char)) {
     });
 }
 
+/// Whether `c` only ever separates words: it normalises to at least one
+/// char and to no letter or digit, so text holding it tokenises as if it
+/// were an ASCII space. (A char that normalises to nothing, a combining
+/// mark, joins the letters around it; one that normalises to a letter
+/// adds to a word.) The raw-byte prefilters rely on this to treat such a
+/// char as they treat ASCII punctuation.
+pub fn only_separates(c: char) -> bool {
+    if c.is_ascii() {
+        return !c.is_ascii_alphanumeric();
+    }
+    let mut emitted = false;
+    let mut letter = false;
+    normalize_char(c, &mut |n| {
+        emitted = true;
+        letter |= n.is_alphanumeric();
+    });
+    emitted && !letter
+}
+
 /// The normalised text of `text`, separators kept as they normalise.
 pub fn normalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
