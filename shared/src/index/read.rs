@@ -36,6 +36,10 @@ pub struct RawIndex {
     rows: HashMap<u32, Range<usize>>,
     /// (site, channel, slug) → its row in `videos`, made when first asked.
     by_slug: std::sync::OnceLock<HashMap<(String, String, String), usize>>,
+    /// The vocabulary's answers already given ([`RawIndex::similar`]): a
+    /// loaded index is kept while its files are unchanged, so a warm
+    /// server walks the vocabulary once per word.
+    pub(super) similar_memo: super::similar::Memo,
 }
 
 impl RawIndex {
@@ -67,6 +71,7 @@ impl RawIndex {
             ids,
             rows,
             by_slug: std::sync::OnceLock::new(),
+            similar_memo: Default::default(),
         })
     }
 

@@ -22,6 +22,37 @@ use fst::{Automaton, IntoStreamer, Streamer};
 use super::fields::Fields;
 use super::RawIndex;
 
+/// The answers [`RawIndex::similar`] gave, by its arguments; forgotten
+/// whole past [`MEMO_ENTRIES`], so it stays small.
+#[derive(Default)]
+pub struct Memo(std::sync::Mutex<std::collections::HashMap<MemoKey, Vec<Variant>>>);
+
+type MemoKey = (String, u32, usize, Fields);
+
+/// The most answers a [`Memo`] keeps.
+const MEMO_ENTRIES: usize = 4096;
+
+impl Memo {
+    fn get(&self, key: &MemoKey) -> Option<Vec<Variant>> {
+        self.0.lock().ok()?.get(key).cloned()
+    }
+
+    fn put(&self, key: MemoKey, found: Vec<Variant>) {
+        if let Ok(mut memo) = self.0.lock() {
+            if memo.len() >= MEMO_ENTRIES {
+                memo.clear();
+            }
+            memo.insert(key, found);
+        }
+    }
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
+}
+
 /// A word of the vocabulary and how many videos hold it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Variant {
@@ -50,6 +81,17 @@ impl RawIndex {
         if max_edits == 0 {
             return Vec::new();
         }
+        let key = (word.to_string(), max_edits, limit, f);
+        if let Some(found) = self.similar_memo.get(&key) {
+            return found;
+        }
+        let found = self.walk_similar(word, max_edits, limit, f);
+        self.similar_memo.put(key, found.clone());
+        found
+    }
+
+    /// [`RawIndex::similar`], walking the vocabulary.
+    fn walk_similar(&self, word: &str, max_edits: u32, limit: usize, f: Fields) -> Vec<Variant> {
         let mut out = Vec::new();
         let mut stream = self.terms.search(Edits::new(word, max_edits)).into_stream();
         while let Some((term, offset)) = stream.next() {
