@@ -1,0 +1,161 @@
+"""docs/fts5.md, generated: the questions an agent asks most, timed in one
+run through SQLite FTS5 (the engine of yt-fts: positions stored, the text
+never read again) and through this project, on the same archive.
+
+  python3 scripts/fts5_compare.py ARCHIVE INDEX [--rare W] [--phrase P] [--common W] [--runs N]
+
+ARCHIVE is a composed public dir with a fresh INDEX (`archilyzer-index
+build`). FTS5 gets one row per cue (the cue's text, its video and start),
+built once from the archive's transcript pages with Python's `sqlite3`
+(the build is timed apart). Each question is asked N times (default 7)
+and the median kept:
+
+- FTS5: `SELECT count(*), count(DISTINCT video) FROM cues WHERE cues MATCH
+  '"…"'` (a phrase query, as yt-fts asks it), in a warm connection;
+- the CLI: `archilyzer-index search --local ARCHIVE --index INDEX --limit 0
+  --json`, a fresh process per run, as a person runs it;
+- the server: a running `archilyzer-mcp` through the Python `mcp` client
+  (the test venv, .venv), `enumerate_matches` (the complete set, not a
+  capped page) with an exclude no video holds that changes each run, so
+  no worklist is kept from an earlier call.
+
+The counts differ in kind: FTS5 counts cues matching its phrase query
+(its tokenizer, no aliases, no phrase across cues); this project counts
+(video, cue) hits confirmed on the page text. Both are printed.
+Needs `cargo build --release`."""
+
+import asyncio
+import json
+import os
+import platform
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(REPO, "target", "release")
+OUT = os.path.join(REPO, "docs", "fts5.md")
+
+
+def pages(archive):
+    """Every transcript page file of the archive, in order."""
+    root = os.path.join(archive, "transcripts")
+    for channel in sorted(os.listdir(root)):
+        with open(os.path.join(root, channel, "manifest.json")) as fh:
+            for page in json.load(fh)["pages"]:
+                yield os.path.join(root, channel, page["file"])
+
+
+def fts5(archive, db):
+    """Builds the FTS5 table; the seconds it took and the cues it holds."""
+    started = time.monotonic()
+    con = sqlite3.connect(db)
+    con.execute("CREATE VIRTUAL TABLE cues USING fts5(text, video UNINDEXED, start UNINDEXED)")
+    n = 0
+    for path in pages(archive):
+        with open(path) as fh:
+            page = json.load(fh)
+        rows = [(cue[2], v["slug"], cue[0]) for v in page["videos"] for cue in v.get("cues", [])]
+        con.executemany("INSERT INTO cues VALUES (?, ?, ?)", rows)
+        n += len(rows)
+    con.commit()
+    return con, time.monotonic() - started, n
+
+
+def median_ms(f, runs):
+    times, result = [], None
+    for _ in range(runs):
+        started = time.perf_counter()
+        result = f()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times), result
+
+
+def fts5_ask(con, words):
+    query = '"' + words.replace('"', '""') + '"'
+    return con.execute("SELECT count(*), count(DISTINCT video) FROM cues WHERE cues MATCH ?", (query,)).fetchone()
+
+
+def cli_ask(archive, index, words):
+    out = subprocess.run([os.path.join(BIN, "archilyzer-index"), "search", "--local", archive, "--index", index,
+                          "--limit", "0", "--json", words], check=True, capture_output=True, text=True).stdout
+    r = json.loads(out)
+    return r["total_hits"], r["total_videos"]
+
+
+async def server_times(archive, index, questions, runs):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    params = StdioServerParameters(command=os.path.join(BIN, "archilyzer-mcp"),
+                                   args=["--local", archive, "--index", index])
+    out = {}
+    async with stdio_client(params) as (r, w):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            await s.call_tool("list_channels", {})
+            for name, words in questions:
+                times, counts = [], None
+                for i in range(runs + 1):
+                    args = {"query": words, "exclude": [f"zzqv{i}x"], "max_chars": 2000}
+                    started = time.perf_counter()
+                    res = await s.call_tool("enumerate_matches", args)
+                    took = (time.perf_counter() - started) * 1000
+                    if res.is_error:
+                        sys.exit(f"fts5_compare: enumerate_matches {words!r} failed: {res.content[0].text[:300]}")
+                    if i:
+                        times.append(took)
+                    counts = (res.structured_content["total_hits"], res.structured_content["total"])
+                out[name] = (statistics.median(times), counts)
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 2:
+        sys.exit(__doc__)
+    archive, index = (os.path.abspath(a) for a in args[:2])
+    opts = dict(zip(args[2::2], args[3::2]))
+    runs = int(opts.get("--runs", "7"))
+    questions = [("a rare word", opts.get("--rare", "austerity")),
+                 ("a two-word name", opts.get("--phrase", "reinforcement learning")),
+                 ("a common word", opts.get("--common", "transformers"))]
+    with tempfile.TemporaryDirectory(prefix="fts5-") as tmp:
+        con, built_s, cues = fts5(archive, os.path.join(tmp, "cues.db"))
+        rows = []
+        for name, words in questions:
+            fts_ms, fts_counts = median_ms(lambda: fts5_ask(con, words), runs)
+            cli_ms, cli_counts = median_ms(lambda: cli_ask(archive, index, words), runs)
+            rows.append((name, words, fts_ms, fts_counts, cli_ms, cli_counts))
+    served = asyncio.run(server_times(archive, index, questions, runs))
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                            text=True).stdout.strip()
+    load = os.getloadavg()[0] / os.cpu_count()
+    lines = [
+        "# Against SQLite FTS5",
+        "",
+        f"Written by `python3 scripts/fts5_compare.py` at commit `{commit}` on "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores, load {load:.2f} per core. Do not edit by hand: run the script again.",
+        "",
+        f"Archive: {cues} cues in its transcript pages. FTS5 table built in {built_s:.1f} s (Python's "
+        "`sqlite3`, one row per cue). Medians of " + str(runs) + " runs; FTS5 counts cues (hits) and videos "
+        "matching its phrase query, this project (video, cue) hits and videos confirmed on the page text.",
+        "",
+        "| question | FTS5 ms | FTS5 hits / videos | CLI ms (fresh process) | server ms (`enumerate_matches`, complete) | our hits / videos | server ÷ FTS5 |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, words, fts_ms, fts_counts, cli_ms, cli_counts in rows:
+        srv_ms, srv_counts = served[name]
+        lines.append(f"| {name} `{words}` | {fts_ms:.2f} | {fts_counts[0]} / {fts_counts[1]} | {cli_ms:.0f} | "
+                     f"{srv_ms:.1f} | {srv_counts[0]} / {srv_counts[1]} | {srv_ms / max(fts_ms, 0.01):.0f}× |")
+    lines.append("")
+    with open(OUT, "w") as fh:
+        fh.write("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
