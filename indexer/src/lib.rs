@@ -21,6 +21,7 @@
 //! - [`size`]: human byte sizes on the command line (`50MB`, `1.3GiB`).
 //! - [`serve`]: a composed dir over HTTP on loopback, slowed on purpose,
 //!   for the remote benchmark rows.
+#![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod build;

@@ -2,6 +2,7 @@
 //! call into the module named after it; nothing here decides behaviour.
 //! The developer tools (the generator, the benchmark, the slowed test
 //! host) are the separate `archilyzer-dev` binary.
+#![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 

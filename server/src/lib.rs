@@ -15,6 +15,7 @@
 //! - [`fuzzing`]: the bodies of the fuzz targets (fuzz/ and the regression test).
 //! - [`archilyzer_core::links`]: moment links (folding duplicate recordings is
 //!   `archilyzer_core::collapse`).
+#![forbid(unsafe_code)]
 
 pub mod budget;
 pub mod editor;

@@ -5,6 +5,7 @@
 //! are served by rmcp (the 2026-07-28 `server/discover` exchange and the
 //! 2025 `initialize` handshake), with the same tools on each. Tool bodies
 //! are blocking (they read archives) and run on tokio's blocking pool.
+#![deny(unsafe_code)]
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -39,6 +40,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// jemalloc's options, read once at start-up (a NUL-terminated C string
 /// under the name the prefixed build looks for).
 #[cfg(not(target_env = "msvc"))]
+#[allow(unsafe_code)] // a symbol name jemalloc reads; the only exception to the crate's rule
 #[export_name = "_rjem_malloc_conf"]
 pub static MALLOC_CONF: &[u8; 59] = b"background_thread:true,dirty_decay_ms:500,muzzy_decay_ms:0\0";
 

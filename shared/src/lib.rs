@@ -124,6 +124,7 @@
 //!    through one function. Enforced by `query::terms` and
 //!    `query::filters`. Pinned by
 //!    `aliases_and_tags_belong_to_the_site_that_publishes_them`.
+#![forbid(unsafe_code)]
 
 pub mod archive;
 pub mod captions;

@@ -2,6 +2,7 @@
 //! people install: a deterministic archive generator, the benchmark
 //! (each row in a fresh process, beside `rg`), and a slowed loopback host
 //! for measuring remote reads.
+#![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 
