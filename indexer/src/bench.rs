@@ -24,18 +24,23 @@ use serde::{Deserialize, Serialize};
 /// One row of the query set.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
+    /// The row's name, as the table shows it.
     pub name: String,
+    /// What the row does.
     pub kind: RowKind,
     /// The word `rg` searches for the baseline, and the transcript
     /// directories it searches (empty: no baseline for this row).
     pub rg_term: Option<String>,
+    /// The channels whose transcript folders `rg` reads (empty: all).
     pub rg_channels: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// What a row of the query set runs.
 pub enum RowKind {
     /// Open the archive and list its channels.
     ListChannels,
+    /// This search.
     Search(Box<Request>),
     /// Read these videos' records (one read per distinct page).
     Batch(Vec<(String, String)>),
@@ -48,23 +53,36 @@ pub enum RowKind {
 /// What one run of a row measured (printed by `bench-one` as JSON).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct RunFigures {
+    /// Wall time of the run, in milliseconds.
     pub wall_ms: f64,
+    /// Pages it read.
     pub pages_read: usize,
+    /// Bytes it read.
     pub bytes: u64,
+    /// Its peak resident memory, in KB.
     pub peak_rss_kb: u64,
+    /// Hits (or items) it found.
     pub hits: usize,
 }
 
 /// The figures of a row over its repeats.
 #[derive(Debug, Clone, Serialize)]
 pub struct RowFigures {
+    /// The row's name.
     pub name: String,
+    /// Median wall time of its runs, in milliseconds.
     pub wall_ms_median: f64,
+    /// Pages each run read.
     pub pages_read: usize,
+    /// Megabytes each run read.
     pub mb_parsed: f64,
+    /// The largest peak resident memory of its runs, in MB.
     pub peak_rss_mb: f64,
+    /// Hits (or items) found.
     pub hits: usize,
+    /// Median wall time of `rg` over the same files, if the row has a baseline.
     pub rg_ms_median: Option<f64>,
+    /// Matches `rg` counted.
     pub rg_matches: Option<u64>,
 }
 
@@ -350,6 +368,7 @@ pub fn rg_baseline(archive_dir: &Path, row: &Row) -> Option<(f64, u64)> {
     Some((ms, matches))
 }
 
+/// The median of `v` (0 for none).
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     v.get(v.len() / 2).copied().unwrap_or(0.0)
@@ -483,8 +502,10 @@ fn remote_rows(
 #[derive(clap::Args, Debug, Clone)]
 pub struct BenchArgs {
     #[command(flatten)]
+    /// The archive to measure.
     pub source: crate::cli::SourceArgs,
     #[command(flatten)]
+    /// Its index.
     pub index: crate::cli::IndexArgs,
     /// Runs per row; the median is reported.
     #[arg(long, default_value_t = 3)]
@@ -518,10 +539,13 @@ pub struct BenchArgs {
 #[derive(clap::Args, Debug, Clone)]
 pub struct BenchOneArgs {
     #[arg(long)]
+    /// The archive, as a source handle.
     pub handle: String,
     #[arg(long)]
+    /// The index to prune with.
     pub index: PathBuf,
     #[arg(long)]
+    /// The row to run, as JSON.
     pub row: String,
 }
 
@@ -579,7 +603,9 @@ pub struct BenchOptions {
     pub load: f64,
     /// Above `--max-load` (forced): every wall figure is marked.
     pub unreliable: bool,
+    /// The rare word (default: the one the fewest videos hold).
     pub rare: Option<String>,
+    /// The common word (default: the one in the most pages).
     pub common: Option<String>,
     /// Also write the figures as JSON to this claimed file.
     pub json: Option<archilyzer_core::output_file::FileClaim>,

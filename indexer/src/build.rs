@@ -17,8 +17,10 @@ use archilyzer_core::report::counted;
 #[derive(clap::Args, Debug, Clone)]
 pub struct BuildArgs {
     #[command(flatten)]
+    /// The archive to index.
     pub source: SourceArgs,
     #[command(flatten)]
+    /// Where the index goes.
     pub index: IndexArgs,
 }
 

@@ -24,8 +24,10 @@ use crate::cli::{IndexArgs, SourceArgs};
 #[derive(clap::Args, Debug, Clone)]
 pub struct CheckArgs {
     #[command(flatten)]
+    /// The archive to check.
     pub source: SourceArgs,
     #[command(flatten)]
+    /// The index to check against a full scan.
     pub index: IndexArgs,
     /// Queries, one per line: plain text, `re:REGEX`, or a JSON request.
     /// Default: a set sampled from the archive.
@@ -64,11 +66,15 @@ pub fn command(args: &CheckArgs) -> Result<ExitCode> {
 /// What a check found.
 #[derive(Debug, Default)]
 pub struct CheckReport {
+    /// Queries compared.
     pub queries: usize,
     /// One line per query whose two answers differ.
     pub differences: Vec<String>,
+    /// Pages read with the index, all queries together.
     pub pages_read_indexed: usize,
+    /// Pages read by the full scans.
     pub pages_read_full: usize,
+    /// Hits found (the same both ways when there is no difference).
     pub hits: usize,
 }
 

@@ -74,8 +74,10 @@ impl IndexArgs {
 #[derive(Args, Debug, Clone)]
 pub struct ReadArgs {
     #[command(flatten)]
+    /// The archive to read.
     pub source: SourceArgs,
     #[command(flatten)]
+    /// The index to prune with.
     pub index: IndexArgs,
     /// Read every page in scope; do not use an index.
     #[arg(long, conflicts_with = "index")]

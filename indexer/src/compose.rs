@@ -48,6 +48,7 @@ pub struct Pager<'a> {
 }
 
 impl<'a> Pager<'a> {
+    /// A pager writing `layer` pages of `channel` under `root`, each of about `target_bytes`.
     pub fn new(root: &'a Path, layer: Layer, channel: &str, target_bytes: usize) -> Self {
         Pager {
             root,

@@ -20,9 +20,13 @@ use crate::chart::{escape, svg};
 /// What a page shows: the trend, the request its filters came from, and
 /// each query's matching videos with their hits.
 pub struct Report<'a> {
+    /// The archive searched.
     pub archive: &'a Archive,
+    /// The counts per period.
     pub trend: &'a Trend,
+    /// The request, as the page describes it.
     pub request: &'a Request,
+    /// Per query: its matching videos, with their hits.
     pub videos: &'a [Vec<VideoResult>],
 }
 

@@ -36,6 +36,7 @@ impl Progress {
         }
     }
 
+    /// Sets how many steps there are, once known.
     pub fn set_total(&self, total: u64) {
         self.total.store(total, Ordering::SeqCst);
         if !self.on_terminal {
@@ -66,6 +67,7 @@ impl Progress {
         bar
     }
 
+    /// One step done.
     pub fn tick(&self) {
         let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
         let total = self.total.load(Ordering::SeqCst).max(1);
@@ -78,6 +80,7 @@ impl Progress {
         }
     }
 
+    /// Every step done: clears a bar, or says so in one line.
     pub fn finish(&self) {
         if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();

@@ -19,8 +19,10 @@ use archilyzer_core::source::SourceHandle;
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     #[command(flatten)]
+    /// The archive and index to read.
     pub read: ReadArgs,
     #[command(flatten)]
+    /// The query and its options.
     pub query: Box<QueryArgs>,
     /// List at most this many videos (totals stay complete).
     #[arg(long)]
@@ -128,6 +130,7 @@ pub struct QueryArgs {
     /// The query: whole words, an optional final `*` (or a regex with --regex).
     pub query: String,
     #[command(flatten)]
+    /// How the query is searched: scopes, aliases, filters.
     pub options: QueryOptions,
 }
 

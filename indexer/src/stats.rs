@@ -13,8 +13,10 @@ use crate::cli::{IndexArgs, SourceArgs};
 #[derive(clap::Args, Debug, Clone)]
 pub struct StatsArgs {
     #[command(flatten)]
+    /// The archive to describe.
     pub source: SourceArgs,
     #[command(flatten)]
+    /// The index to describe beside it.
     pub index: IndexArgs,
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -41,19 +43,28 @@ pub fn command(args: &StatsArgs) -> anyhow::Result<std::process::ExitCode> {
 /// Figures for one channel.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct ChannelFigures {
+    /// The site.
     pub site: String,
+    /// The channel's slug (`all` in the total).
     pub channel: String,
+    /// Transcript pages.
     pub pages: u64,
+    /// Videos.
     pub videos: u64,
+    /// Cues.
     pub cues: u64,
+    /// Transcript bytes.
     pub bytes: u64,
 }
 
 /// Figures for the whole archive.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct ArchiveFigures {
+    /// The archive, as a source handle.
     pub source: String,
+    /// Per channel.
     pub channels: Vec<ChannelFigures>,
+    /// All channels together.
     pub total: ChannelFigures,
     /// The index of this source, if there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,10 +74,13 @@ pub struct ArchiveFigures {
 /// Where the index is, how big, how old, and whether it is fresh.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct IndexFigures {
+    /// The index folder.
     pub dir: String,
+    /// Its size on disk.
     pub bytes: u64,
     /// Unix seconds of the build.
     pub built_at: Option<u64>,
+    /// Whether it is fresh, partly stale, or missing, as a search would say.
     pub status: String,
 }
 

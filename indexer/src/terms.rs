@@ -15,8 +15,10 @@ use archilyzer_core::report::counted;
 #[derive(clap::Args, Debug, Clone)]
 pub struct TermsArgs {
     #[command(flatten)]
+    /// The archive whose vocabulary is looked in.
     pub source: SourceArgs,
     #[command(flatten)]
+    /// Its index.
     pub index: IndexArgs,
     /// The word.
     pub word: String,

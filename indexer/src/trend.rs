@@ -20,12 +20,14 @@ use crate::query_flags::QueryOptions;
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrendArgs {
     #[command(flatten)]
+    /// The archive and index to read.
     pub read: ReadArgs,
     /// The queries, compared side by side (up to 8; each as `search`
     /// takes one).
     #[arg(required = true)]
     pub queries: Vec<String>,
     #[command(flatten)]
+    /// How the queries are searched: scopes, aliases, filters.
     pub options: Box<QueryOptions>,
     /// The periods: year, quarter or month.
     #[arg(long, default_value = "year", value_parser = by_arg)]
@@ -52,7 +54,9 @@ fn by_arg(text: &str) -> Result<By, String> {
 
 /// A trend and, when asked, each query's matching videos with their hits.
 pub struct Counted {
+    /// The counts per period.
     pub trend: Trend,
+    /// Per query, its matching videos with their hits (for a report that lists them).
     pub videos: Vec<Vec<VideoResult>>,
 }
 

@@ -44,11 +44,14 @@ impl std::fmt::Debug for Service {
 /// What a service answered: its status and JSON body.
 #[derive(Debug, Clone)]
 pub struct Reply {
+    /// The HTTP status.
     pub status: u16,
+    /// The body, as JSON (null when it was not JSON).
     pub body: Value,
 }
 
 impl Reply {
+    /// Whether the status is a success (2xx).
     pub fn ok(&self) -> bool {
         (200..300).contains(&self.status)
     }

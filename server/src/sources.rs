@@ -41,6 +41,7 @@ pub struct Sources {
 }
 
 impl Sources {
+    /// Sources answering for `default`, reading indexes from `index_override` (else each source's cache folder).
     pub fn new(default: SourceHandle, index_override: Option<PathBuf>) -> Self {
         Sources {
             default,
@@ -57,6 +58,7 @@ impl Sources {
         self
     }
 
+    /// The startup source.
     pub fn default_handle(&self) -> &SourceHandle {
         &self.default
     }
@@ -238,6 +240,7 @@ impl Sources {
         Ok((handle, format!("probed {origin}/corpus.json")))
     }
 
+    /// The archive of `handle`, opened once and kept while its files are unchanged.
     pub fn archive(&self, handle: &SourceHandle) -> Result<Arc<Archive>, String> {
         if let Some(a) = self.open.lock().unwrap().get(handle) {
             return Ok(a.clone());

@@ -16,14 +16,19 @@ use crate::sources::Sources;
 /// What a tool answers: text for the agent, the same data structured.
 #[derive(Debug, Clone)]
 pub struct Output {
+    /// The answer's text.
     pub text: String,
+    /// Its structured content.
     pub structured: Value,
+    /// Whether it is an error.
     pub is_error: bool,
 }
 
 /// Everything a tool may use: the archives and the local editor.
 pub struct Context {
+    /// The corpora the tools read.
     pub sources: Sources,
+    /// The Archilyzer editor, for the editor-backed tools.
     pub editor: EditorSetup,
     /// umtool, for `notes` (`UMTOOL_URL`).
     pub umtool: Result<crate::service::Service, String>,
@@ -35,8 +40,11 @@ pub struct Context {
 /// as a progress notification to a client that asked for them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tick {
+    /// Steps done.
     pub done: f64,
+    /// Steps in all, when known.
     pub total: Option<f64>,
+    /// What is being done.
     pub message: String,
 }
 
@@ -58,7 +66,9 @@ pub type Progress<'a> = &'a mut dyn FnMut(Tick);
 /// result beside it (a job id to resume, a cooldown).
 #[derive(Debug, Clone)]
 pub struct Failure {
+    /// What went wrong, and what to do.
     pub message: String,
+    /// Facts carried in the structured result beside the error.
     pub facts: Value,
 }
 

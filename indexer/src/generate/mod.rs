@@ -75,9 +75,11 @@ pub fn command(args: &GenArgs) -> Result<std::process::ExitCode> {
 /// What to generate.
 #[derive(Debug, Clone)]
 pub struct GenOptions {
+    /// The folder to write (alpha, beta, cited and hub under it).
     pub out: PathBuf,
     /// Approximate transcript bytes of alpha and beta together.
     pub bytes: u64,
+    /// The seed: the same seed, size and channel count give the same bytes.
     pub seed: u64,
     /// Channels of the main site (at least 3).
     pub channels: usize,
@@ -86,26 +88,38 @@ pub struct GenOptions {
 /// What was generated.
 #[derive(Debug, Clone, Default)]
 pub struct GenReport {
+    /// Bytes written.
     pub bytes_written: u64,
+    /// Videos written.
     pub videos: u64,
+    /// Transcript pages written.
     pub pages: u64,
+    /// Wall time taken, in seconds.
     pub seconds: f64,
 }
 
 /// One channel to generate.
 #[derive(Debug, Clone)]
 pub struct ChannelPlan {
+    /// The site it belongs to.
     pub site: &'static str,
+    /// Its position among the site's channels.
     pub index: usize,
+    /// Its slug.
     pub slug: String,
+    /// Its name.
     pub name: String,
+    /// Where its videos are hosted.
     pub platform: Platform,
+    /// Its group, if any.
     pub group: Option<String>,
+    /// Transcript bytes to write for it.
     pub bytes: u64,
     /// Share of livestreams (0..=1).
     pub livestreams: f64,
     /// Mirrors of `index 0`'s videos (the duplicate clusters).
     pub mirrors_of: Option<String>,
+    /// Whether it has archived posts.
     pub posts: bool,
 }
 

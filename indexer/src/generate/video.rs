@@ -20,6 +20,7 @@ pub struct Videos<'v> {
 }
 
 impl<'v> Videos<'v> {
+    /// A maker of videos from `vocab`, seeded, for about `total_bytes` of transcripts.
     pub fn new(vocab: &'v Vocabulary, seed: u64, total_bytes: u64) -> Self {
         let avg_video_bytes = (total_bytes / 150).clamp(4_000, 390_000);
         Videos {

@@ -90,10 +90,12 @@ impl Vocabulary {
         Vocabulary { words, cdf }
     }
 
+    /// How many words it holds.
     pub fn len(&self) -> usize {
         self.words.len()
     }
 
+    /// Whether it holds no word.
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }

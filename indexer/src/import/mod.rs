@@ -159,9 +159,13 @@ enum CueSource {
 /// What an import did.
 #[derive(Debug, Default)]
 pub struct ImportReport {
+    /// Videos imported.
     pub videos: u64,
+    /// Their cues.
     pub cues: u64,
+    /// Channels written.
     pub channels: u64,
+    /// Live-chat messages imported.
     pub chat_messages: u64,
     /// `path: reason` of each file that could not be imported.
     pub failures: Vec<String>,

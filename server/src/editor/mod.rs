@@ -30,6 +30,7 @@ pub const DEFAULT_URL: &str = "http://localhost:3001";
 pub trait Clock: Send + Sync {
     /// Time since an arbitrary fixed start.
     fn now(&self) -> Duration;
+    /// Waits `d`.
     fn sleep(&self, d: Duration);
 }
 
@@ -37,6 +38,7 @@ pub trait Clock: Send + Sync {
 pub struct RealClock(Instant);
 
 impl RealClock {
+    /// The system clock.
     pub fn new() -> Self {
         RealClock(Instant::now())
     }
@@ -64,6 +66,7 @@ pub enum EditorSetup {
     Missing,
     /// `ARCHILYZER_EDITOR_URL` is not an http(s) URL (the message says so).
     Invalid(String),
+    /// The editor at this address, with this token.
     Ready(Editor),
 }
 
@@ -106,6 +109,7 @@ impl EditorSetup {
 /// A configured editor: its HTTP service and the clock its waits use.
 pub struct Editor {
     service: Service,
+    /// Where time comes from while a job is polled.
     pub clock: Arc<dyn Clock>,
 }
 

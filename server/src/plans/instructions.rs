@@ -15,7 +15,9 @@ use super::request::Parsed;
 /// Which plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A map-reduce sweep over the complete worklist.
     Sweep,
+    /// An answer with linked citations.
     Ask,
 }
 
@@ -28,7 +30,9 @@ pub enum Worklist {
     /// Page `open_link` (a tree no single search expresses), narrowed to
     /// the channels the request named beside the link, if any.
     OpenLink {
+        /// The link.
         link: String,
+        /// The channels to narrow it to.
         channels: Option<Vec<String>>,
     },
     /// The agent picks the terms from the question.
@@ -38,13 +42,17 @@ pub enum Worklist {
 /// Everything the builder needs, already resolved against the corpus.
 #[derive(Debug, Clone)]
 pub struct Resolved {
+    /// Which plan.
     pub kind: Kind,
+    /// The corpus, as the handle to pass as `source`.
     pub handle: String,
+    /// The request, parsed.
     pub parsed: Parsed,
     /// The scope as a sentence, or `None` when none was given.
     pub scope: Option<String>,
     /// `id · name · N channels` lines, for picking a scope.
     pub roster: Vec<String>,
+    /// How the worklist is found.
     pub worklist: Worklist,
     /// The share link the request carried.
     pub link: Option<String>,

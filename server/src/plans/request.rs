@@ -23,22 +23,33 @@ pub const KEYS: &[&str] = &[
     "regex",
 ];
 
+/// Videos per batch when the request names none.
 pub const DEFAULT_BATCH: usize = 12;
+/// The most videos per batch.
 pub const MAX_BATCH: usize = 20;
+/// The model that reads the batches when the request names none.
 pub const DEFAULT_MODEL: &str = "haiku";
 
 /// Validated settings, defaults filled in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
+    /// Channels named (`channels=`).
     pub channels: Vec<String>,
+    /// Groups named (`groups=`).
     pub groups: Vec<String>,
+    /// Videos per batch.
     pub batch_size: usize,
+    /// The model that reads the batches.
     pub parse_model: String,
+    /// The report the findings are for (`report=`).
     pub report: Option<String>,
+    /// What to look for, beyond the question (`directive=`).
     pub directive: Option<String>,
+    /// The corpus named (`source=`).
     pub source: Option<String>,
     /// `video` and/or `post`; empty means both.
     pub content_types: Vec<String>,
+    /// Whether the query is a regex (`regex=true`).
     pub regex: bool,
 }
 
@@ -63,6 +74,7 @@ impl Default for Settings {
 pub struct Parsed {
     /// The first URL that carries a query tree (`qt=`).
     pub link: Option<String>,
+    /// The key=value settings.
     pub settings: Settings,
     /// Everything else, in the order typed.
     pub question: String,

@@ -47,6 +47,7 @@ pub struct ChannelRow {
     pub videos: u64,
 }
 
+/// The `list_channels` tool.
 pub fn list_channels(sources: &Sources, handle: &SourceHandle, args: &ChannelsArgs) -> ToolResult {
     if args.refresh {
         sources.forget(handle);
@@ -146,6 +147,7 @@ pub struct Member {
     pub reports: usize,
 }
 
+/// The `list_sources` tool.
 pub fn list_sources(sources: &Sources) -> ToolResult {
     let default = sources.default_handle().clone();
     let archive = sources.archive(&default)?;
@@ -211,6 +213,7 @@ pub struct Resolved {
     pub sites: Vec<String>,
 }
 
+/// The `resolve_source` tool (and its old name, `use_source`, with `via_alias`).
 pub fn resolve_source(sources: &Sources, handle: &SourceHandle, via_alias: bool) -> ToolResult {
     let archive = sources.archive(handle)?;
     let kind = if archive.hub().is_some() {
@@ -265,6 +268,7 @@ pub struct TagRow {
     pub per_channel: BTreeMap<String, usize>,
 }
 
+/// The `list_tags` tool.
 pub fn list_tags(sources: &Sources, handle: &SourceHandle) -> ToolResult {
     let archive = sources.archive(handle)?;
     let mut out = String::new();

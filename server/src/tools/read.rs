@@ -188,6 +188,7 @@ fn cue_line(links: &LinkTarget, base: bool, start: f64, text: &str) -> String {
     }
 }
 
+/// The `get_transcript` tool.
 pub fn get_transcript(
     ctx: &Context,
     handle: &SourceHandle,
@@ -341,6 +342,7 @@ fn asked(
     Queries::compile(archive, index_dir, &asked).map_err(|e| e.to_string())
 }
 
+/// The `get_transcripts` tool.
 pub fn get_transcripts(
     sources: &Sources,
     handle: &SourceHandle,
@@ -682,6 +684,7 @@ fn render_batch_video(
     }
 }
 
+/// The `get_video_metadata` tool.
 pub fn get_video_metadata(
     sources: &Sources,
     handle: &SourceHandle,

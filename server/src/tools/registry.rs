@@ -20,10 +20,13 @@ use archilyzer_core::source::SourceHandle;
 /// One call of a tool whose corpus is resolved from its `source`; the
 /// tool's own arguments come beside it, read into the tool's type.
 pub struct Call<'a> {
+    /// What every tool shares.
     pub ctx: &'a Context,
+    /// The corpus the call reads.
     pub handle: &'a SourceHandle,
     /// The call's size budget in characters (its `max_chars`).
     pub budget: usize,
+    /// Where the call reports its steps.
     pub progress: Progress<'a>,
 }
 
@@ -79,15 +82,18 @@ impl Effect {
 
 /// A tool.
 pub struct Tool {
+    /// Its name, as clients call it.
     pub name: &'static str,
     /// A short title for people (a client's approval prompt).
     pub title: &'static str,
     /// What calling it does (its MCP annotations).
     pub effect: Effect,
+    /// What it does, for the model that picks tools.
     pub description: &'static str,
     /// The input schema, generated from the type its arguments are read
     /// into ([`args::schema_of`]), with the `max_chars` budget.
     pub schema: Value,
+    /// How it runs.
     pub runs: Runs,
     /// Listed by `tools/list`; a hidden tool is an alias kept for old
     /// clients.

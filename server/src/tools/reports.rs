@@ -65,6 +65,7 @@ pub struct ThreadAnswer {
     pub posts: Vec<Post>,
 }
 
+/// The `list_reports` tool.
 pub fn list_reports(sources: &Sources, handle: &SourceHandle) -> ToolResult {
     let archive = sources.archive(handle)?;
     let site = report_site(&archive)?;
@@ -148,6 +149,7 @@ pub struct PostArgs {
     pub source: super::args::Source,
 }
 
+/// The `get_report` tool.
 pub fn get_report(sources: &Sources, handle: &SourceHandle, args: &ReportArgs) -> ToolResult {
     let archive = sources.archive(handle)?;
     let site = report_site(&archive)?;
@@ -268,6 +270,7 @@ fn render_post(p: &Post) -> String {
     )
 }
 
+/// The `get_post` tool.
 pub fn get_post(sources: &Sources, handle: &SourceHandle, args: &PostArgs) -> ToolResult {
     let archive = sources.archive(handle)?;
     let (channel, post) = find_post(&archive, &args.post_id)?;
@@ -278,6 +281,7 @@ pub fn get_post(sources: &Sources, handle: &SourceHandle, args: &PostArgs) -> To
     Ok((out, content(&PostAnswer { channel, post })))
 }
 
+/// The `get_thread` tool.
 pub fn get_thread(sources: &Sources, handle: &SourceHandle, args: &PostArgs) -> ToolResult {
     let archive = sources.archive(handle)?;
     let (channel, post) = find_post(&archive, &args.post_id)?;

@@ -413,6 +413,7 @@ pub struct FirstPage {
     pub scan: ScanNotes,
 }
 
+/// The `search_transcripts` tool.
 pub fn search_transcripts(
     sources: &Sources,
     handle: &SourceHandle,
@@ -434,9 +435,13 @@ pub fn search_transcripts(
 /// How a page of a result is shown: which page, mirrors folded or not,
 /// the call's budget, and the order when the page names none.
 pub struct Shown<'a> {
+    /// Which page, and how its lines link.
     pub page: &'a PageArgs,
+    /// Whether mirrors of one recording fold into one row.
     pub fold: bool,
+    /// The call's size budget, in characters.
     pub budget: usize,
+    /// The order when the page names none.
     pub default_order: Order,
 }
 
@@ -622,6 +627,7 @@ fn fit_blocks(blocks: &[Block], budget: usize, fixed: usize) -> Fit {
     }
 }
 
+/// The `enumerate_matches` tool.
 pub fn enumerate_matches(
     sources: &Sources,
     handle: &SourceHandle,

@@ -60,6 +60,7 @@ pub fn requests(args: &TrendArgs) -> Result<Vec<Request>, String> {
         .collect())
 }
 
+/// The `mention_trend` tool.
 pub fn mention_trend(
     sources: &Sources,
     handle: &SourceHandle,

@@ -39,6 +39,7 @@ pub struct SimilarArgs {
     pub source: super::args::Source,
 }
 
+/// The `similar_terms` tool.
 pub fn similar_terms(
     sources: &Sources,
     handle: &SourceHandle,

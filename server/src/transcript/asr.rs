@@ -43,17 +43,24 @@ struct RawSegment {
 /// One decoded segment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Segment {
+    /// Start, in seconds.
     pub start: f64,
+    /// End, in seconds.
     pub end: f64,
+    /// The words heard.
     pub text: String,
+    /// Whisper's mean log-probability of the segment's tokens.
     pub avg_logprob: f64,
+    /// Whisper's probability that the segment holds no speech.
     pub no_speech_prob: f64,
 }
 
 /// A decode: its segments and the language it reported.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decode {
+    /// The language Whisper detected.
     pub language: Option<String>,
+    /// The segments heard.
     pub segments: Vec<Segment>,
 }
 
@@ -86,9 +93,11 @@ pub fn parse(text: &str) -> Result<Decode, String> {
 /// The confidence verdict and the figures behind it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gate {
+    /// The mean log-probability over the segments.
     pub mean_logprob: f64,
     /// Share of the audio in non-speech segments, 0 to 1.
     pub non_speech: f64,
+    /// Whether the transcript may be taken as evidence: a mean log-probability at [`LOGPROB_FLOOR`] or above, and less than half the audio without speech.
     pub confident: bool,
 }
 

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 /// A binary `transcript` runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Binary {
+    /// Its name on PATH.
     pub name: &'static str,
     /// The setting that names its path.
     pub setting: &'static str,
@@ -21,12 +22,14 @@ pub struct Binary {
     pub install: &'static str,
 }
 
+/// yt-dlp, which fetches captions and audio.
 pub const YT_DLP: Binary = Binary {
     name: "yt-dlp",
     setting: "yt_dlp_path",
     install: "pipx install yt-dlp (a distro package is usually too old: YouTube changes caption delivery every few months, and an old yt-dlp returns nothing rather than failing)",
 };
 
+/// whisper-ctranslate2, which transcribes audio.
 pub const WHISPER: Binary = Binary {
     name: "whisper-ctranslate2",
     setting: "whisper_path",
@@ -38,13 +41,18 @@ pub const WHISPER: Binary = Binary {
 pub struct Locator {
     /// This program's own directory.
     pub own_dir: Option<PathBuf>,
+    /// The PATH to search.
     pub path: Option<OsString>,
+    /// The home folder (for ~/.local/bin and the like).
     pub home: Option<PathBuf>,
+    /// yt-dlp's path, when named (the `yt_dlp_path` setting).
     pub yt_dlp_path: Option<PathBuf>,
+    /// whisper-ctranslate2's path, when named (the `whisper_path` setting).
     pub whisper_path: Option<PathBuf>,
 }
 
 impl Locator {
+    /// A locator from this process's environment.
     pub fn from_env() -> Locator {
         let setting = |k: &str| {
             std::env::var_os(k)

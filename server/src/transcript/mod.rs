@@ -41,13 +41,17 @@ use discover::{Locator, WHISPER, YT_DLP};
 
 /// How long each step may take.
 pub const CAPTIONS_TIMEOUT: Duration = Duration::from_secs(180);
+/// How long fetching a video's audio may take.
 pub const AUDIO_TIMEOUT: Duration = Duration::from_secs(1200);
+/// How long speech-to-text may take.
 pub const ASR_TIMEOUT: Duration = Duration::from_secs(3600);
 
 /// One line of the transcript.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
+    /// Start, in seconds.
     pub t: f64,
+    /// The words said.
     pub text: String,
 }
 

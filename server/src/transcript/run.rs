@@ -10,9 +10,13 @@ use std::time::{Duration, Instant};
 /// How a run ended.
 #[derive(Debug)]
 pub struct Ran {
+    /// Whether it exited with 0.
     pub success: bool,
+    /// Its exit code (none when a signal ended it).
     pub code: Option<i32>,
+    /// What it printed on stdout.
     pub stdout: String,
+    /// What it printed on stderr.
     pub stderr: String,
 }
 

@@ -10,6 +10,7 @@
 /// A URL that may be handed to yt-dlp.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VideoUrl {
+    /// The URL, as given.
     pub url: String,
     /// `youtube`, `tiktok`, `rumble`, `twitch`, `vimeo`, `x`, `instagram`,
     /// `facebook`, `odysee`, `kick`, `bitchute`, `archive.org`, or `other`.

@@ -23,7 +23,7 @@ use super::fields::Fields;
 use super::RawIndex;
 
 /// The answers [`RawIndex::similar`] gave, by its arguments; forgotten
-/// whole past [`MEMO_ENTRIES`], so it stays small.
+/// whole past `MEMO_ENTRIES` answers, so it stays small.
 #[derive(Default)]
 pub struct Memo(std::sync::Mutex<std::collections::HashMap<MemoKey, Vec<Variant>>>);
 

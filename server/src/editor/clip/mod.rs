@@ -44,6 +44,7 @@ pub const MAX_WINDOW: f64 = 900.0;
 pub const DEFAULT_PAD: f64 = 3.0;
 /// Seconds to wait for a job by default, and at most.
 pub const DEFAULT_WAIT: f64 = 90.0;
+/// The longest `wait_seconds` accepted.
 pub const MAX_WAIT: f64 = 300.0;
 /// The editor's own default height cap for a window.
 pub const DEFAULT_HEIGHT: u64 = 720;

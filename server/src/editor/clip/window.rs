@@ -28,7 +28,9 @@ pub fn secs(x: f64) -> String {
 /// The span the editor is asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Window {
+    /// Start, in seconds.
     pub from: f64,
+    /// End, in seconds.
     pub to: f64,
     /// The padding already applied to `from` and `to` (the editor records it).
     pub pad: f64,
