@@ -23,6 +23,7 @@
 //!   for the remote benchmark rows.
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "dev")]
 pub mod bench;
 pub mod build;
 pub mod chart;
@@ -30,12 +31,14 @@ pub mod check;
 pub mod cli;
 pub mod compose;
 pub mod filter_flags;
+#[cfg(feature = "dev")]
 pub mod generate;
 pub mod html;
 pub mod import;
 pub mod progress;
 pub mod query_flags;
 pub mod search;
+#[cfg(feature = "dev")]
 pub mod serve;
 pub mod size;
 pub mod stats;
