@@ -7,7 +7,6 @@
 //! - [`terms`]: a word's neighbours in the vocabulary.
 //! - [`filter_flags`]: the filter flags, derived from the one filter table.
 //! - [`query_flags`]: the flags of a query besides its words (search, trend).
-//! - [`mod@bench`]: the reference query set, timed beside `rg` (`archilyzer-dev`).
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
 //! - [`trend`]: mentions over time: bars, JSON, and the files below.
@@ -15,12 +14,15 @@
 //! - [`html`]: a search or trend as one self-contained HTML page.
 //! - [`progress`]: progress bars on a terminal, lines otherwise.
 //! - [`compose`]: writing a composed public dir (pages, manifests, extras).
-//! - [`generate`]: the deterministic archive generator (`archilyzer-dev`).
 //! - [`import`]: composing an archive from caption files people have.
 //! - [`stats`]: figures about an archive.
 //! - [`size`]: human byte sizes on the command line (`50MB`, `1.3GiB`).
-//! - [`serve`]: a composed dir over HTTP on loopback, slowed on purpose,
-//!   for the remote benchmark rows.
+//!
+//! Behind the `dev` feature, the developers' tools of `archilyzer-dev`,
+//! out of what people install: `bench` (the reference query set, timed
+//! beside `rg`), `generate` (the deterministic archive generator) and
+//! `serve` (a composed dir over HTTP on loopback, slowed on purpose, for
+//! the remote benchmark rows).
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "dev")]

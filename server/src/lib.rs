@@ -12,13 +12,15 @@
 //! - [`plans`]: the /sweep and /ask planners and the `sweep` prompt.
 //! - [`service`]: the JSON-over-HTTP client for local services.
 //! - [`transcript`]: the words of any video URL (yt-dlp, then local Whisper).
-//! - [`fuzzing`]: the bodies of the fuzz targets (fuzz/ and the regression test).
+//! - `fuzzing` (feature `fuzzing`): the bodies of the fuzz targets (fuzz/
+//!   and the regression test), not built into the installed server.
 //! - [`archilyzer_core::links`]: moment links (folding duplicate recordings is
 //!   `archilyzer_core::collapse`).
 #![forbid(unsafe_code)]
 
 pub mod budget;
 pub mod editor;
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod http;
 pub mod metrics;
