@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::args::{self, Budget, Source};
-use super::{catalog, notes, read, reports, search, share, trend, vocabulary};
+use super::{catalog, notes, read, reports, search, share, trend, vocabulary, worklist};
 use crate::editor::{clip, coverage, ops};
 use crate::plans::{self, instructions::Kind};
 use crate::tool::{Context, Progress, ToolResult};
@@ -258,7 +258,7 @@ fn table() -> Vec<Tool> {
             "List every match",
             Effect::Reads,
             "A query's complete match set as a worklist (id, title, channel, date, match count) in archive order, with complete totals and the batch count. A worklist longer than the size budget (max_chars) comes in pages: call again with the same arguments and the next_cursor each page gives, until none is given. Same query and filters as search_transcripts.",
-            |c, a: search::EnumerateArgs| search::enumerate_matches(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
+            |c, a: worklist::EnumerateArgs| search::enumerate_matches(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
         )
         .returns(super::output::of::<search::WorklistPage>()),
         tool(

@@ -9,11 +9,11 @@
 use std::collections::HashMap;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::args::FindOptions;
-use super::worklist;
+use super::worklist::{self, EnumerateArgs};
 
 use crate::budget;
 use crate::sources::Sources;
@@ -87,29 +87,6 @@ pub enum LinkStyle {
 
 fn twenty() -> usize {
     20
-}
-
-/// `enumerate_matches`' arguments.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct EnumerateArgs {
-    /// Words to find (a phrase of whole words; a final * makes the last a
-    /// prefix), or a regex with regex:true.
-    pub query: String,
-    /// How the query is found, and the filters.
-    #[serde(flatten)]
-    pub find: FindOptions,
-    /// Videos per batch for the batch count (default 12).
-    #[schemars(range(min = 1, max = 50))]
-    #[serde(default = "twelve", skip_serializing)]
-    pub batch_size: usize,
-    /// Continue the worklist: the next_cursor the previous page gave
-    /// (with the same arguments).
-    #[serde(default, skip_serializing)]
-    pub cursor: Option<String>,
-}
-
-fn twelve() -> usize {
-    12
 }
 
 /// The engine request for `query` found as `find` says.

@@ -26,8 +26,34 @@ use std::sync::{Arc, Mutex, Weak};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::Response;
 
-use super::search::EnumerateArgs;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::args::FindOptions;
 use archilyzer_core::collapse::Row;
+
+/// `enumerate_matches`' arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct EnumerateArgs {
+    /// Words to find (a phrase of whole words; a final * makes the last a
+    /// prefix), or a regex with regex:true.
+    pub query: String,
+    /// How the query is found, and the filters.
+    #[serde(flatten)]
+    pub find: FindOptions,
+    /// Videos per batch for the batch count (default 12).
+    #[schemars(range(min = 1, max = 50))]
+    #[serde(default = "twelve", skip_serializing)]
+    pub batch_size: usize,
+    /// Continue the worklist: the next_cursor the previous page gave
+    /// (with the same arguments).
+    #[serde(default, skip_serializing)]
+    pub cursor: Option<String>,
+}
+
+fn twelve() -> usize {
+    12
+}
 
 pub use archilyzer_core::query::VideoKey as Key;
 
