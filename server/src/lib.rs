@@ -6,6 +6,7 @@
 //! - [`http`]: `--http`, the Streamable HTTP door: token, Host/Origin
 //!   allow-lists, body and in-flight limits, call timeout.
 //! - [`tool`]: what every tool shares (context, results, the corpus trailer).
+//! - [`output`]: the tools' structured results and their output schemas.
 //! - [`tools`]: the one table of tools ([`tools::registry`]), dispatch,
 //!   validation and the bodies of the read-side tools.
 //! - [`editor`]: the local Archilyzer editor the write-side tools ask.
@@ -24,6 +25,7 @@ pub mod editor;
 pub mod fuzzing;
 pub mod http;
 pub mod metrics;
+pub mod output;
 pub mod plans;
 pub mod service;
 pub mod sources;

@@ -241,7 +241,7 @@ pub fn channel_coverage(setup: &EditorSetup, args: &CoverageArgs) -> ToolResult 
         per_year: per_year.iter().map(|(y, n)| (y.to_string(), *n)).collect(),
         gaps: found,
     };
-    let facts = crate::tools::output::content(&facts);
+    let facts = crate::output::content(&facts);
     Ok((out, facts))
 }
 

@@ -184,10 +184,7 @@ pub fn get_job(setup: &EditorSetup, args: &JobArgs) -> ToolResult {
         return Err(not_found(&reply, hint).into());
     }
     let job: Job = reply.parse("get_job", "editor-contract.md")?;
-    Ok((
-        job_text(&reply.body, tail),
-        crate::tools::output::content(&job),
-    ))
+    Ok((job_text(&reply.body, tail), crate::output::content(&job)))
 }
 
 fn job_text(b: &Value, tail: usize) -> String {
@@ -317,5 +314,5 @@ pub fn enqueue(setup: &EditorSetup, args: &EnqueueArgs) -> ToolResult {
         body["channel"].as_str().unwrap_or("?")
     );
     let queued: Queued = reply.parse("enqueue", "editor-contract.md")?;
-    Ok((text, crate::tools::output::content(&queued)))
+    Ok((text, crate::output::content(&queued)))
 }

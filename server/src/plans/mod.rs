@@ -228,7 +228,7 @@ pub struct PlanArgs {
     pub request: String,
     /// The corpus.
     #[serde(flatten)]
-    pub source: crate::tools::args::Source,
+    pub source: crate::sources::Source,
 }
 
 /// `sweep_plan` and `ask_plan`.
@@ -251,7 +251,7 @@ pub fn plan_tool(ctx: &Context, kind: Kind, args: &PlanArgs) -> ToolResult {
         warnings: resolved.parsed.warnings.clone(),
         question: resolved.parsed.question.clone(),
     };
-    Ok((build(&resolved), crate::tools::output::content(&facts)))
+    Ok((build(&resolved), crate::output::content(&facts)))
 }
 
 /// `sweep_plan`'s and `ask_plan`'s structured content (the plan itself is

@@ -23,8 +23,8 @@ pub fn schema_of<A: JsonSchema>() -> Value {
         .into_generator();
     let mut schema =
         serde_json::to_value(generator.into_root_schema_for::<A>()).unwrap_or_default();
-    super::output::without_number_formats(&mut schema);
-    super::output::plain_descriptions(&mut schema);
+    crate::output::without_number_formats(&mut schema);
+    crate::output::plain_descriptions(&mut schema);
     without_null(&mut schema);
     if let Value::Object(map) = &mut schema {
         map.remove("title");
@@ -78,13 +78,7 @@ pub fn parse<A: DeserializeOwned>(tool: &str, args: &Map<String, Value>) -> Resu
     serde_json::from_value(Value::Object(args.clone())).map_err(|e| format!("{tool}: {e}"))
 }
 
-/// The corpus a call reads: a handle, a member name or a URL.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-pub struct Source {
-    /// Corpus handle (default: the startup source); see list_sources.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-}
+pub use crate::sources::Source;
 
 /// The size budget every tool takes (the dispatcher reads it; a handler
 /// gets the number in [`super::registry::Call::budget`]).

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::output::content;
+use crate::output::content;
 use crate::sources::Sources;
 use crate::tool::ToolResult;
 use archilyzer_core::format::SiteScope;

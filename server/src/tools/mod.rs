@@ -7,7 +7,6 @@
 pub mod args;
 pub mod catalog;
 pub mod notes;
-pub mod output;
 pub mod read;
 pub mod registry;
 pub mod reports;

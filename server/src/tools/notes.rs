@@ -222,7 +222,7 @@ fn list(umtool: &Service) -> ToolResult {
         out.push_str("Nothing is waiting.\n");
     }
     let answer = NotesAnswer::List { notes };
-    Ok((out, super::output::content(&answer)))
+    Ok((out, crate::output::content(&answer)))
 }
 
 fn digest(umtool: &Service, target: &str) -> Result<Digest, String> {
@@ -262,7 +262,7 @@ fn read(umtool: &Service, target: &str) -> ToolResult {
             ));
         }
     }
-    Ok((out, super::output::content(&NotesAnswer::Read(d))))
+    Ok((out, crate::output::content(&NotesAnswer::Read(d))))
 }
 
 fn reply(umtool: &Service, args: &NotesArgs) -> ToolResult {
@@ -289,7 +289,7 @@ fn reply(umtool: &Service, args: &NotesArgs) -> ToolResult {
         command,
         sent: false,
     };
-    Ok((out, super::output::content(&answer)))
+    Ok((out, crate::output::content(&answer)))
 }
 
 #[cfg(test)]

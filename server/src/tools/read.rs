@@ -253,7 +253,7 @@ pub fn get_transcript(
             editor_source: None,
             untimed: None,
         };
-        (out, super::output::content(&answer))
+        (out, crate::output::content(&answer))
     };
     Ok(crate::budget::fit_whole(
         crate::budget::of_answer(budget, archive.handle()),
@@ -449,7 +449,7 @@ pub fn get_transcripts(
             not_read: ids[shown..].to_vec(),
             notes: notes.clone(),
         };
-        (out, super::output::content(&batch))
+        (out, crate::output::content(&batch))
     };
     Ok(crate::budget::fit_whole(
         crate::budget::of_answer(budget, archive.handle()),
@@ -775,7 +775,7 @@ pub fn get_video_metadata(
         stats: stat,
         copies,
     };
-    Ok((out, super::output::content(&answer)))
+    Ok((out, crate::output::content(&answer)))
 }
 
 /// `get_video_metadata`'s structured content (the text has the rest).

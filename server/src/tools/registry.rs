@@ -99,7 +99,7 @@ pub struct Tool {
     /// clients.
     pub advertised: bool,
     /// The schema of its structured result, generated from the type it
-    /// serialises it from ([`super::output::of`]); every entry sets it
+    /// serialises it from ([`crate::output::of`]); every entry sets it
     /// with [`Tool::returns`].
     pub output: Value,
 }
@@ -195,7 +195,7 @@ static TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
         "Old name of resolve_source: says which handle to pass as source.",
         |c, _: SourceRequired| catalog::resolve_source(&c.ctx.sources, c.handle, true),
     )
-    .returns(super::output::of::<catalog::Resolved>());
+    .returns(crate::output::of::<catalog::Resolved>());
     old.advertised = false;
     all.push(old);
     all
@@ -220,7 +220,7 @@ fn table() -> Vec<Tool> {
             "List the archive's channels under their groups, with video counts and a group cheat-sheet for scoping.",
             |c, a: catalog::ChannelsArgs| catalog::list_channels(&c.ctx.sources, c.handle, &a),
         )
-        .returns(super::output::of::<catalog::Channels>()),
+        .returns(crate::output::of::<catalog::Channels>()),
         tool(
             "list_tags",
             "List curated tags",
@@ -228,7 +228,7 @@ fn table() -> Vec<Tool> {
             "The curated tags the archive publishes (what the tags filter takes): id, label, group, and how many videos carry each, per channel.",
             |c, _: Source| catalog::list_tags(&c.ctx.sources, c.handle),
         )
-        .returns(super::output::of::<catalog::Tags>()),
+        .returns(crate::output::of::<catalog::Tags>()),
         tool(
             "list_reports",
             "List reports",
@@ -236,7 +236,7 @@ fn table() -> Vec<Tool> {
             "The cited reports a site publishes: title, kind, claim and citation counts, a fact-check's verdict tally. A hub has none of its own: pass a member as source.",
             |c, _: Source| reports::list_reports(&c.ctx.sources, c.handle),
         )
-        .returns(super::output::of::<archilyzer_core::format::ReportIndex>()),
+        .returns(crate::output::of::<archilyzer_core::format::ReportIndex>()),
         tool(
             "get_report",
             "Read a report",
@@ -244,7 +244,7 @@ fn table() -> Vec<Tool> {
             "One report: its verdict tally, each claim with its verdict and findings, and every citation's verbatim quote, original link and the site's moment page.",
             |c, a: reports::ReportArgs| reports::get_report(&c.ctx.sources, c.handle, &a),
         )
-        .returns(super::output::of::<reports::ReportAnswer>()),
+        .returns(crate::output::of::<reports::ReportAnswer>()),
         tool(
             "search_transcripts",
             "Search transcripts",
@@ -252,7 +252,7 @@ fn table() -> Vec<Tool> {
             "Search captions and titles (other fields on request) for a phrase or regex, alias-aware; returns matching videos with timestamped, linked snippets, most relevant first (order). Naming scopes replaces the default (captions and titles): include transcripts to keep captions. The answer fits a size budget (max_chars): every listed video gets the same number of hit lines, a cut video says how many hits it left out, and counts stay complete. Page with offset; use enumerate_matches to count or cover everything.",
             |c, a: search::SearchArgs| search::search_transcripts(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
         )
-        .returns(super::output::of::<search::SearchPage>()),
+        .returns(crate::output::of::<search::SearchPage>()),
         tool(
             "enumerate_matches",
             "List every match",
@@ -260,7 +260,7 @@ fn table() -> Vec<Tool> {
             "A query's complete match set as a worklist (id, title, channel, date, match count) in archive order, with complete totals and the batch count. A worklist longer than the size budget (max_chars) comes in pages: call again with the same arguments and the next_cursor each page gives, until none is given. Same query and filters as search_transcripts.",
             |c, a: worklist::EnumerateArgs| search::enumerate_matches(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
         )
-        .returns(super::output::of::<search::WorklistPage>()),
+        .returns(crate::output::of::<search::WorklistPage>()),
         tool(
             "mention_trend",
             "Mentions over time",
@@ -268,7 +268,7 @@ fn table() -> Vec<Tool> {
             "When something was said: a query's confirmed matches (or up to 8 queries side by side) counted per year, quarter or month, each period with its videos, hits, hours of speech in scope and hits per hour, and its top video as a linked moment. Undated matches are counted in their own row. The counts equal enumerate_matches with the same arguments. Same query options and filters as search_transcripts.",
             |c, a: trend::TrendArgs| trend::mention_trend(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
         )
-        .returns(super::output::of::<trend::TrendAnswer>()),
+        .returns(crate::output::of::<trend::TrendAnswer>()),
         tool(
             "similar_terms",
             "Words spelled like this",
@@ -276,7 +276,7 @@ fn table() -> Vec<Tool> {
             "A word and its neighbours in the index's vocabulary (within max_edits: what speech recognition may have written for a name), each searched on its own in the scope given, with video and hit counts and one linked example moment. Use it before concluding something was never said, and to build an alias.",
             |c, a: vocabulary::SimilarArgs| vocabulary::similar_terms(&c.ctx.sources, c.handle, &a, c.budget),
         )
-        .returns(super::output::of::<vocabulary::SimilarTerms>()),
+        .returns(crate::output::of::<vocabulary::SimilarTerms>()),
         tool(
             "get_transcript",
             "Read a transcript",
@@ -284,7 +284,7 @@ fn table() -> Vec<Tool> {
             "One video's transcript as markdown: metadata and linked, timestamped captions. A transcript longer than the size budget (max_chars) is cut at a line and says the offset to continue from. A video the archive has not published is asked of the local Archilyzer editor when one is configured.",
             |c, a: read::TranscriptArgs| read::get_transcript(c.ctx, c.handle, &a, c.budget),
         )
-        .returns(super::output::of::<crate::tool::TranscriptAnswer>()),
+        .returns(crate::output::of::<crate::tool::TranscriptAnswer>()),
         tool(
             "get_transcripts",
             "Read several transcripts",
@@ -292,7 +292,7 @@ fn table() -> Vec<Tool> {
             "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts. The size budget (max_chars) is shared fairly: every video gets the same number of lines, and a cut video says what it left out. Queries are compiled exactly as search_transcripts compiles them: alias-aware (use_aliases, default true; the aliases that fired are named), regex, exclude.",
             |c, a: read::BatchArgs| read::get_transcripts(&c.ctx.sources, c.handle, &a, c.budget),
         )
-        .returns(super::output::of::<read::Batch>()),
+        .returns(crate::output::of::<read::Batch>()),
         tool(
             "get_post",
             "Read a post",
@@ -300,7 +300,7 @@ fn table() -> Vec<Tool> {
             "One archived social post. Posts have no timeline: cite them with no time.",
             |c, a: reports::PostArgs| reports::get_post(&c.ctx.sources, c.handle, &a),
         )
-        .returns(super::output::of::<reports::PostAnswer>()),
+        .returns(crate::output::of::<reports::PostAnswer>()),
         tool(
             "get_thread",
             "Read a thread",
@@ -308,7 +308,7 @@ fn table() -> Vec<Tool> {
             "A post's whole thread, in order.",
             |c, a: reports::PostArgs| reports::get_thread(&c.ctx.sources, c.handle, &a),
         )
-        .returns(super::output::of::<reports::ThreadAnswer>()),
+        .returns(crate::output::of::<reports::ThreadAnswer>()),
         tool(
             "get_video_metadata",
             "Video details",
@@ -316,7 +316,7 @@ fn table() -> Vec<Tool> {
             "Everything known about one video without its transcript: metadata, view/like counts, cue count and coverage, other archived copies with their timing-alignment verdict, and AI chapters.",
             |c, a: read::MetadataArgs| read::get_video_metadata(&c.ctx.sources, c.handle, &a),
         )
-        .returns(super::output::of::<read::Metadata>()),
+        .returns(crate::output::of::<read::Metadata>()),
         tool(
             "fetch_clip",
             "Fetch a clip through the editor",
@@ -324,7 +324,7 @@ fn table() -> Vec<Tool> {
             "The media behind a cited moment, fetched by the local Archilyzer editor through its paced, cookie-aware, provenanced job: never run yt-dlp yourself. A window is the cited span plus pad (default 3 s) on each side, at most 15 min; full: true fetches the whole recording into the editor's saved-video store (a video the editor already knows). Waits up to wait_seconds (default 90, max 300), then answers a job id to resume with job; under a client with a 60 s request timeout pass wait_seconds of 50 or less. Pass the citing corpus as source so a Rumble id maps to the editor's. The file is a read-only corpus artifact. Needs ARCHILYZER_EDITOR_URL and WORKER_TOKEN.",
             |c, a: clip::ClipArgs| clip::fetch_clip(c.ctx, c.handle, &a, c.progress),
         )
-        .returns(super::output::of::<clip::ClipFacts>()),
+        .returns(crate::output::of::<clip::ClipFacts>()),
         tool(
             "get_job",
             "Editor job status",
@@ -332,7 +332,7 @@ fn table() -> Vec<Tool> {
             "One editor job: kind, channel, status, times, exit code, its place in its queue, and the last tail log lines. For a job id enqueue or fetch_clip answered. Needs the editor.",
             |c, a: ops::JobArgs| ops::get_job(&c.ctx.editor, &a),
         )
-        .returns(super::output::of::<ops::Job>()),
+        .returns(crate::output::of::<ops::Job>()),
         tool(
             "enqueue",
             "Queue archival work",
@@ -340,7 +340,7 @@ fn table() -> Vec<Tool> {
             "Queue archival work on a channel the editor archives, as its channel page's buttons do: sync (full), download-missing, retry-bucket (bucket, ids: the way to download chosen videos), transcribe-bucket (ids), fetch-posts (full, older), import-video (url). Answers the job id; the editor runs it at each platform's pace. Only when the operator asks. Needs the editor.",
             |c, a: ops::EnqueueArgs| ops::enqueue(&c.ctx.editor, &a),
         )
-        .returns(super::output::of::<ops::Queued>()),
+        .returns(crate::output::of::<ops::Queued>()),
         tool(
             "channel_coverage",
             "Channel coverage on the editor",
@@ -348,7 +348,7 @@ fn table() -> Vec<Tool> {
             "What a channel holds on the editor's disk, by date: count, first and last day, per year, and every gap longer than gap_days; date_from/date_to narrow it, list lists the videos. Videos are dated by their recorded date when the channel has a title rule, else their upload date. Needs the editor.",
             |c, a: coverage::CoverageArgs| coverage::channel_coverage(&c.ctx.editor, &a),
         )
-        .returns(super::output::of::<coverage::CoverageAnswer>()),
+        .returns(crate::output::of::<coverage::CoverageAnswer>()),
         tool(
             "notes",
             "Operator notes (umtool)",
@@ -356,7 +356,7 @@ fn table() -> Vec<Tool> {
             "The operator's notes in umtool on articles and report-video projects: list (every open note, by target), read (one target's digest, anchors resolved, and the source file to edit), reply (answers the umtool command to run; nothing is posted). Needs UMTOOL_URL.",
             |c, a: notes::NotesArgs| notes::notes(&c.ctx.umtool, &a),
         )
-        .returns(super::output::of::<notes::NotesAnswer>()),
+        .returns(crate::output::of::<notes::NotesAnswer>()),
         own_corpus(
             "open_link",
             "Open a share link",
@@ -364,7 +364,7 @@ fn table() -> Vec<Tool> {
             "Re-run a viewer share link here at full fidelity (its query tree of AND/OR/NOT over any scopes, and every filter) in one call: the plan, the first page of linked results, and the corpus handle to pass as source from then on. dry_run for the plan alone; overrides to adjust it.",
             share::open_link,
         )
-        .returns(super::output::of::<share::OpenLink>()),
+        .returns(crate::output::of::<share::OpenLink>()),
         tool(
             "list_sources",
             "List sources",
@@ -372,7 +372,7 @@ fn table() -> Vec<Tool> {
             "Show the default corpus and, for a hub, its member sites as ready-to-paste source handles.",
             |c, _: NoArguments| catalog::list_sources(&c.ctx.sources),
         )
-        .returns(super::output::of::<catalog::SourceList>()),
+        .returns(crate::output::of::<catalog::SourceList>()),
         tool(
             "resolve_source",
             "Resolve a source",
@@ -380,7 +380,7 @@ fn table() -> Vec<Tool> {
             "Turn a URL, member name or handle into the canonical source handle and check that it can be read.",
             |c, _: SourceRequired| catalog::resolve_source(&c.ctx.sources, c.handle, false),
         )
-        .returns(super::output::of::<catalog::Resolved>()),
+        .returns(crate::output::of::<catalog::Resolved>()),
         tool(
             "transcript",
             "Transcript of any video URL",
@@ -393,7 +393,7 @@ fn table() -> Vec<Tool> {
                 crate::transcript::transcript(&c.ctx.binaries, &a)
             },
         )
-        .returns(super::output::of::<crate::transcript::UrlTranscript>()),
+        .returns(crate::output::of::<crate::transcript::UrlTranscript>()),
         tool(
             "sweep_plan",
             "Plan a sweep",
@@ -401,7 +401,7 @@ fn table() -> Vec<Tool> {
             "Turn a /sweep request (plain English, a share link anywhere in it, key=value settings: channels, groups, batch_size, parse_model, report, directive, source, content_types, regex) into a resolved, step-by-step map-reduce plan over the complete worklist. Pass the request exactly as typed.",
             |c, a: plans::PlanArgs| plans::plan_tool(c.ctx, Kind::Sweep, &a),
         )
-        .returns(super::output::of::<crate::plans::PlanAnswer>()),
+        .returns(crate::output::of::<crate::plans::PlanAnswer>()),
         tool(
             "ask_plan",
             "Plan an answer",
@@ -409,7 +409,7 @@ fn table() -> Vec<Tool> {
             "Turn an /ask question (plain English, a share link anywhere in it, key=value settings) into a resolved, step-by-step plan: scope, find, read, answer with linked citations.",
             |c, a: plans::PlanArgs| plans::plan_tool(c.ctx, Kind::Ask, &a),
         )
-        .returns(super::output::of::<crate::plans::PlanAnswer>()),
+        .returns(crate::output::of::<crate::plans::PlanAnswer>()),
     ]
 }
 

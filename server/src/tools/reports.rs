@@ -9,7 +9,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::output::content;
+use crate::output::content;
 use crate::sources::Sources;
 use crate::tool::ToolResult;
 use archilyzer_core::archive::{Archive, Site};

@@ -550,7 +550,7 @@ impl Page<'_> {
             index: r.index.describe(),
             scan: ScanNotes::of(r, self.collapsed),
         };
-        let structured = super::output::content(&structured);
+        let structured = crate::output::content(&structured);
         (out, structured)
     }
 }
@@ -687,7 +687,7 @@ pub fn enumerate_matches(
                 scan: ScanNotes::of(r, &made.collapsed),
             }),
         };
-        let structured = super::output::content(&structured);
+        let structured = crate::output::content(&structured);
         (out, structured)
     };
     // What a page holds besides its rows, measured on a page of none

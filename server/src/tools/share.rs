@@ -271,7 +271,7 @@ fn run(
             plan: facts,
             page: None,
         };
-        return Ok((plan, super::output::content(&answer)));
+        return Ok((plan, crate::output::content(&answer)));
     }
     let caps = Caps {
         max_pages: Some(DEFAULT_MAX_PAGES),
@@ -291,7 +291,7 @@ fn run(
     let (page, mut structured) = render_page(&archive, response, &shown, &link.tree.render());
     // The page is a SearchPage already; the plan joins it, as OpenLink
     // declares.
-    structured["plan"] = super::output::content(&facts);
+    structured["plan"] = crate::output::content(&facts);
     Ok((format!("{plan}\n{page}"), structured))
 }
 

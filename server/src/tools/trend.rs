@@ -191,7 +191,7 @@ fn render(t: &Trend, head: &str, detail: Detail) -> (String, Value) {
         tops_included: detail.tops,
         coverage_partial: t.responses.iter().any(|r| r.coverage.partial),
     };
-    (out, super::output::content(&answer))
+    (out, crate::output::content(&answer))
 }
 
 /// `t` as an answer with `detail` shows it: tops dropped, undated lists

@@ -96,7 +96,7 @@ pub fn similar_terms(
             terms: terms[..shown].to_vec(),
             terms_total: terms.len(),
         };
-        (out, super::output::content(&answer))
+        (out, crate::output::content(&answer))
     };
     Ok(crate::budget::fit_whole(
         crate::budget::of_answer(budget, archive.handle()),

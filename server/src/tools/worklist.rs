@@ -224,7 +224,7 @@ impl<'a> List<'a> {
         for (i, row) in self.rows.iter().enumerate().skip(start) {
             let line = self.line(i, row);
             let entry = self.entry(row);
-            let sent = super::output::content(&entry);
+            let sent = crate::output::content(&entry);
             let cost = line.chars().count() + crate::budget::structured_len(&sent) + 1;
             if used + cost > room && !lines.is_empty() {
                 break;

@@ -149,11 +149,16 @@ pub struct UrlArgs {
     #[serde(default)]
     pub lang: Option<String>,
     /// Transcribe the audio when there are no captions (default true).
-    #[serde(default = "crate::tools::args::yes")]
+    #[serde(default = "asr_by_default")]
     pub asr: bool,
     /// Whisper model (default small).
     #[serde(default)]
     pub asr_model: Option<String>,
+}
+
+/// Speech-to-text is on unless a call turns it off.
+fn asr_by_default() -> bool {
+    true
 }
 
 fn ask(args: &UrlArgs) -> Result<Ask, String> {
@@ -328,7 +333,7 @@ pub fn transcript(loc: &Locator, args: &UrlArgs) -> ToolResult {
     let result = assemble(&a, &info, &lines, source, &lang, asr_block);
     drop(scratch);
     let text = serde_json::to_string_pretty(&result).unwrap_or_default();
-    Ok((text, crate::tools::output::content(&result)))
+    Ok((text, crate::output::content(&result)))
 }
 
 fn assemble(

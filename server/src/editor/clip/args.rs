@@ -52,7 +52,7 @@ pub struct ClipArgs {
     pub job: Option<String>,
     /// The citing corpus.
     #[serde(flatten)]
-    pub source: crate::tools::args::Source,
+    pub source: crate::sources::Source,
 }
 
 /// A moment as a call gives it: seconds, or text (`mm:ss`, `h:mm:ss`).
