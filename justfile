@@ -2,7 +2,7 @@
 
 # Build both binaries, optimised.
 build:
-    cargo build --release --features archilyzer-index/dev
+    cargo build --release && cargo build --release -p archilyzer-index --features dev
 
 # The tests (the same command the README and CI use).
 test:
@@ -51,7 +51,7 @@ fuzz seconds="60":
 
 # Soak one server with 10,000 mixed calls on TWIML (imports and indexes it first).
 soak:
-    cargo build --release --features archilyzer-index/dev
+    cargo build --release && cargo build --release -p archilyzer-index --features dev
     target/release/archilyzer-index import --from ../shared/corpora/twiml/vtt --out /tmp/soak-twiml --channel twiml --channel-name "TWIML AI Podcast" --page-bytes 500KB
     target/release/archilyzer-index build --local /tmp/soak-twiml --index /tmp/soak-twiml-index
     .venv/bin/python server/tests/soak.py target/release/archilyzer-mcp /tmp/soak-twiml /tmp/soak-twiml-index 10000 4
@@ -70,10 +70,10 @@ real-ref videos="12000":
 # The HTML report and SVG chart in headless Chromium (apt install chromium);
 # screenshots in target/html-report.
 html-report:
-    cargo build --release --features archilyzer-index/dev
+    cargo build --release && cargo build --release -p archilyzer-index --features dev
     python3 indexer/tests/html_report.py target/release/archilyzer-index testdata/archive/alpha target/html-report
 
 # The picture in docs/mentions-over-time.md, from the test archive.
 docs-picture:
-    cargo build --release --features archilyzer-index/dev
+    cargo build --release && cargo build --release -p archilyzer-index --features dev
     target/release/archilyzer-index trend --local testdata/archive/alpha --no-index "k cups" husolvozel --by quarter --svg docs/trend-example.svg

@@ -108,10 +108,34 @@ fn a_link_opens_as_the_search_it_was_made_from() {
     );
     assert!(
         bad.is_error
+            && bad.text.contains(
+                "open_link has no argument `overrides.clear_avail`; it takes: overrides.channels, overrides.clear_age, overrides.clear_availability,"
+            ),
+        "{}",
+        bad.text
+    );
+    let bad = run(
+        &c,
+        "open_link",
+        json!({"link": url, "overrides": {"clear_typ": true}}),
+    );
+    assert!(
+        bad.text
+            .contains("`overrides.clear_typ` (did you mean `overrides.clear_type`?)"),
+        "{}",
+        bad.text
+    );
+    let bad = run(
+        &c,
+        "open_link",
+        json!({"link": url, "overrides": {"clear_type": "yes"}}),
+    );
+    assert!(
+        bad.is_error
             && bad
                 .text
-                .contains("overrides has no `clear_avail`; it takes: clear_availability"),
-        "{}",
+                .contains("open_link: `overrides.clear_type` must be true or false, got \"yes\""),
+        "a nested value is checked as a top-level one is: {}",
         bad.text
     );
 }

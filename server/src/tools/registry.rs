@@ -129,16 +129,7 @@ fn tool<A: DeserializeOwned + JsonSchema + 'static>(
     let runs = Runs::OnSource(Box::new(move |call, given| {
         run(call, args::parse::<A>(name, given)?)
     }));
-    Tool {
-        name,
-        title,
-        effect,
-        description,
-        schema: args::schema_of::<WithBudget<A>>(),
-        runs,
-        advertised: true,
-        output: Value::Null,
-    }
+    Tool::new::<A>(name, title, effect, description, runs)
 }
 
 /// A tool whose arguments are an `A` and which finds its own corpus.
@@ -155,19 +146,31 @@ fn own_corpus<A: DeserializeOwned + JsonSchema + 'static>(
             Err(e) => (Err(e.into()), ctx.sources.default_handle().to_string()),
         },
     ));
-    Tool {
-        name,
-        title,
-        effect,
-        description,
-        schema: args::schema_of::<WithBudget<A>>(),
-        runs,
-        advertised: true,
-        output: Value::Null,
-    }
+    Tool::new::<A>(name, title, effect, description, runs)
 }
 
 impl Tool {
+    /// An advertised tool whose arguments are an `A` (its input schema
+    /// generated from `A` and the budget), run as `runs` says.
+    fn new<A: JsonSchema>(
+        name: &'static str,
+        title: &'static str,
+        effect: Effect,
+        description: &'static str,
+        runs: Runs,
+    ) -> Tool {
+        Tool {
+            name,
+            title,
+            effect,
+            description,
+            schema: args::schema_of::<WithBudget<A>>(),
+            runs,
+            advertised: true,
+            output: Value::Null,
+        }
+    }
+
     /// The tool with a declared structured result.
     pub fn returns(mut self, output: Value) -> Tool {
         self.output = output;

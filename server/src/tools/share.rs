@@ -5,8 +5,6 @@
 //! linked results and the handle to pass as `source` from then on.
 //! `dry_run` returns the plan alone. Nothing is switched or remembered.
 
-use serde_json::{Map, Value};
-
 use super::search::{render_page, PageArgs, Shown, DEFAULT_MAX_PAGES, MAX_VIDEOS};
 use crate::tool::{Context, Progress, Tick, ToolResult};
 use archilyzer_core::query::{Filters, Scope, FILTERS};
@@ -14,75 +12,94 @@ use archilyzer_core::share::eval::{self, Caps};
 use archilyzer_core::share::{Node, ShareLink, Term};
 use archilyzer_core::time::parse_day;
 
-/// The overrides `open_link` takes.
-pub const OVERRIDES: &[&str] = &[
-    "clear_availability",
-    "clear_type",
-    "clear_age",
-    "clear_dates",
-    "clear_filters",
-    "clear_channels",
-    "channels",
-    "date_from",
-    "date_to",
-    "query",
-    "regex",
-    "query_scope",
-];
-
-fn date(key: &str, v: &Value) -> Result<String, String> {
-    let text = v.as_str().ok_or_else(|| {
-        format!("open_link: overrides.{key} must be a date, YYYYMMDD or YYYY-MM-DD, got {v}")
-    })?;
-    parse_day(text).map_err(|e| format!("open_link: overrides.{key}: {e}"))
+/// `open_link`'s adjustments to a link before it runs (each named in the
+/// plan it returns).
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Overrides {
+    /// Drop the link's availability filter.
+    #[serde(default)]
+    pub clear_availability: bool,
+    /// Drop its media-type filter.
+    #[serde(default)]
+    pub clear_type: bool,
+    /// Drop its audience filter.
+    #[serde(default)]
+    pub clear_age: bool,
+    /// Drop its date range.
+    #[serde(default)]
+    pub clear_dates: bool,
+    /// Drop every filter but the channels.
+    #[serde(default)]
+    pub clear_filters: bool,
+    /// Drop its channel scope.
+    #[serde(default)]
+    pub clear_channels: bool,
+    /// Search these channels instead (slugs or names).
+    #[serde(default)]
+    pub channels: Option<Vec<String>>,
+    /// From this upload day: YYYYMMDD or YYYY-MM-DD.
+    #[serde(default)]
+    pub date_from: Option<String>,
+    /// To this upload day.
+    #[serde(default)]
+    pub date_to: Option<String>,
+    /// Search these words instead of the link's.
+    #[serde(default)]
+    pub query: Option<String>,
+    /// The query is a regex.
+    #[serde(default)]
+    pub regex: Option<bool>,
+    /// The one field to search: transcripts, chat, metadata, description,
+    /// tags or posts.
+    #[serde(default)]
+    pub query_scope: Option<String>,
 }
 
-/// Applies `overrides` to `link`; the list of what was applied.
-pub fn apply_overrides(
-    link: &mut ShareLink,
-    overrides: &Map<String, Value>,
-) -> Result<Vec<String>, String> {
+fn date(key: &str, v: &str) -> Result<String, String> {
+    parse_day(v).map_err(|e| format!("open_link: overrides.{key}: {e}"))
+}
+
+/// Applies `o` to `link`; the list of what was applied.
+pub fn apply_overrides(link: &mut ShareLink, o: &Overrides) -> Result<Vec<String>, String> {
     let mut applied = Vec::new();
-    for (key, v) in overrides {
-        if !OVERRIDES.contains(&key.as_str()) {
-            return Err(format!(
-                "open_link: overrides has no `{key}`; it takes: {}",
-                OVERRIDES.join(", ")
-            ));
-        }
-        let on = || {
-            v.as_bool()
-                .ok_or_else(|| format!("open_link: overrides.{key} must be true or false, got {v}"))
-        };
-        let f = &mut link.filters;
-        match key.as_str() {
-            "clear_availability" if on()? => f.states.clear(),
-            "clear_type" if on()? => f.media_type = None,
-            "clear_age" if on()? => f.age = None,
-            "clear_dates" if on()? => (f.date_from, f.date_to) = (None, None),
-            "clear_filters" if on()? => {
+    let f = &mut link.filters;
+    let clears = [
+        ("clear_availability", o.clear_availability),
+        ("clear_type", o.clear_type),
+        ("clear_age", o.clear_age),
+        ("clear_dates", o.clear_dates),
+        ("clear_filters", o.clear_filters),
+        ("clear_channels", o.clear_channels),
+    ];
+    for (key, on) in clears.into_iter().filter(|(_, on)| *on) {
+        match key {
+            "clear_availability" => f.states.clear(),
+            "clear_type" => f.media_type = None,
+            "clear_age" => f.age = None,
+            "clear_dates" => (f.date_from, f.date_to) = (None, None),
+            "clear_filters" => {
                 for filter in FILTERS.iter().filter(|x| x.name != "channels") {
                     filter.clear(f);
                 }
             }
-            "clear_channels" if on()? => f.channels.clear(),
-            "channels" => {
-                f.channels = v
-                    .as_array()
-                    .filter(|a| a.iter().all(Value::is_string))
-                    .ok_or_else(|| format!("open_link: overrides.channels must be a list of channel slugs or names, got {v}"))?
-                    .iter()
-                    .filter_map(|c| c.as_str().map(str::to_string))
-                    .collect();
-            }
-            "date_from" => f.date_from = Some(date(key, v)?),
-            "date_to" => f.date_to = Some(date(key, v)?),
-            "query" | "regex" | "query_scope" => continue,
-            _ => continue,
+            _ => f.channels.clear(),
         }
-        applied.push(format!("{key}: {v}"));
+        applied.push(format!("{key}: {on}"));
     }
-    if let Some(tree) = replaced_tree(link, overrides)? {
+    if let Some(channels) = &o.channels {
+        f.channels = channels.clone();
+        applied.push(format!("channels: {channels:?}"));
+    }
+    if let Some(d) = &o.date_from {
+        f.date_from = Some(date("date_from", d)?);
+        applied.push(format!("date_from: {d:?}"));
+    }
+    if let Some(d) = &o.date_to {
+        f.date_to = Some(date("date_to", d)?);
+        applied.push(format!("date_to: {d:?}"));
+    }
+    if let Some(tree) = replaced_tree(link, o)? {
         link.tree = tree;
         applied.push("the search replaced by overrides.query".into());
     }
@@ -90,42 +107,30 @@ pub fn apply_overrides(
 }
 
 /// The tree `query` / `regex` / `query_scope` make, if any is given.
-fn replaced_tree(link: &ShareLink, o: &Map<String, Value>) -> Result<Option<Node>, String> {
-    if !["query", "regex", "query_scope"]
-        .iter()
-        .any(|k| o.contains_key(*k))
-    {
+fn replaced_tree(link: &ShareLink, o: &Overrides) -> Result<Option<Node>, String> {
+    if o.query.is_none() && o.regex.is_none() && o.query_scope.is_none() {
         return Ok(None);
     }
     let current = match &link.tree {
         Node::Term(t) => t.clone(),
-        _ if o.contains_key("query") => Term { aliases: true, ..Term::default() },
+        _ if o.query.is_some() => Term { aliases: true, ..Term::default() },
         _ => return Err("open_link: the link's tree has several terms, so overrides.regex / query_scope need overrides.query too".into()),
     };
-    let query = match o.get("query") {
+    let query = match &o.query {
         None => current.query.clone(),
-        Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),
-        Some(v) => {
+        Some(q) if !q.trim().is_empty() => q.clone(),
+        Some(q) => {
             return Err(format!(
-                "open_link: overrides.query must be a non-empty string, got {v}"
+                "open_link: overrides.query must be a non-empty string, got {q:?}"
             ))
         }
     };
-    let regex = match o.get("regex") {
-        None => current.regex,
-        Some(Value::Bool(b)) => *b,
-        Some(v) => {
-            return Err(format!(
-                "open_link: overrides.regex must be true or false, got {v}"
-            ))
-        }
-    };
-    let scopes = match o.get("query_scope") {
+    let regex = o.regex.unwrap_or(current.regex);
+    let scopes = match &o.query_scope {
         None => current.scopes.clone(),
-        Some(v) => {
-            let name = v.as_str().unwrap_or("");
+        Some(name) => {
             let scope = Scope::parse(name).ok_or_else(|| {
-                format!("open_link: overrides.query_scope {v} is not one of transcripts, chat, metadata, description, tags, posts")
+                format!("open_link: overrides.query_scope {name:?} is not one of transcripts, chat, metadata, description, tags, posts")
             })?;
             vec![scope.as_str().to_string()]
         }
@@ -172,12 +177,9 @@ pub struct OpenLinkArgs {
     /// Return the plan without searching.
     #[serde(default)]
     pub dry_run: bool,
-    /// Adjustments: clear_availability, clear_type, clear_age,
-    /// clear_dates, clear_filters, clear_channels (true), channels [..],
-    /// date_from, date_to (YYYYMMDD), query, regex, query_scope
-    /// (transcripts, chat, metadata, description, tags, posts).
+    /// Adjustments to the link before it runs.
     #[serde(default)]
-    pub overrides: Map<String, Value>,
+    pub overrides: Overrides,
     /// Fold mirrors of one recording into one row, naming the copies
     /// (default true).
     #[serde(default = "super::args::yes")]

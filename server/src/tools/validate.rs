@@ -14,6 +14,17 @@ pub fn validate(
     schema: &Value,
     args: &Map<String, Value>,
 ) -> Result<Map<String, Value>, String> {
+    object(tool, "", schema, args)
+}
+
+/// [`validate`] for one object: `args` against the object schema
+/// `schema`, its names shown after `path` (`overrides.` for a nested one).
+fn object(
+    tool: &str,
+    path: &str,
+    schema: &Value,
+    args: &Map<String, Value>,
+) -> Result<Map<String, Value>, String> {
     let props = schema["properties"]
         .as_object()
         .cloned()
@@ -22,15 +33,22 @@ pub fn validate(
     for (name, value) in args.iter().filter(|(_, v)| !v.is_null()) {
         let Some(spec) = props.get(name) else {
             let hint = crate::tool::nearest(name, props.keys().map(String::as_str))
-                .map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
-            let known: Vec<&str> = props.keys().map(String::as_str).collect();
+                .map_or(String::new(), |k| format!(" (did you mean `{path}{k}`?)"));
+            let known: Vec<String> = props.keys().map(|k| format!("{path}{k}")).collect();
             return Err(format!(
-                "{tool} has no argument `{name}`{hint}; it takes: {}",
+                "{tool} has no argument `{path}{name}`{hint}; it takes: {}",
                 known.join(", ")
             ));
         };
         let value = numeric_string(spec, value).unwrap_or_else(|| value.clone());
-        check_value(tool, name, spec, &value)?;
+        let shown = format!("{path}{name}");
+        check_value(tool, &shown, spec, &value)?;
+        let value = match (&value, spec.get("properties")) {
+            (Value::Object(inner), Some(_)) => {
+                Value::Object(object(tool, &format!("{shown}."), spec, inner)?)
+            }
+            _ => value,
+        };
         checked.insert(name.clone(), value);
     }
     for r in schema["required"]
@@ -41,7 +59,7 @@ pub fn validate(
     {
         if !args.contains_key(r) {
             return Err(format!(
-                "{tool} needs `{r}`: {}",
+                "{tool} needs `{path}{r}`: {}",
                 props[r]["description"].as_str().unwrap_or("")
             ));
         }
