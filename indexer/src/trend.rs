@@ -83,6 +83,14 @@ pub fn count(
     };
     let trend = trend::trend(archive, index_dir, &ask, &mut seen, &mut |_, _| {})
         .map_err(|e| crate::cli::refused(e, archive))?;
+    // The videos listed are the rows counted: mirrors folded alike.
+    if fold {
+        for listed in &mut videos {
+            let uploads = std::mem::take(listed);
+            let rows = archilyzer_core::collapse::collapse(archive, uploads).rows;
+            *listed = rows.into_iter().map(|row| row.video).collect();
+        }
+    }
     Ok(Counted { trend, videos })
 }
 
