@@ -659,13 +659,8 @@ pub fn run(archive: &Archive, dir: &Path, options: &BenchOptions) -> Result<()> 
     if let Some(file) = &options.json {
         let body =
             serde_json::json!({"unreliable": unreliable, "load_per_core": load, "rows": figures});
-        // Signed first, so a later run may replace the file.
-        let text = format!(
-            "{{{},{}",
-            archilyzer_core::output_file::FileKind::Json.signature(),
-            &serde_json::to_string(&body)?[1..]
-        );
-        file.write(text.as_bytes()).map_err(anyhow::Error::msg)?;
+        file.write(&serde_json::to_string(&body)?)
+            .map_err(anyhow::Error::msg)?;
     }
     Ok(())
 }

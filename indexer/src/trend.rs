@@ -154,17 +154,9 @@ pub fn write_html(
     write_file(file, &page)
 }
 
-/// Writes `text` to the claimed file, signed as the file's kind wants
-/// (after the doctype of a page), so a later run may replace it.
+/// Writes `text` to the claimed file (signed by the claim).
 fn write_file(file: &FileClaim, text: &str) -> anyhow::Result<()> {
-    let signature = file.kind().signature();
-    let signed = match text.split_once('\n') {
-        Some((doctype, rest)) if doctype.starts_with("<!DOCTYPE") => {
-            format!("{doctype}\n{signature}\n{rest}")
-        }
-        _ => format!("{signature}\n{text}"),
-    };
-    file.write(signed.as_bytes()).map_err(anyhow::Error::msg)?;
+    file.write(text).map_err(anyhow::Error::msg)?;
     eprintln!("wrote {}", file.target().display());
     Ok(())
 }

@@ -44,6 +44,30 @@ impl FileKind {
         }
     }
 
+    /// `text` with the signature in its first bytes: after a page's
+    /// doctype line, first in a chart, as the first member of a JSON
+    /// object (`None` for JSON that is not an object).
+    fn sign(self, text: &str) -> Option<String> {
+        let signature = self.signature();
+        Some(match self {
+            FileKind::Json => {
+                let rest = text.trim_start().strip_prefix('{')?;
+                let comma = if rest.trim_start().starts_with('}') {
+                    ""
+                } else {
+                    ","
+                };
+                format!("{{{signature}{comma}{rest}")
+            }
+            _ => match text.split_once('\n') {
+                Some((doctype, rest)) if doctype.starts_with("<!DOCTYPE") => {
+                    format!("{doctype}\n{signature}\n{rest}")
+                }
+                _ => format!("{signature}\n{text}"),
+            },
+        })
+    }
+
     /// Whether `bytes` (a file's start) carry the signature.
     fn signed(self, bytes: &[u8]) -> bool {
         let sig = self.signature().as_bytes();
@@ -122,11 +146,6 @@ impl FileClaim {
         &self.target
     }
 
-    /// What the file will hold.
-    pub fn kind(&self) -> FileKind {
-        self.kind
-    }
-
     /// The checks of [`FileClaim::new`], run again before writing.
     pub fn check(&self) -> Result<(), FileRefusal> {
         let refuse = |why| {
@@ -157,16 +176,17 @@ impl FileClaim {
         }
     }
 
-    /// Writes `bytes` (which must carry the kind's signature, so the file
-    /// can be written again) through a temporary file renamed into place.
-    pub fn write(&self, bytes: &[u8]) -> Result<(), String> {
-        if !self.kind.signed(&bytes[..bytes.len().min(SIGNED_WITHIN)]) {
-            return Err(format!(
-                "internal: the {:?} written to {} lacks its signature",
+    /// Writes `text` signed (its kind's signature put in, so a later run may
+    /// replace the file) through a temporary file renamed into place.
+    pub fn write(&self, text: &str) -> Result<(), String> {
+        let signed = self.kind.sign(text).ok_or_else(|| {
+            format!(
+                "internal: a {:?} for {} must be a JSON object to be signed",
                 self.kind,
                 self.target.display()
-            ));
-        }
+            )
+        })?;
+        let bytes = signed.as_bytes();
         self.check().map_err(|e| e.to_string())?;
         let cannot = |e: std::io::Error| format!("cannot write {}: {e}", self.target.display());
         let mut tmp = tempfile::NamedTempFile::new_in(self.folder()).map_err(cannot)?;
@@ -196,8 +216,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let chart = dir.path().join("chart.svg");
         let claim = FileClaim::new(&chart, FileKind::Svg, "--svg").unwrap();
-        let ours = format!("{}\n<svg/>", FileKind::Svg.signature());
-        claim.write(ours.as_bytes()).unwrap();
+        claim.write("<svg/>").unwrap();
+        assert!(std::fs::read_to_string(&chart)
+            .unwrap()
+            .starts_with(FileKind::Svg.signature()));
         FileClaim::new(&chart, FileKind::Svg, "--svg").expect("our own file may be rewritten");
 
         let notes = dir.path().join("notes.svg");
@@ -218,6 +240,19 @@ mod tests {
         let missing = dir.path().join("no/such/report.html");
         let e = FileClaim::new(&missing, FileKind::Html, "--html").unwrap_err();
         assert_eq!(e.why, FileWhy::NoFolder(dir.path().join("no/such")));
+        let figures = dir.path().join("figures.json");
+        let json = FileClaim::new(&figures, FileKind::Json, "--json").unwrap();
+        json.write("{\"rows\":[1]}").unwrap();
+        let written: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&figures).unwrap()).unwrap();
+        assert_eq!(
+            written,
+            serde_json::json!({"writtenBy": "archilyzer", "rows": [1]})
+        );
+        json.write("{}").unwrap();
+        FileClaim::new(&figures, FileKind::Json, "--json").expect("signed, so ours");
+        assert!(json.write("[1]").is_err(), "only an object can be signed");
+
         let e = FileClaim::new(&chart, FileKind::Html, "--html").unwrap_err();
         assert_eq!(
             e.why,
