@@ -4,27 +4,49 @@
 # in fuzz/artifacts/<target>/ and belongs in fuzz/regressions/<target>/
 # once fixed (tests/fuzz_regressions.rs runs those on every cargo test).
 #   bash fuzz/run.sh [SECONDS] [TARGET ...]
+#   bash fuzz/run.sh --build-only      (build the fuzzer, run nothing)
+#
+# The fuzzer is built once, with plain cargo and the flags cargo-fuzz
+# passes for libFuzzer without a sanitizer (coverage counters, compare
+# tracing, `--cfg fuzzing`, debug assertions and overflow checks), so no
+# cargo-fuzz install and no nightly toolchain are needed. Every target is
+# the same binary under the target's name: fuzz_targets/target.rs picks
+# the body by the name it was started as. (`cargo fuzz run vtt` works too,
+# for those who have cargo-fuzz.)
 set -euo pipefail
 cd "$(dirname "$0")"
+all=(vtt srt whisper_tsv whisper_json json3 srv3 corpus_json index_files share_link source_handle clip_time sweep_request)
+
+build() {
+    local host
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    # --target keeps these flags off build scripts and proc macros.
+    RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks" \
+        cargo build --release --locked -q --target "$host" --bin vtt
+    mkdir -p bin
+    for t in "${all[@]}"; do
+        ln -f "target/$host/release/vtt" "bin/$t"
+    done
+}
+
+if [ "${1:-}" = "--build-only" ]; then
+    build
+    exit 0
+fi
 secs=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(vtt srt whisper_tsv whisper_json json3 srv3 corpus_json index_files share_link source_handle clip_time sweep_request)
+    targets=("${all[@]}")
 fi
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
-toolchain=()
-if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    toolchain=(+nightly)
-else
-    # libFuzzer's coverage flags are stable; cargo fuzz only needs the
-    # nightly gate opened.
-    export RUSTC_BOOTSTRAP=1
-fi
+build
 bash seeds.sh
 mkdir -p logs
 for t in "${targets[@]}"; do
-    if ! cargo "${toolchain[@]}" fuzz run -s none "$t" "corpus/$t" -- \
+    mkdir -p "artifacts/$t"
+    if ! "bin/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
         -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 > "logs/$t.log" 2>&1; then
         tail -40 "logs/$t.log"
         echo "fuzz: $t FAILED (input in fuzz/artifacts/$t/)"

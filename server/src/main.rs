@@ -33,13 +33,13 @@ use archilyzer_mcp::tools::{self, Context, Tick};
 /// to return freed pages to the system within half a second from a
 /// background thread, comes back to the same size whenever the server is
 /// idle (`server/tests/load_http.py` and `soak.py` measure it).
-#[cfg(not(target_env = "msvc"))]
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// jemalloc's options, read once at start-up (a NUL-terminated C string
 /// under the name the prefixed build looks for).
-#[cfg(not(target_env = "msvc"))]
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
 #[allow(unsafe_code)] // a symbol name jemalloc reads; the only exception to the crate's rule
 #[export_name = "_rjem_malloc_conf"]
 pub static MALLOC_CONF: &[u8; 59] = b"background_thread:true,dirty_decay_ms:500,muzzy_decay_ms:0\0";
