@@ -7,7 +7,6 @@ use anyhow::{Context, Result};
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::index;
 use archilyzer_core::query::order::Order;
-use archilyzer_core::query::QueryError;
 use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use clap::Args;
 
@@ -100,15 +99,18 @@ impl ReadArgs {
 #[error("{error} (corpus: {corpus})")]
 pub struct Refused {
     /// What is wrong.
-    pub error: QueryError,
+    pub error: Box<dyn std::error::Error + Send + Sync>,
     /// The corpus's handle.
     pub corpus: String,
 }
 
 /// `error` refused on `archive`, as an error [`finish`] exits 2 for.
-pub fn refused(error: QueryError, archive: &Archive) -> anyhow::Error {
+pub fn refused(
+    error: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    archive: &Archive,
+) -> anyhow::Error {
     anyhow::Error::new(Refused {
-        error,
+        error: error.into(),
         corpus: archive.handle().to_string(),
     })
 }

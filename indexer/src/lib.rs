@@ -5,6 +5,7 @@
 //! - [`cli`]: the flags several commands share (the archive, the index).
 //! - [`build`]: writing an archive's index, with progress.
 //! - [`terms`]: a word's neighbours in the vocabulary.
+//! - [`related`]: what is said alongside a query, and which videos are alike.
 //! - [`filter_flags`]: the filter flags, derived from the one filter table.
 //! - [`query_flags`]: the flags of a query besides its words (search, trend).
 //! - [`check`]: index-vs-full-scan parity.
@@ -39,6 +40,7 @@ pub mod html;
 pub mod import;
 pub mod progress;
 pub mod query_flags;
+pub mod related;
 pub mod search;
 #[cfg(feature = "dev")]
 pub mod serve;

@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use archilyzer_index::{build, check, import, search, stats, terms, trend};
+use archilyzer_index::{build, check, import, related, search, stats, terms, trend};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -42,6 +42,10 @@ enum Command {
     /// recognition may have written for it), each searched, with video and
     /// hit counts and one example moment: material for an alias.
     Terms(terms::TermsArgs),
+    /// What is said alongside a query: the words said unusually often in
+    /// the videos it matches (significant terms, JLH), or with --video ID
+    /// the videos most like one video (more-like-this).
+    Related(related::RelatedArgs),
     /// Channels, pages, videos, cues and bytes of an archive.
     Stats(stats::StatsArgs),
 }
@@ -60,6 +64,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Trend(args) => trend::command(&args),
         Command::Check(args) => check::command(&args),
         Command::Terms(args) => terms::command(&args),
+        Command::Related(args) => related::command(&args),
         Command::Stats(args) => stats::command(&args),
     }
 }

@@ -13,7 +13,6 @@ use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, Request, Response, VideoResult};
 use archilyzer_core::report;
 use archilyzer_core::share::eval::link_for;
-use archilyzer_core::source::SourceHandle;
 
 /// Flags of `archilyzer-index search`.
 #[derive(clap::Args, Debug, Clone)]
@@ -155,19 +154,10 @@ pub fn share_link(
     request: &Request,
 ) -> anyhow::Result<String> {
     let origin_arg = origin;
-    let declared = archive
-        .sites()
-        .first()
-        .and_then(|s| s.corpus().site.url.clone());
-    let origin = match (origin, archive.handle()) {
-        (Some(o), _) => o.to_string(),
-        (None, SourceHandle::Hub { url, .. } | SourceHandle::Remote(url)) => url.clone(),
-        (None, SourceHandle::Local(dir)) => match declared {
-            Some(url) => url,
-            None => archilyzer_core::share::local_origin(dir).ok_or_else(|| {
-                anyhow::anyhow!("{} cannot be written as a file:// URL", dir.display())
-            })?,
-        },
+    let origin = match origin {
+        Some(o) => o.to_string(),
+        None => archilyzer_core::share::origin_of(archive)
+            .ok_or_else(|| anyhow::anyhow!("{} cannot be written as a URL", archive.handle()))?,
     };
     let ok = origin.starts_with("http://")
         || origin.starts_with("https://")

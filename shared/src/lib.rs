@@ -20,6 +20,8 @@
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
 //! - [`index`]: the offline index (which pages hold which words, and every
 //!   video), its build and its reader; the format is described there.
+//! - [`related`]: what is said alongside a query (significant terms)
+//!   and which videos are alike, from the postings and the census.
 //! - [`report`]: the words a search result is told in, for every front
 //!   end.
 //! - [`query`]: the engine: filters, the plan (which pages to read), the
@@ -139,6 +141,7 @@ pub mod net;
 pub mod output;
 pub mod output_file;
 pub mod query;
+pub mod related;
 pub mod report;
 pub mod share;
 pub mod source;

@@ -17,6 +17,16 @@ pub fn counted(n: u64, noun: &str) -> String {
     }
 }
 
+/// `n` of `of` with its share: `12 (40 %)`; `0 (0 %)` of none.
+pub fn share(n: u64, of: u64) -> String {
+    let pct = if of == 0 {
+        0.0
+    } else {
+        n as f64 * 100.0 / of as f64
+    };
+    format!("{n} ({pct:.0} %)")
+}
+
 /// `N video(s), M hit(s)`.
 pub fn counts(videos: usize, hits: usize) -> String {
     format!("{videos} video(s), {hits} hit(s)")

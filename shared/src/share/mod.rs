@@ -289,6 +289,21 @@ fn unpercent(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The origin a link to `archive` names by default: a hub's or remote
+/// site's URL, else the public URL its first site declares, else (a local
+/// folder) the folder as a `file://` URL.
+pub fn origin_of(archive: &crate::archive::Archive) -> Option<String> {
+    use crate::source::SourceHandle;
+    match archive.handle() {
+        SourceHandle::Hub { url, .. } | SourceHandle::Remote(url) => Some(url.clone()),
+        SourceHandle::Local(dir) => archive
+            .sites()
+            .first()
+            .and_then(|s| s.corpus().site.url.clone())
+            .or_else(|| local_origin(dir)),
+    }
+}
+
 /// The origin of a link made from a local archive that declares no public
 /// URL: the folder as a `file://` URL, which only this machine can open.
 pub fn local_origin(dir: &std::path::Path) -> Option<String> {

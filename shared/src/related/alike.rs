@@ -1,0 +1,223 @@
+//! `related_videos`: the videos most like one video, as `more_like_this`
+//! finds them (the definitions are in the module above).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::background::Background;
+use super::{bound, video_fields, video_words, RelatedError, VideoId};
+use crate::archive::Archive;
+use crate::query::{FilterArgs, Filters};
+
+/// The bounds of a `related_videos` answer.
+#[derive(Debug, Clone, Copy)]
+pub struct AlikeOptions {
+    /// The video's words to look for (highest tf × idf first).
+    pub terms: usize,
+    /// Videos to give, most alike first.
+    pub limit: usize,
+    /// A word must be said at least this often in the video.
+    pub min_tf: u32,
+    /// A word must be held by at least this many videos.
+    pub min_df: u64,
+}
+
+impl Default for AlikeOptions {
+    fn default() -> Self {
+        AlikeOptions {
+            terms: 25,
+            limit: 10,
+            min_tf: 2,
+            min_df: 5,
+        }
+    }
+}
+
+/// One of the video's words, weighed.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+pub struct WeightedTerm {
+    /// The word, as the index normalises it.
+    pub word: String,
+    /// Times the video says it.
+    pub tf: u32,
+    /// Background videos saying it.
+    pub df: u64,
+    /// tf × idf.
+    pub weight: f64,
+}
+
+/// A video like the one asked about.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+pub struct RelatedVideo {
+    /// The site's id.
+    pub site: String,
+    /// The channel's slug.
+    pub channel: String,
+    /// The video's id.
+    pub slug: String,
+    /// Its title.
+    pub title: String,
+    /// The sum of the idf of the words it shares.
+    pub score: f64,
+    /// The words it shares, heaviest first.
+    pub shared: Vec<String>,
+}
+
+/// The videos most like one video.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct Related {
+    /// The video asked about.
+    pub video: VideoId,
+    /// Its title.
+    pub title: String,
+    /// N: the videos in scope after the filters.
+    pub background: usize,
+    /// Its words looked for, heaviest first.
+    pub terms: Vec<WeightedTerm>,
+    /// The videos sharing them, most alike first.
+    pub videos: Vec<RelatedVideo>,
+    /// Videos sharing at least one of the words, shown or not.
+    pub videos_total: usize,
+    /// Pages read (the video's own, and where the index could not say).
+    pub pages_read: usize,
+    /// What the index could do.
+    pub index: String,
+    /// Whether some page could not be read (the answer then misses its
+    /// videos); named in `unreadable`.
+    pub partial: bool,
+    /// Pages that could not be read, with why.
+    pub unreadable: Vec<String>,
+}
+
+/// BM25's idf of a word held by `df` of `n` videos.
+pub fn idf(n: usize, df: u64) -> f64 {
+    let (n, df) = (n as f64, df as f64);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+/// The videos most like video `id` (looked for first in the channels of
+/// `hints`), in the fields of `scopes`, among the videos `filters` admit.
+pub fn related_videos(
+    archive: &Archive,
+    index_dir: Option<&Path>,
+    id: &str,
+    hints: &[String],
+    scopes: &[String],
+    filters: &FilterArgs,
+    opts: AlikeOptions,
+) -> Result<Related, RelatedError> {
+    let terms_wanted = bound("terms", opts.terms, 1, 100)?;
+    let limit = bound("limit", opts.limit, 1, 200)?;
+    let fields = video_fields(scopes)?;
+    let filters = Filters::resolve(filters, archive)?;
+    let found = archive
+        .find_video(id, hints)?
+        .ok_or_else(|| no_video(archive, id))?;
+    let me = VideoId {
+        site: found.site.id().to_string(),
+        channel: found.channel.slug.clone(),
+        slug: found.video.slug.clone(),
+    };
+    let tf: HashMap<String, u32> = video_words(&found.video, fields)
+        .into_iter()
+        .filter(|(_, n)| *n >= opts.min_tf)
+        .collect();
+    let bg = Background::new(
+        archive,
+        index_dir,
+        &filters,
+        fields,
+        tf.keys().cloned().collect(),
+    )?;
+    let terms = weigh(&tf, &bg, opts.min_df, terms_wanted);
+    let mut videos = alike(&bg, &terms, &me);
+    let videos_total = videos.len();
+    videos.truncate(limit);
+    Ok(Related {
+        video: me,
+        title: found.video.title.clone(),
+        background: bg.videos,
+        terms,
+        videos,
+        videos_total,
+        pages_read: 1 + bg.pages_read + bg.pages_read_for_holders(),
+        index: bg.status.describe(),
+        partial: !bg.unreadable.is_empty(),
+        unreadable: bg.unreadable.clone(),
+    })
+}
+
+/// The error for an id no video has, naming the nearest id the index
+/// knows when one is close.
+fn no_video(archive: &Archive, id: &str) -> RelatedError {
+    let known: Vec<String> = archive
+        .sites()
+        .iter()
+        .filter_map(|s| s.summaries().ok().flatten())
+        .flat_map(|s| s.videos.iter().map(|r| r.slug.clone()).collect::<Vec<_>>())
+        .collect();
+    let hint = crate::typo::nearest(id, known.iter().map(String::as_str))
+        .map(|n| format!("; did you mean {n:?}?"))
+        .unwrap_or_default();
+    RelatedError::NoVideo {
+        id: id.to_string(),
+        hint,
+    }
+}
+
+/// The video's words by tf × idf, heaviest first (ties by word), those
+/// held by fewer than `min_df` background videos left out.
+fn weigh(
+    tf: &HashMap<String, u32>,
+    bg: &Background,
+    min_df: u64,
+    keep: usize,
+) -> Vec<WeightedTerm> {
+    let mut terms: Vec<WeightedTerm> = tf
+        .iter()
+        .filter_map(|(word, &tf)| {
+            let df = bg.count(word);
+            (df >= min_df).then(|| WeightedTerm {
+                word: word.clone(),
+                tf,
+                df,
+                weight: f64::from(tf) * idf(bg.videos, df),
+            })
+        })
+        .collect();
+    terms.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.word.cmp(&b.word)));
+    terms.truncate(keep);
+    terms
+}
+
+/// Every other background video holding one of `terms`, scored by the
+/// idf of the words it shares, most alike first (ties by identity).
+fn alike(bg: &Background, terms: &[WeightedTerm], me: &VideoId) -> Vec<RelatedVideo> {
+    let mut by: HashMap<VideoId, RelatedVideo> = HashMap::new();
+    for t in terms {
+        let weight = idf(bg.videos, t.df);
+        let mut seen = HashSet::new();
+        for (id, title) in bg.holders(&t.word) {
+            if &id == me || !seen.insert(id.clone()) {
+                continue;
+            }
+            let v = by.entry(id.clone()).or_insert_with(|| RelatedVideo {
+                site: id.site.clone(),
+                channel: id.channel.clone(),
+                slug: id.slug.clone(),
+                title,
+                score: 0.0,
+                shared: Vec::new(),
+            });
+            v.score += weight;
+            v.shared.push(t.word.clone());
+        }
+    }
+    let mut videos: Vec<RelatedVideo> = by.into_values().collect();
+    videos.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| (&a.site, &a.channel, &a.slug).cmp(&(&b.site, &b.channel, &b.slug)))
+    });
+    videos
+}

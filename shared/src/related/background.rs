@@ -1,0 +1,296 @@
+//! The background: every video in scope after the filters, and for a word
+//! how many of them say it and which.
+//!
+//! Promise: [`Background::count`] and [`Background::holders`] are exact.
+//! A page is counted from the postings only when the index vouches for it
+//! (unchanged since the build, read by it) and each of its videos surely
+//! passes the filters (the index's row says so, a length bound with an
+//! unknown length counting as unsure); its videos then hold a word exactly
+//! as the postings' census says. Every other page whose videos may pass is
+//! read, and its passing videos' words are counted on the text. A word
+//! whose postings cannot be read is answered by reading the pages it may
+//! be on (`Background::whole_page_words`), never guessed.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{video_words, RelatedError, VideoId};
+use crate::archive::{Archive, PageRef};
+use crate::format::paths::Layer;
+use crate::index::fields::Fields;
+use crate::index::{Index, IndexStatus, LayerName, Posting};
+use crate::query::filters::{Filters, VideoFacts};
+
+/// A background video read from its page, with the wanted words it says
+/// (and how often).
+pub(crate) struct ReadVideo {
+    pub id: VideoId,
+    pub title: String,
+    pub words: HashMap<String, u32>,
+}
+
+/// Every video in scope after the filters, counted.
+pub(crate) struct Background<'a> {
+    archive: &'a Archive,
+    index: Option<Index>,
+    fields: Fields,
+    /// Index page ids counted from the postings, with their position in
+    /// the archive's page table.
+    whole: HashMap<u32, usize>,
+    pages: Vec<PageRef>,
+    /// Videos of the pages read.
+    pub read: Vec<ReadVideo>,
+    /// Videos in the background.
+    pub videos: usize,
+    /// Pages read to count it.
+    pub pages_read: usize,
+    /// What the index could do.
+    pub status: IndexStatus,
+    /// Pages that could not be read, with why.
+    pub unreadable: Vec<String>,
+    /// Whole pages read for words whose holders the postings do not name:
+    /// page position → its videos and their wanted words.
+    lazily: std::cell::RefCell<HashMap<usize, Vec<ReadVideo>>>,
+    wanted: HashSet<String>,
+}
+
+impl<'a> Background<'a> {
+    /// The background of `filters` on `archive` in the fields `fields`,
+    /// remembering on the pages it reads the words of `wanted`.
+    pub fn new(
+        archive: &'a Archive,
+        index_dir: Option<&std::path::Path>,
+        filters: &Filters,
+        fields: Fields,
+        wanted: HashSet<String>,
+    ) -> Result<Background<'a>, RelatedError> {
+        let (pages, mut unreadable) = archive.page_table();
+        let (index, status) = match index_dir {
+            Some(dir) => Index::open(dir, archive, &pages),
+            None => (None, IndexStatus::NotUsed),
+        };
+        let mut bg = Background {
+            archive,
+            index,
+            fields,
+            whole: HashMap::new(),
+            pages: Vec::new(),
+            read: Vec::new(),
+            videos: 0,
+            pages_read: 0,
+            status,
+            unreadable: Vec::new(),
+            lazily: Default::default(),
+            wanted,
+        };
+        for (pos, p) in pages.iter().enumerate() {
+            let site = &archive.sites()[p.site];
+            if p.layer != Layer::Transcripts || !filters.channel_in_scope(p.site, &p.channel) {
+                continue;
+            }
+            match bg.vouched_rows(pos, filters) {
+                Some(Rows::AllPass(id, n)) => {
+                    bg.whole.insert(id, pos);
+                    bg.videos += n;
+                }
+                Some(Rows::NonePass) => {}
+                None => match bg.read_page(site.as_ref(), p, Some(filters)) {
+                    Ok(videos) => {
+                        bg.pages_read += 1;
+                        bg.videos += videos.len();
+                        bg.read.extend(videos);
+                    }
+                    Err(e) => {
+                        unreadable.push(format!("{}/{} page {}: {e}", site.id(), p.channel, p.page))
+                    }
+                },
+            }
+        }
+        bg.pages = pages;
+        bg.unreadable = unreadable;
+        Ok(bg)
+    }
+
+    /// What the index says of page `pos` under `filters`: all its videos
+    /// surely pass, none may, or (`None`) read it.
+    fn vouched_rows(&self, pos: usize, filters: &Filters) -> Option<Rows> {
+        let index = self.index.as_ref()?;
+        let id = index.vouched.ids.get(pos).copied().flatten()?;
+        let rows = index.raw.page_rows(id);
+        let bounded = filters.min_duration.is_some() || filters.max_duration.is_some();
+        let first = &rows.first()?.site;
+        let site = self.archive.sites().iter().position(|s| s.id() == first)?;
+        let mut passing = 0;
+        for r in rows {
+            let facts = VideoFacts::of_row(site, &r.row);
+            if filters.passes(&facts) {
+                if bounded && r.row.duration.is_none() {
+                    return None;
+                }
+                passing += 1;
+            }
+        }
+        Some(match passing {
+            0 => Rows::NonePass,
+            n if n == rows.len() => Rows::AllPass(id, n),
+            _ => return None,
+        })
+    }
+
+    /// The videos of page `p` that pass `filters` (all, with `None`),
+    /// with the wanted words each says in the fields.
+    fn read_page(
+        &self,
+        site: &crate::archive::Site,
+        p: &PageRef,
+        filters: Option<&Filters>,
+    ) -> Result<Vec<ReadVideo>, crate::source::ReadError> {
+        let page = site.transcript_page(&p.channel, p.page)?;
+        Ok(page
+            .videos
+            .iter()
+            .filter(|v| {
+                let view = v.as_view_without_cues();
+                filters.is_none_or(|f| f.passes(&VideoFacts::of_view(p.site, &p.channel, &view)))
+            })
+            .map(|v| {
+                let mut words = video_words(v, self.fields);
+                words.retain(|w, _| self.wanted.contains(w));
+                ReadVideo {
+                    id: VideoId {
+                        site: site.id().to_string(),
+                        channel: p.channel.clone(),
+                        slug: v.slug.clone(),
+                    },
+                    title: v.title.clone(),
+                    words,
+                }
+            })
+            .collect())
+    }
+
+    /// The postings of `word` on the pages counted from them; `None` when
+    /// the index has no such word, an error when they cannot be read.
+    fn postings(&self, word: &str) -> Result<Vec<Posting>, ()> {
+        let Some(index) = &self.index else {
+            return Ok(Vec::new());
+        };
+        let Some(offset) = index.raw.terms.get(word) else {
+            return Ok(Vec::new());
+        };
+        let all = index.raw.postings_with_counts(offset).map_err(|_| ())?;
+        Ok(all
+            .into_iter()
+            .filter(|p| self.whole.contains_key(&p.page))
+            .collect())
+    }
+
+    /// Background videos saying `word` in the fields.
+    pub fn count(&self, word: &str) -> u64 {
+        let read = self
+            .read
+            .iter()
+            .filter(|v| v.words.contains_key(word))
+            .count() as u64;
+        let census: u64 = match self.postings(word) {
+            Ok(postings) => postings
+                .iter()
+                .map(|p| u64::from(p.units_in(LayerName::Transcripts, self.fields)))
+                .sum(),
+            Err(()) => self.whole_page_words(word).len() as u64,
+        };
+        census + read
+    }
+
+    /// The background videos saying `word` in the fields, with their
+    /// titles: named by the postings where they name them in these
+    /// fields, found on the page's text otherwise.
+    pub fn holders(&self, word: &str) -> Vec<(VideoId, String)> {
+        let mut out: Vec<(VideoId, String)> = self
+            .read
+            .iter()
+            .filter(|v| v.words.contains_key(word))
+            .map(|v| (v.id.clone(), v.title.clone()))
+            .collect();
+        let postings = match self.postings(word) {
+            Ok(p) => p,
+            Err(()) => {
+                out.extend(self.whole_page_words(word));
+                return out;
+            }
+        };
+        for p in postings {
+            let rows = match &self.index {
+                Some(index) => index.raw.page_rows(p.page),
+                None => &[],
+            };
+            match named_holders(&p, self.fields) {
+                Some(positions) => out.extend(positions.iter().filter_map(|&i| {
+                    let r = rows.get(i as usize)?;
+                    Some((
+                        VideoId {
+                            site: r.site.clone(),
+                            channel: r.row.channel.clone(),
+                            slug: r.row.slug.clone(),
+                        },
+                        r.row.title.clone(),
+                    ))
+                })),
+                None => out.extend(self.page_holders(self.whole[&p.page], word)),
+            }
+        }
+        out
+    }
+
+    /// The videos of whole page `pos` saying `word`, its text read once
+    /// (and kept for the next word).
+    fn page_holders(&self, pos: usize, word: &str) -> Vec<(VideoId, String)> {
+        let mut kept = self.lazily.borrow_mut();
+        let videos = kept.entry(pos).or_insert_with(|| {
+            let p = &self.pages[pos];
+            let site = &self.archive.sites()[p.site];
+            self.read_page(site.as_ref(), p, None).unwrap_or_default()
+        });
+        videos
+            .iter()
+            .filter(|v| v.words.contains_key(word))
+            .map(|v| (v.id.clone(), v.title.clone()))
+            .collect()
+    }
+
+    /// The videos of every whole page saying `word`, read from the text:
+    /// for a word whose postings cannot be read.
+    fn whole_page_words(&self, word: &str) -> Vec<(VideoId, String)> {
+        let positions: Vec<usize> = self.whole.values().copied().collect();
+        positions
+            .into_iter()
+            .flat_map(|pos| self.page_holders(pos, word))
+            .collect()
+    }
+
+    /// The words counted on the pages read.
+    pub fn wanted(&self) -> &HashSet<String> {
+        &self.wanted
+    }
+
+    /// Pages read for words whose holders the postings do not name.
+    pub fn pages_read_for_holders(&self) -> usize {
+        self.lazily.borrow().len()
+    }
+}
+
+/// What the index says of a vouched page under the filters.
+enum Rows {
+    /// Every video surely passes: (index page id, videos).
+    AllPass(u32, usize),
+    /// No video passes.
+    NonePass,
+}
+
+/// The positions of the videos holding the word on the posting's page in
+/// some field of `f`, when the posting names them and every one of them
+/// holds it in a field of `f`; `None` when the page must be read to say.
+fn named_holders(p: &Posting, f: Fields) -> Option<&[u32]> {
+    let holders = p.holders.as_deref()?;
+    let all_in_fields = p.units_in(LayerName::Transcripts, f) == p.videos;
+    all_in_fields.then_some(holders)
+}
