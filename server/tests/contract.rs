@@ -41,6 +41,14 @@ fn every_answer_fits_its_budget_whatever_the_corpus_path() {
         ("get_transcripts", json!({"video_ids": ["x1", "x2", "x3"]})),
         ("similar_terms", json!({"word": "really"})),
         (
+            "significant_terms",
+            json!({"query": "the", "limit": 1000, "min_videos": 1}),
+        ),
+        (
+            "related_videos",
+            json!({"video_id": "RTOHlVpUe9M", "terms": 100, "limit": 200}),
+        ),
+        (
             "mention_trend",
             json!({"queries": ["the", "really"], "by": "month"}),
         ),

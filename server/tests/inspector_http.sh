@@ -20,7 +20,7 @@ inspect --method tools/list >"$work/tools.json"
 python3 - "$work/tools.json" <<'PY'
 import json, sys
 names = [t["name"] for t in json.load(open(sys.argv[1]))["tools"]]
-assert names[0] == "list_channels" and "search_transcripts" in names and len(names) == 24 and "mention_trend" in names, names
+assert names[0] == "list_channels" and "search_transcripts" in names and len(names) == 26 and "significant_terms" in names and "mention_trend" in names, names
 print(f"inspector over HTTP: tools/list gives {len(names)} tools")
 PY
 inspect --method tools/call --tool-name search_transcripts --tool-arg "query=k cups" --tool-arg limit=1 >"$work/found.json"

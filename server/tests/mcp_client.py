@@ -34,6 +34,8 @@ EXPECTED_TOOLS = [
     "enumerate_matches",
     "mention_trend",
     "similar_terms",
+    "significant_terms",
+    "related_videos",
     "get_transcript",
     "get_transcripts",
     "get_post",

@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod notes;
 pub mod read;
 pub mod registry;
+pub mod related;
 pub mod reports;
 pub mod search;
 pub mod share;

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::args::{self, Budget, Source};
-use super::{catalog, notes, read, reports, search, share, trend, vocabulary, worklist};
+use super::{catalog, notes, read, related, reports, search, share, trend, vocabulary, worklist};
 use crate::editor::{clip, coverage, ops};
 use crate::plans::{self, instructions::Kind};
 use crate::tool::{Context, Progress, ToolResult};
@@ -280,6 +280,22 @@ fn table() -> Vec<Tool> {
             |c, a: vocabulary::SimilarArgs| vocabulary::similar_terms(&c.ctx.sources, c.handle, &a, c.budget),
         )
         .returns(crate::output::of::<vocabulary::SimilarTerms>()),
+        tool(
+            "significant_terms",
+            "Said alongside a query",
+            Effect::Reads,
+            "What comes up where a query is said: the words said unusually often in the videos it matches (the foreground, every hit confirmed) against every video in scope after the filters (the background), scored by JLH as Elasticsearch's significant_terms scores them, each with its shares (said in 40 % of the matches, 3 % of all) and a share link for the query AND the word. Same query options and filters as search_transcripts; counted from the index, exact whatever its state.",
+            |c, a: related::SignificantArgs| related::significant_terms(&c.ctx.sources, c.handle, &a, c.budget),
+        )
+        .returns(crate::output::of::<archilyzer_core::related::SignificantTerms>()),
+        tool(
+            "related_videos",
+            "Videos like this one",
+            Effect::Reads,
+            "The videos most like one video, as Elasticsearch's more_like_this finds them: its heaviest words by tf × idf (said at least twice in it, held by at least five videos), then the other videos holding them, ranked by the sum of the idf of the words they share, each with those words named. Filters choose which videos may be given.",
+            |c, a: related::RelatedArgs| related::related_videos(&c.ctx.sources, c.handle, &a, c.budget),
+        )
+        .returns(crate::output::of::<archilyzer_core::related::Related>()),
         tool(
             "get_transcript",
             "Read a transcript",

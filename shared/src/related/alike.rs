@@ -59,8 +59,11 @@ pub struct RelatedVideo {
     pub title: String,
     /// The sum of the idf of the words it shares.
     pub score: f64,
-    /// The words it shares, heaviest first.
+    /// The words it shares, heaviest first (an answer cut to its size
+    /// budget may list only the first of them).
     pub shared: Vec<String>,
+    /// How many words it shares, listed or not.
+    pub shared_count: usize,
 }
 
 /// The videos most like one video.
@@ -208,9 +211,11 @@ fn alike(bg: &Background, terms: &[WeightedTerm], me: &VideoId) -> Vec<RelatedVi
                 title,
                 score: 0.0,
                 shared: Vec::new(),
+                shared_count: 0,
             });
             v.score += weight;
             v.shared.push(t.word.clone());
+            v.shared_count += 1;
         }
     }
     let mut videos: Vec<RelatedVideo> = by.into_values().collect();
