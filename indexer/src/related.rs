@@ -164,11 +164,16 @@ pub fn alike_text(archive: &Archive, r: &Related) -> String {
     out.push_str(&format!("its words: {}\n", words.join(", ")));
     for v in &r.videos {
         out.push_str(&format!(
-            "{:>7.2}  {}/{}  {}  shares: {}\n",
+            "{:>7.2}  {}/{}  {}{}  shares: {}\n",
             v.score,
             v.channel,
             v.slug,
             v.title,
+            if v.same_recording {
+                " (another upload of this recording)"
+            } else {
+                ""
+            },
             v.shared.join(", ")
         ));
     }

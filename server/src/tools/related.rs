@@ -312,8 +312,12 @@ fn video_line(v: &RelatedVideo) -> String {
         0 => String::new(),
         n => format!(" and {n} more"),
     };
+    let copy = match v.same_recording {
+        true => " (another upload of this recording)",
+        false => "",
+    };
     format!(
-        "- {:.2} **{}** ({}/{}) — shares {} word(s): {}{more}\n",
+        "- {:.2} **{}** ({}/{}){copy} — shares {} word(s): {}{more}\n",
         v.score,
         v.title,
         v.channel,

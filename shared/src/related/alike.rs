@@ -64,6 +64,9 @@ pub struct RelatedVideo {
     pub shared: Vec<String>,
     /// How many words it shares, listed or not.
     pub shared_count: usize,
+    /// It is another upload of the same recording (the archive's
+    /// `duplicates.json` says so): listed, never hidden, but no news.
+    pub same_recording: bool,
 }
 
 /// The videos most like one video.
@@ -134,6 +137,10 @@ pub fn related_videos(
     )?;
     let terms = weigh(&tf, &bg, opts.min_df, terms_wanted);
     let mut videos = alike(&bg, &terms, &me);
+    let copies = copies_of(archive, &me);
+    for v in &mut videos {
+        v.same_recording = copies.contains(&(v.site.clone(), v.channel.clone(), v.slug.clone()));
+    }
     let videos_total = videos.len();
     videos.truncate(limit);
     Ok(Related {
@@ -148,6 +155,27 @@ pub fn related_videos(
         partial: !bg.unreadable.is_empty(),
         unreadable: bg.unreadable.clone(),
     })
+}
+
+/// The other uploads of `me`'s recording, as (site, channel, slug).
+fn copies_of(archive: &Archive, me: &VideoId) -> HashSet<(String, String, String)> {
+    let Some(site) = archive.sites().iter().find(|s| s.id() == me.site) else {
+        return HashSet::new();
+    };
+    let Ok(Some(dups)) = site.duplicates() else {
+        return HashSet::new();
+    };
+    dups.clusters
+        .iter()
+        .filter(|c| {
+            c.members
+                .iter()
+                .any(|m| m.channel == me.channel && m.slug == me.slug)
+        })
+        .flat_map(|c| c.members.iter())
+        .filter(|m| !(m.channel == me.channel && m.slug == me.slug))
+        .map(|m| (me.site.clone(), m.channel.clone(), m.slug.clone()))
+        .collect()
 }
 
 /// The error for an id no video has, naming the nearest id the index
@@ -212,6 +240,7 @@ fn alike(bg: &Background, terms: &[WeightedTerm], me: &VideoId) -> Vec<RelatedVi
                 score: 0.0,
                 shared: Vec::new(),
                 shared_count: 0,
+                same_recording: false,
             });
             v.score += weight;
             v.shared.push(t.word.clone());
