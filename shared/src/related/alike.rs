@@ -124,7 +124,7 @@ pub fn related_videos(
         channel: found.channel.slug.clone(),
         slug: found.video.slug.clone(),
     };
-    let tf: HashMap<String, u32> = video_words(&found.video, fields)
+    let tf: rustc_hash::FxHashMap<String, u32> = video_words(&found.video, fields)
         .into_iter()
         .filter(|(_, n)| *n >= opts.min_tf)
         .collect();
@@ -199,7 +199,7 @@ fn no_video(archive: &Archive, id: &str) -> RelatedError {
 /// The video's words by tf × idf, heaviest first (ties by word), those
 /// held by fewer than `min_df` background videos left out.
 fn weigh(
-    tf: &HashMap<String, u32>,
+    tf: &rustc_hash::FxHashMap<String, u32>,
     bg: &Background,
     min_df: u64,
     keep: usize,

@@ -11,7 +11,7 @@
 //! whose postings cannot be read is answered by reading the pages it may
 //! be on (`Background::whole_page_words`), never guessed.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::{video_words, RelatedError, VideoId};
 use crate::archive::{Archive, PageRef};
@@ -25,7 +25,7 @@ use crate::query::filters::{Filters, VideoFacts};
 pub(crate) struct ReadVideo {
     pub id: VideoId,
     pub title: String,
-    pub words: HashMap<String, u32>,
+    pub words: rustc_hash::FxHashMap<String, u32>,
 }
 
 /// Every video in scope after the filters, counted.
@@ -50,7 +50,7 @@ pub(crate) struct Background<'a> {
     /// Whole pages read for words whose holders the postings do not name:
     /// page position → its videos and their wanted words.
     lazily: std::cell::RefCell<HashMap<usize, Vec<ReadVideo>>>,
-    wanted: HashSet<String>,
+    wanted: rustc_hash::FxHashSet<String>,
 }
 
 impl<'a> Background<'a> {
@@ -61,7 +61,7 @@ impl<'a> Background<'a> {
         index_dir: Option<&std::path::Path>,
         filters: &Filters,
         fields: Fields,
-        wanted: HashSet<String>,
+        wanted: rustc_hash::FxHashSet<String>,
     ) -> Result<Background<'a>, RelatedError> {
         let (pages, mut unreadable) = archive.page_table();
         let (index, status) = match index_dir {
@@ -268,7 +268,7 @@ impl<'a> Background<'a> {
     }
 
     /// The words counted on the pages read.
-    pub fn wanted(&self) -> &HashSet<String> {
+    pub fn wanted(&self) -> &rustc_hash::FxHashSet<String> {
         &self.wanted
     }
 

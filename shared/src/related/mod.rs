@@ -45,7 +45,7 @@ mod significant;
 pub use alike::{related_videos, AlikeOptions, Related, RelatedVideo, WeightedTerm};
 pub use significant::{significant_terms, SignificantOptions, SignificantTerm, SignificantTerms};
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use crate::format::VideoRecord;
 use crate::index::fields::Fields;
@@ -120,11 +120,16 @@ pub(crate) fn video_fields(names: &[String]) -> Result<Fields, RelatedError> {
 
 /// Each word of `v` in the fields of `f`, with how often it is said there
 /// (the index's tokeniser, the index's fields).
-pub fn video_words(v: &VideoRecord, f: Fields) -> HashMap<String, u32> {
-    let mut words: HashMap<String, u32> = HashMap::new();
+pub fn video_words(v: &VideoRecord, f: Fields) -> rustc_hash::FxHashMap<String, u32> {
+    let mut words: rustc_hash::FxHashMap<String, u32> = Default::default();
+    // A word already seen is counted without a new allocation: most
+    // tokens of a transcript are words it said before.
     let mut add = |text: &str| {
-        crate::text::for_each_token(text, |t, _| {
-            *words.entry(t.to_string()).or_default() += 1;
+        crate::text::for_each_token(text, |t, _| match words.get_mut(t) {
+            Some(n) => *n += 1,
+            None => {
+                words.insert(t.to_string(), 1);
+            }
         })
     };
     if f.meets(Fields::TITLE) {

@@ -1,7 +1,7 @@
 //! `significant_terms`: the words said unusually often where a query is
 //! said (the definitions are in the module above).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use super::background::Background;
@@ -112,7 +112,7 @@ pub fn significant_terms(
     } else {
         crate::text::tokens(&request.query).into_iter().collect()
     };
-    let wanted: HashSet<String> = fg
+    let wanted: rustc_hash::FxHashSet<String> = fg
         .iter()
         .filter(|(w, &n)| n >= min_videos as u64 && !own.contains(*w))
         .map(|(w, _)| w.clone())
@@ -147,8 +147,8 @@ fn foreground_words(
     matched: &BTreeMap<(String, String, u32), HashSet<String>>,
     fields: crate::index::fields::Fields,
     unreadable: &mut Vec<String>,
-) -> (HashMap<String, u64>, usize) {
-    let mut fg: HashMap<String, u64> = HashMap::new();
+) -> (rustc_hash::FxHashMap<String, u64>, usize) {
+    let mut fg: rustc_hash::FxHashMap<String, u64> = Default::default();
     let mut videos = 0;
     for ((site_id, channel, page), slugs) in matched {
         let Some(site) = archive.sites().iter().find(|s| s.id() == site_id) else {
@@ -173,7 +173,7 @@ fn foreground_words(
 
 /// The scored words, highest first (ties: more foreground videos, then
 /// the word), those no more common in F than in B left out.
-fn score(fg: &HashMap<String, u64>, bg: &Background, f: usize) -> Vec<SignificantTerm> {
+fn score(fg: &rustc_hash::FxHashMap<String, u64>, bg: &Background, f: usize) -> Vec<SignificantTerm> {
     let (f, b) = (f as f64, bg.videos as f64);
     let mut terms: Vec<SignificantTerm> = bg_words(bg)
         .into_iter()
