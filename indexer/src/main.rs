@@ -45,7 +45,7 @@ enum Command {
     /// What is said alongside a query: the words said unusually often in
     /// the videos it matches (significant terms, JLH), or with --video ID
     /// the videos most like one video (more-like-this).
-    Related(related::RelatedArgs),
+    Related(Box<related::RelatedArgs>),
     /// Channels, pages, videos, cues and bytes of an archive.
     Stats(stats::StatsArgs),
 }

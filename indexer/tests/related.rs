@@ -231,7 +231,7 @@ fn related_videos_are_more_like_this_over_every_video_s_words_with_the_index_fre
                 archive,
                 dir.map(|d| d.as_path()),
                 &row.slug,
-                &[row.channel.clone()],
+                std::slice::from_ref(&row.channel),
                 &[],
                 &FilterArgs::default(),
                 AlikeOptions::default(),

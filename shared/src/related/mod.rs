@@ -26,7 +26,7 @@
 //! background is counted from the postings' census on the pages the index
 //! vouches for whose videos all pass the filters; every other page (cut
 //! by a filter, changed since the build, or with no index at all) is read
-//! and its videos' words counted on the text ([`background`]). Which
+//! and its videos' words counted on the text (`background.rs`). Which
 //! videos hold a word comes from the postings' holder lists where they
 //! name them in the fields asked, and from the page's text otherwise. So
 //! a stale or missing index costs pages read, never a different answer;

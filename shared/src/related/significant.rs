@@ -173,7 +173,11 @@ fn foreground_words(
 
 /// The scored words, highest first (ties: more foreground videos, then
 /// the word), those no more common in F than in B left out.
-fn score(fg: &rustc_hash::FxHashMap<String, u64>, bg: &Background, f: usize) -> Vec<SignificantTerm> {
+fn score(
+    fg: &rustc_hash::FxHashMap<String, u64>,
+    bg: &Background,
+    f: usize,
+) -> Vec<SignificantTerm> {
     let (f, b) = (f as f64, bg.videos as f64);
     let mut terms: Vec<SignificantTerm> = bg_words(bg)
         .into_iter()
