@@ -28,6 +28,9 @@ pub struct Report<'a> {
     pub request: &'a Request,
     /// Per query: its matching videos, with their hits.
     pub videos: &'a [Vec<VideoResult>],
+    /// A search's significant terms (`search --html`), shown beside the
+    /// chart, each linking to its combined search.
+    pub terms: Option<&'a archilyzer_core::related::SignificantTerms>,
 }
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#222}\
@@ -44,6 +47,9 @@ pub fn page(r: &Report) -> String {
     );
     let _ = write!(out, "<h1>{}</h1>\n{}", escape(&title), asked(r));
     out.push_str(&svg(r.trend, &title));
+    if let Some(terms) = r.terms {
+        out.push_str(&terms_section(terms));
+    }
     out.push_str(&counts_table(r.trend));
     for (k, query) in r.trend.queries.iter().enumerate() {
         out.push_str(&matches(r, k, query));
@@ -90,6 +96,37 @@ fn asked(r: &Report) -> String {
         escape(&r.archive.handle().to_string()),
         escape(&filters)
     )
+}
+
+/// The words said unusually often where the query is said, each with its
+/// shares and, where a share link can carry the search, a link to the
+/// query AND the word (`a.term`, `data-word`).
+fn terms_section(s: &archilyzer_core::related::SignificantTerms) -> String {
+    let mut out = format!(
+        "<section class=\"terms\"><h2>Said alongside</h2><p class=\"facts\">Words said in at least {} of the {} matching videos and more often there than in the {} in scope (JLH score).</p><ul>\n",
+        s.min_videos, s.foreground, s.background
+    );
+    for t in &s.terms {
+        let word = match &t.search {
+            Some(link) => format!(
+                "<a class=\"term\" data-word=\"{0}\" href=\"{1}\">{0}</a>",
+                escape(&t.word),
+                escape(link)
+            ),
+            None => format!(
+                "<b class=\"term\" data-word=\"{0}\">{0}</b>",
+                escape(&t.word)
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "<li>{word}: said in {} of the matches, {} of all in scope</li>",
+            report::share(t.fg, s.foreground as u64),
+            report::share(t.bg, s.background as u64)
+        );
+    }
+    out.push_str("</ul></section>\n");
+    out
 }
 
 fn counts_table(t: &Trend) -> String {

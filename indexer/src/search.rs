@@ -95,7 +95,13 @@ fn html_report(
 ) -> anyhow::Result<ExitCode> {
     let by = archilyzer_core::trend::By::Year;
     let counted = crate::trend::count(archive, dir, std::slice::from_ref(request), by, true, true)?;
-    crate::trend::write_html(file, archive, &counted, request)?;
+    // The terms said alongside, as `related` finds them (the ten best).
+    let opts = archilyzer_core::related::SignificantOptions {
+        limit: HTML_TERMS,
+        ..Default::default()
+    };
+    let terms = archilyzer_core::related::significant_terms(archive, dir, request, opts).ok();
+    crate::trend::write_html(file, archive, &counted, request, terms.as_ref())?;
     let total = &counted.trend.totals[0];
     crate::cli::print(&format!(
         "{}\n{}\n",
@@ -108,6 +114,9 @@ fn html_report(
     ))?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// The significant terms a `search --html` page shows beside its chart.
+pub const HTML_TERMS: usize = 10;
 
 /// How a search's result is written.
 pub struct Shape<'a> {

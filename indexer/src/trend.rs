@@ -120,7 +120,7 @@ pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
         write_file(file, &crate::chart::svg(t, &title))?;
     }
     if let Some(file) = &html {
-        write_html(file, &archive, &counted, &requests[0])?;
+        write_html(file, &archive, &counted, &requests[0], None)?;
     }
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -144,12 +144,14 @@ pub fn write_html(
     archive: &Archive,
     counted: &Counted,
     request: &Request,
+    terms: Option<&archilyzer_core::related::SignificantTerms>,
 ) -> anyhow::Result<()> {
     let page = crate::html::page(&crate::html::Report {
         archive,
         trend: &counted.trend,
         request,
         videos: &counted.videos,
+        terms,
     });
     write_file(file, &page)
 }

@@ -111,6 +111,11 @@ for name, args in pages.items():
     if name == "search":
         hits = json.loads(run("search", "--local", archive, "--no-index", "k cups", "--json"))["total_hits"]
         check(parsed.items == hits, f"search.html lists every hit ({parsed.items} line(s), search --json counts {hits})")
+        words = re.findall(r'class="term" data-word="([^"]*)"', dom)
+        related = [t["word"] for t in json.loads(run("related", "--local", archive, "--no-index", "k cups", "--json", "--limit", "10"))["terms"]]
+        links = re.findall(r'<a class="term" data-word="[^"]*" href="([^"]*)"', dom)
+        check(words == related and len(links) == len(words) and all("qt=" in l for l in links),
+              f"search.html shows the {len(words)} significant terms `related --json` gives, each linked to its combined search", json.dumps([words, related]))
 
 svg = os.path.join(outdir, "trend.svg")
 shot = os.path.join(outdir, "trend-svg.png")

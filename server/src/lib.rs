@@ -11,6 +11,8 @@
 //!   validation and the bodies of the read-side tools.
 //! - [`editor`]: the local Archilyzer editor the write-side tools ask.
 //! - [`plans`]: the /sweep and /ask planners and the `sweep` prompt.
+//! - [`resources`]: transcripts, channels, reports and the overview as
+//!   MCP resources (what `@` attaches), and completion of their names.
 //! - [`service`]: the JSON-over-HTTP client for local services.
 //! - [`transcript`]: the words of any video URL (yt-dlp, then local Whisper).
 //! - `fuzzing` (feature `fuzzing`): the bodies of the fuzz targets (fuzz/
@@ -27,6 +29,7 @@ pub mod http;
 pub mod metrics;
 pub mod output;
 pub mod plans;
+pub mod resources;
 pub mod service;
 pub mod sources;
 pub mod tool;

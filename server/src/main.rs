@@ -13,10 +13,12 @@ use std::sync::Arc;
 use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use clap::Parser;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptArgument, PromptMessage, Role,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptArgument,
+    PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -128,6 +130,8 @@ impl ServerHandler for Archilyzer {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_prompts()
+                .enable_resources()
+                .enable_completions()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -200,6 +204,93 @@ impl ServerHandler for Archilyzer {
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).into())
     }
 
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let context = self.context.clone();
+        let all = blocking(move || archilyzer_mcp::resources::list(&context)).await?;
+        let from = match request.and_then(|r| r.cursor) {
+            None => 0,
+            Some(c) => c.parse::<usize>().ok().filter(|&n| n <= all.len()).ok_or_else(|| {
+                McpError::invalid_params(format!("cursor {c:?} is not one this server gave: start again without a cursor"), None)
+            })?,
+        };
+        let page: Vec<Resource> = all
+            .iter()
+            .skip(from)
+            .take(RESOURCES_PER_PAGE)
+            .map(|r| {
+                Resource::new(r.uri.clone(), r.name.clone())
+                    .with_description(r.description.clone())
+                    .with_mime_type("text/markdown")
+            })
+            .collect();
+        let mut result = ListResourcesResult::with_all_items(page);
+        let next = from + RESOURCES_PER_PAGE;
+        result.next_cursor = (next < all.len()).then(|| next.to_string());
+        Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let templates = archilyzer_mcp::resources::TEMPLATES
+            .iter()
+            .map(|t| {
+                ResourceTemplate::new(t.uri_template, t.name)
+                    .with_description(t.description)
+                    .with_mime_type("text/markdown")
+            })
+            .collect();
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let context = self.context.clone();
+        let uri = request.uri.clone();
+        let (text, mime) = blocking(move || archilyzer_mcp::resources::read(&context, &uri))
+            .await
+            .map_err(|e| McpError::resource_not_found(e.message, None))?;
+        let contents = ResourceContents::TextResourceContents {
+            uri: request.uri,
+            mime_type: Some(mime.to_string()),
+            text,
+            meta: None,
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let context = self.context.clone();
+        let known = request
+            .context
+            .and_then(|c| c.arguments)
+            .unwrap_or_default();
+        let (name, value) = (request.argument.name, request.argument.value);
+        let (values, total) = blocking(move || {
+            Ok(archilyzer_mcp::resources::complete(
+                &context, &name, &value, &known,
+            ))
+        })
+        .await?;
+        let has_more = total > values.len();
+        let info = CompletionInfo::with_pagination(values, Some(total as u32), has_more)
+            .map_err(|e| McpError::internal_error(e, None))?;
+        Ok(CompleteResult::new(info))
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -239,6 +330,20 @@ impl ServerHandler for Archilyzer {
         result.is_error = Some(output.is_error);
         Ok(result.into())
     }
+}
+
+/// Resources listed per page of `resources/list`.
+const RESOURCES_PER_PAGE: usize = 100;
+
+/// Runs `f` off the async runtime (it reads the archive), its error an
+/// MCP error whose message is the text.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, McpError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| McpError::internal_error(format!("a task failed: {e}"), None))?
+        .map_err(|e| McpError::invalid_params(e, None))
 }
 
 /// What every tool call is given: the sources, and the editor, umtool and

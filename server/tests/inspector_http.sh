@@ -31,6 +31,16 @@ text = r["content"][0]["text"]
 assert not r.get("isError") and 'hit(s) for "k cups"' in text and text.rstrip().endswith(")"), text[:400]
 print("inspector over HTTP: search_transcripts answers with its hits and names the corpus")
 PY
+inspect --method resources/list >"$work/resources.json"
+inspect --method resources/read --uri "archilyzer://alphalyzer/transcript/daily-dispatch/RTOHlVpUe9M" >"$work/read.json"
+python3 - "$work/resources.json" "$work/read.json" <<'PY'
+import json, sys
+uris = [r["uri"] for r in json.load(open(sys.argv[1]))["resources"]]
+assert "archilyzer://alphalyzer/channel/daily-dispatch" in uris, uris
+text = json.load(open(sys.argv[2]))["contents"][0]["text"]
+assert "[0:00](https://alphalyzer.example/?v=RTOHlVpUe9M&t=0)" in text, text[:400]
+print(f"inspector over HTTP: resources/list gives {len(uris)} resources; a transcript resource reads with its moment links")
+PY
 "$py" - "http://127.0.0.1:$port/mcp" <<'PY'
 import asyncio, sys
 from mcp import Client

@@ -94,6 +94,46 @@ def http_server(url, bearer):
     return streamable_http_client(url, http_client=create_mcp_http_client(headers={"Authorization": f"Bearer {bearer}"}))
 
 
+async def resources(client, mode):
+    """Resources and completion: listed, read as the tools answer, refused
+    with the nearest name, completed by id prefix and by title words."""
+    from mcp.types import PromptReference, ResourceTemplateReference
+    listed = await client.list_resources()
+    uris = [r.uri for r in listed.resources]
+    check("archilyzer://alphalyzer/overview" in uris and "archilyzer://alphalyzer/channel/daily-dispatch" in uris
+          and any("/report/" in u for u in uris), f"{mode}: resources/list offers the overview, every channel and the reports", str(uris))
+    templates = [t.uri_template for t in (await client.list_resource_templates()).resource_templates]
+    transcript_t = "archilyzer://{site}/transcript/{channel}/{video}"
+    check(transcript_t in templates, f"{mode}: resources/templates/list offers the transcript template", str(templates))
+    channel = (await client.read_resource("archilyzer://alphalyzer/channel/daily-dispatch")).contents[0]
+    check(channel.mime_type == "text/markdown" and "archilyzer://alphalyzer/transcript/daily-dispatch/" in channel.text,
+          f"{mode}: a channel resource lists its videos with their transcript URIs", channel.text[:400])
+    dates = [l.split(" ")[1] for l in channel.text.splitlines() if l.startswith("- ") and l.split(" ")[1][:2] in ("19", "20")]
+    check(dates and dates == sorted(dates, reverse=True), f"{mode}: a channel lists its videos newest first", str(dates[:5]))
+    uri = "archilyzer://alphalyzer/transcript/daily-dispatch/RTOHlVpUe9M"
+    read = (await client.read_resource(uri)).contents[0].text
+    tool = text_of(await client.call_tool("get_transcript", {"video_id": "RTOHlVpUe9M", "channel": "daily-dispatch"}))
+    check(read.split("\n(corpus:")[0] == tool.split("\n(corpus:")[0], f"{mode}: a transcript resource is get_transcript's text", read[:300])
+    for bad, says in [("archilyzer://alphalyzer/transcript/daily-dispatch/RTOHlVpUe9N", "did you mean archilyzer://alphalyzer/transcript/daily-dispatch/RTOHlVpUe9M?"),
+                      ("archilyzer://alphalyser/overview", 'did you mean "alphalyzer"?'),
+                      ("archilyzer://alphalyzer/channel/daily-dispach", 'did you mean "daily-dispatch"?'),
+                      ("archilyzer://alphalyzer/nothing", "the layouts are")]:
+        try:
+            await client.read_resource(bad)
+            check(False, f"{mode}: {bad} is refused")
+        except Exception as e:
+            check(says in str(e), f"{mode}: {bad} is refused, naming what is near", str(e))
+    ref = ResourceTemplateReference(type="ref/resource", uri=transcript_t)
+    c = (await client.complete(ref, {"name": "video", "value": "RTOH"})).completion
+    check(c.values == ["RTOHlVpUe9M"] and c.total == 1, f"{mode}: completion finds a video by the start of its id", str(c))
+    c = (await client.complete(ref, {"name": "video", "value": "dalnexlinve borquewen"}, {"channel": "daily-dispatch"})).completion
+    check(c.values == ["RTOHlVpUe9M"], f"{mode}: completion finds a video by two words of its title, in the channel chosen", str(c))
+    c = (await client.complete(ref, {"name": "channel", "value": "dai"})).completion
+    check(c.values == ["daily-dispatch", "dispatch-rumble"], f"{mode}: completion gives channel slugs, those starting with the value first, then those whose name holds it", str(c))
+    c = (await client.complete(PromptReference(type="ref/prompt", name="sweep"), {"name": "channel", "value": "late"})).completion
+    check(c.values == ["late-night-live"], f"{mode}: the sweep prompt's channel argument completes", str(c))
+
+
 async def run(mode, connect, archive, token, made, over_http=False):
     SEEN.clear()
     async with Client(connect(), mode=mode) as client:
@@ -103,6 +143,7 @@ async def run(mode, connect, archive, token, made, over_http=False):
         tools = await client.list_tools()
         names = [t.name for t in tools.tools]
         check(names == EXPECTED_TOOLS, f"{mode}: tools/list is the exact ordered list", str(names))
+        await resources(client, mode)
         for t in tools.tools:
             check(t.input_schema.get("additionalProperties") is False, f"{mode}: {t.name} schema is closed")
         for t in tools.tools:

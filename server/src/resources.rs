@@ -1,0 +1,550 @@
+//! MCP resources: what a person attaches to a conversation with `@` (a
+//! transcript, a channel's list of videos, a report, the archive's
+//! overview), and the completions that find them.
+//!
+//! # URIs
+//!
+//! ```text
+//! archilyzer://SITE/overview                         the site's channels, groups and counts (list_channels)
+//! archilyzer://SITE/channel/CHANNEL                  a channel's videos, newest first, with dates
+//! archilyzer://SITE/transcript/CHANNEL/VIDEO         a transcript (get_transcript), part 1
+//! archilyzer://SITE/transcript/CHANNEL/VIDEO?part=N  part N of a transcript longer than one answer
+//! archilyzer://SITE/video/CHANNEL/VIDEO              a video's metadata (get_video_metadata)
+//! archilyzer://SITE/report/ID                        a report (get_report)
+//! ```
+//!
+//! SITE is the site's id, so the members of a hub never collide and a URI
+//! names the same thing after a restart. `resources/list` offers the few
+//! and stable (each site's overview, channels and reports); the templates
+//! offer the many (transcripts, metadata).
+//!
+//! Promise: a resource's text is the text the matching tool answers (the
+//! tool is called to make it: one renderer), each part within the
+//! default answer budget, the first part of a long transcript naming how
+//! many there are; a URI that names nothing is an error that says what
+//! it names instead, never an empty resource.
+
+use serde_json::{json, Map, Value};
+
+use crate::tool::Context;
+use archilyzer_core::archive::Archive;
+
+/// The scheme of every resource URI.
+pub const SCHEME: &str = "archilyzer://";
+
+/// A resource the server offers, as `resources/list` shows it.
+pub struct Listed {
+    /// Its URI.
+    pub uri: String,
+    /// Its short name.
+    pub name: String,
+    /// What it holds.
+    pub description: String,
+}
+
+/// A template, as `resources/templates/list` shows it.
+pub struct Template {
+    /// The RFC 6570 template.
+    pub uri_template: &'static str,
+    /// Its short name.
+    pub name: &'static str,
+    /// What it reads.
+    pub description: &'static str,
+}
+
+/// The templates, declared once.
+pub const TEMPLATES: &[Template] = &[
+    Template {
+        uri_template: "archilyzer://{site}/transcript/{channel}/{video}",
+        name: "transcript",
+        description: "A video's transcript as markdown: its metadata, then every caption line with a link to its moment (as get_transcript gives it); a long one comes in parts (?part=2, …), the first naming how many.",
+    },
+    Template {
+        uri_template: "archilyzer://{site}/video/{channel}/{video}",
+        name: "video",
+        description: "A video's metadata (as get_video_metadata gives it).",
+    },
+    Template {
+        uri_template: "archilyzer://{site}/report/{report}",
+        name: "report",
+        description: "A published report with its claims and citations (as get_report gives it).",
+    },
+];
+
+/// What a URI names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Named {
+    Overview {
+        site: String,
+    },
+    Channel {
+        site: String,
+        channel: String,
+    },
+    Transcript {
+        site: String,
+        channel: String,
+        video: String,
+        part: usize,
+    },
+    Video {
+        site: String,
+        channel: String,
+        video: String,
+    },
+    Report {
+        site: String,
+        id: String,
+    },
+}
+
+/// Reads `uri` into what it names, or says what is wrong with it.
+fn parse(uri: &str) -> Result<Named, String> {
+    let rest = uri.strip_prefix(SCHEME).ok_or_else(|| {
+        format!("{uri:?} is not an archilyzer resource: URIs begin with {SCHEME} (resources/list and resources/templates/list give them)")
+    })?;
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let part = match query.strip_prefix("part=") {
+        None if query.is_empty() => 1,
+        Some(n) => n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+            format!("{uri:?}: part must be a whole number from 1 (the first part says how many there are)")
+        })?,
+        None => return Err(format!("{uri:?}: the only query a resource takes is ?part=N")),
+    };
+    let segs: Vec<String> = path.split('/').map(unescape).collect();
+    let s = |i: usize| segs[i].clone();
+    Ok(match segs.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [_, "overview"] => Named::Overview { site: s(0) },
+        [_, "channel", _] => Named::Channel { site: s(0), channel: s(2) },
+        [_, "transcript", _, _] => Named::Transcript { site: s(0), channel: s(2), video: s(3), part },
+        [_, "video", _, _] => Named::Video { site: s(0), channel: s(2), video: s(3) },
+        [_, "report", _] => Named::Report { site: s(0), id: s(2) },
+        _ => return Err(format!(
+            "{uri:?} names no resource: the layouts are archilyzer://SITE/overview, /channel/CHANNEL, /transcript/CHANNEL/VIDEO, /video/CHANNEL/VIDEO and /report/ID"
+        )),
+    })
+}
+
+/// A path segment with `%XX` escapes decoded.
+fn unescape(s: &str) -> String {
+    url::form_urlencoded::parse(format!("x={}", s.replace('+', "%2B")).as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default()
+}
+
+/// A value as a path segment (`/`, `%`, `?`, `#` and spaces escaped).
+fn segment(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '/' | '%' | '?' | '#' | ' ' => out.push_str(&format!("%{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The URI of video `video` of `channel` on `site` (`kind`: transcript or
+/// video).
+pub fn video_uri(kind: &str, site: &str, channel: &str, video: &str) -> String {
+    format!(
+        "{SCHEME}{}/{kind}/{}/{}",
+        segment(site),
+        segment(channel),
+        segment(video)
+    )
+}
+
+/// The archive a resource reads: the server's default corpus.
+fn archive(ctx: &Context) -> Result<std::sync::Arc<Archive>, String> {
+    ctx.sources.archive(ctx.sources.default_handle())
+}
+
+/// The `source` argument that reaches `site` from the default corpus
+/// (none for a single site; the member for a hub's).
+fn source_of(archive: &Archive, site: &str) -> Result<Map<String, Value>, String> {
+    if !archive.sites().iter().any(|s| s.id() == site) {
+        let near = archilyzer_core::typo::nearest(site, archive.sites().iter().map(|s| s.id()));
+        return Err(format!(
+            "no site {site:?} in this archive{}: the sites are {}",
+            near.map(|n| format!("; did you mean {n:?}?"))
+                .unwrap_or_default(),
+            archive
+                .sites()
+                .iter()
+                .map(|s| s.id())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let mut args = Map::new();
+    if archive.hub().is_some() {
+        args.insert("source".into(), json!(format!("site:{site}")));
+    }
+    Ok(args)
+}
+
+/// Every resource offered: for each site its overview, its channels and
+/// its reports.
+pub fn list(ctx: &Context) -> Result<Vec<Listed>, String> {
+    let archive = archive(ctx)?;
+    let mut out = Vec::new();
+    for site in archive.sites() {
+        let id = site.id();
+        let corpus = site.corpus();
+        out.push(Listed {
+            uri: format!("{SCHEME}{}/overview", segment(id)),
+            name: format!("{id}: overview"),
+            description: format!("The channels of {id}, under their groups, with video counts."),
+        });
+        for ch in &corpus.channels {
+            out.push(Listed {
+                uri: format!("{SCHEME}{}/channel/{}", segment(id), segment(&ch.slug)),
+                name: format!("{}: {}", id, ch.name),
+                description: format!(
+                    "The videos of {} ({}), newest first, with dates.",
+                    ch.name, ch.slug
+                ),
+            });
+        }
+        if let Ok(Some(reports)) = site.reports() {
+            for r in &reports.reports {
+                out.push(Listed {
+                    uri: format!("{SCHEME}{}/report/{}", segment(id), segment(&r.id)),
+                    name: format!("{id}: {}", r.title),
+                    description: format!("Report ({}), {} claim(s).", r.kind, r.claims),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The text of `uri`, and its MIME type.
+pub fn read(ctx: &Context, uri: &str) -> Result<(String, &'static str), String> {
+    let named = parse(uri)?;
+    let archive = archive(ctx)?;
+    let (tool, mut args) = match &named {
+        Named::Overview { site } => ("list_channels", source_of(&archive, site)?),
+        Named::Channel { site, channel } => {
+            source_of(&archive, site)?;
+            return channel_text(&archive, site, channel).map(|t| (t, "text/markdown"));
+        }
+        Named::Transcript {
+            site,
+            channel,
+            video,
+            part,
+        } => {
+            known_video(&archive, site, channel, video)?;
+            return transcript(ctx, &archive, site, channel, video, *part)
+                .map(|t| (t, "text/markdown"));
+        }
+        Named::Video {
+            site,
+            channel,
+            video,
+        } => {
+            known_video(&archive, site, channel, video)?;
+            let mut a = source_of(&archive, site)?;
+            a.insert("video_id".into(), json!(video));
+            a.insert("channel".into(), json!(channel));
+            ("get_video_metadata", a)
+        }
+        Named::Report { site, id } => {
+            let mut a = source_of(&archive, site)?;
+            a.insert("report".into(), json!(id));
+            ("get_report", a)
+        }
+    };
+    args.insert("max_chars".into(), json!(crate::budget::DEFAULT_CHARS));
+    let out = crate::tools::call(ctx, tool, &args, &mut |_| {});
+    match out.is_error {
+        true => Err(out.text),
+        false => Ok((out.text, "text/markdown")),
+    }
+}
+
+/// Refuses a video the site's summaries do not list in `channel`, naming
+/// the nearest id there (an archive without summaries is asked through
+/// the tool, which says what it finds).
+fn known_video(archive: &Archive, site: &str, channel: &str, video: &str) -> Result<(), String> {
+    source_of(archive, site)?;
+    let site_ref = archive
+        .sites()
+        .iter()
+        .find(|s| s.id() == site)
+        .expect("checked above");
+    let Ok(Some(summaries)) = site_ref.summaries() else {
+        return Ok(());
+    };
+    let ids: Vec<&str> = summaries
+        .videos
+        .iter()
+        .filter(|r| r.channel == channel)
+        .map(|r| r.slug.as_str())
+        .collect();
+    if ids.contains(&video) {
+        return Ok(());
+    }
+    if ids.is_empty() && site_ref.channel(channel).is_none() {
+        let slugs = site_ref.corpus().channels.iter().map(|c| c.slug.as_str());
+        let near = archilyzer_core::typo::nearest(channel, slugs);
+        return Err(format!(
+            "no channel {channel:?} on site {site}{}",
+            near.map(|n| format!("; did you mean {n:?}?"))
+                .unwrap_or_default()
+        ));
+    }
+    let near = archilyzer_core::typo::nearest(video, ids.iter().copied());
+    Err(format!(
+        "no video {video:?} in {site}/{channel}{}: completion/complete on the transcript template finds ids by their start or by words of the title",
+        near.map(|n| format!("; did you mean {}?", video_uri("transcript", site, channel, n)))
+            .unwrap_or_default()
+    ))
+}
+
+/// Part `part` of a transcript, each part one get_transcript answer at
+/// the default budget; the first says how many parts there are.
+fn transcript(
+    ctx: &Context,
+    archive: &Archive,
+    site: &str,
+    channel: &str,
+    video: &str,
+    part: usize,
+) -> Result<String, String> {
+    let mut base = source_of(archive, site)?;
+    base.insert("video_id".into(), json!(video));
+    base.insert("channel".into(), json!(channel));
+    base.insert(
+        "max_chars".into(),
+        json!(crate::budget::DEFAULT_CHARS - PART_NOTE),
+    );
+    let mut parts: Vec<String> = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        let mut args = base.clone();
+        args.insert("offset".into(), json!(offset));
+        let out = crate::tools::call(ctx, "get_transcript", &args, &mut |_| {});
+        if out.is_error {
+            return Err(out.text);
+        }
+        parts.push(out.text);
+        match out.structured.get("next_offset").and_then(Value::as_u64) {
+            Some(next) if next > offset => offset = next,
+            _ => break,
+        }
+    }
+    let total = parts.len();
+    if part > total {
+        return Err(format!(
+            "{}?part={part}: this transcript has {total} part(s)",
+            video_uri("transcript", site, channel, video)
+        ));
+    }
+    let text = parts.swap_remove(part - 1);
+    Ok(match total {
+        1 => text,
+        n => format!(
+            "Part {part} of {n} of this transcript (the others: {}).\n\n{text}",
+            (1..=n)
+                .filter(|&k| k != part)
+                .map(|k| format!("{}?part={k}", video_uri("transcript", site, channel, video)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
+/// Room kept in each transcript part for the line naming the others.
+const PART_NOTE: usize = 4_000;
+
+/// A channel's videos, newest first (undated last), one line each with
+/// its date, length and transcript URI, as far as the default budget holds.
+fn channel_text(archive: &Archive, site_id: &str, channel: &str) -> Result<String, String> {
+    let site = archive
+        .sites()
+        .iter()
+        .find(|s| s.id() == site_id)
+        .expect("source_of checked the site");
+    let Some(entry) = site.channel(channel) else {
+        let slugs = site.corpus().channels.iter().map(|c| c.slug.as_str());
+        let near = archilyzer_core::typo::nearest(channel, slugs);
+        return Err(format!(
+            "no channel {channel:?} on site {site_id}{}",
+            near.map(|n| format!("; did you mean {n:?}?"))
+                .unwrap_or_default()
+        ));
+    };
+    let summaries = site.summaries().map_err(|e| e.to_string())?;
+    let mut rows: Vec<&archilyzer_core::format::SummaryRow> = summaries
+        .iter()
+        .flat_map(|s| s.videos.iter())
+        .filter(|r| r.channel == entry.slug)
+        .collect();
+    rows.sort_by(|a, b| b.upload_date.cmp(&a.upload_date).then(a.slug.cmp(&b.slug)));
+    let mut out = format!(
+        "# {} ({}/{})\n{} video(s), newest first. Each transcript: the URI after it.\n\n",
+        entry.name,
+        site_id,
+        entry.slug,
+        rows.len()
+    );
+    let budget = crate::budget::DEFAULT_CHARS - 200;
+    for (k, r) in rows.iter().enumerate() {
+        let line = format!(
+            "- {} **{}** ({}) {}\n",
+            r.upload_date
+                .as_deref()
+                .map(|d| archilyzer_core::time::Day::parse(d).map_or(d.to_string(), |d| d.iso()))
+                .unwrap_or_else(|| "undated".into()),
+            r.title,
+            r.slug,
+            video_uri("transcript", site_id, &entry.slug, &r.slug)
+        );
+        if out.chars().count() + line.chars().count() > budget {
+            out.push_str(&format!(
+                "… {} older video(s) not listed (size budget): list them with enumerate_matches, or search the channel\n",
+                rows.len() - k
+            ));
+            break;
+        }
+        out.push_str(&line);
+    }
+    Ok(out)
+}
+
+/// At most this many completions, as the protocol allows.
+pub const MAX_COMPLETIONS: usize = 100;
+
+/// Completions of argument `name` (value so far `value`), given the
+/// arguments already chosen (`known`): the values, and how many match in
+/// all.
+pub fn complete(
+    ctx: &Context,
+    name: &str,
+    value: &str,
+    known: &std::collections::HashMap<String, String>,
+) -> (Vec<String>, usize) {
+    let Ok(archive) = archive(ctx) else {
+        return (Vec::new(), 0);
+    };
+    let sites: Vec<&archilyzer_core::archive::Site> = archive
+        .sites()
+        .iter()
+        .map(|s| s.as_ref())
+        .filter(|s| known.get("site").is_none_or(|k| k == s.id()))
+        .collect();
+    let v = value.to_lowercase();
+    let all: Vec<String> = match name {
+        "site" | "source" => archive
+            .sites()
+            .iter()
+            .map(|s| s.id().to_string())
+            .filter(|s| s.to_lowercase().starts_with(&v))
+            .collect(),
+        "channel" | "channels" => {
+            // Slugs that start with the value first, then names holding it.
+            let channels: Vec<&archilyzer_core::format::ChannelEntry> = sites
+                .iter()
+                .flat_map(|s| s.corpus().channels.iter())
+                .collect();
+            let by_slug = channels
+                .iter()
+                .filter(|c| c.slug.to_lowercase().starts_with(&v));
+            let by_name = channels.iter().filter(|c| {
+                !c.slug.to_lowercase().starts_with(&v) && c.name.to_lowercase().contains(&v)
+            });
+            by_slug.chain(by_name).map(|c| c.slug.clone()).collect()
+        }
+        "group" | "groups" => sites
+            .iter()
+            .flat_map(|s| s.corpus().groups.iter())
+            .filter(|g| g.id.to_lowercase().starts_with(&v) || g.name.to_lowercase().contains(&v))
+            .map(|g| g.id.clone())
+            .collect(),
+        "report" => sites
+            .iter()
+            .filter_map(|s| s.reports().ok().flatten())
+            .flat_map(|r| r.reports.clone())
+            .filter(|r| r.id.to_lowercase().starts_with(&v) || r.title.to_lowercase().contains(&v))
+            .map(|r| r.id)
+            .collect(),
+        "video" => videos(&sites, known.get("channel"), value),
+        _ => Vec::new(),
+    };
+    let total = all.len();
+    (all.into_iter().take(MAX_COMPLETIONS).collect(), total)
+}
+
+/// Video ids whose id starts with `value`, then those whose title holds
+/// every word of it, newest first within each.
+fn videos(
+    sites: &[&archilyzer_core::archive::Site],
+    channel: Option<&String>,
+    value: &str,
+) -> Vec<String> {
+    let words = archilyzer_core::text::tokens(value);
+    let mut by_id = Vec::new();
+    let mut by_title = Vec::new();
+    for s in sites {
+        let Ok(Some(summaries)) = s.summaries() else {
+            continue;
+        };
+        for r in summaries
+            .videos
+            .iter()
+            .filter(|r| channel.is_none_or(|c| &r.channel == c))
+        {
+            if r.slug.starts_with(value) {
+                by_id.push((r.upload_date.clone(), r.slug.clone()));
+            } else if !words.is_empty() {
+                let title = archilyzer_core::text::tokens(&r.title);
+                if words
+                    .iter()
+                    .all(|w| title.iter().any(|t| t.starts_with(w.as_str())))
+                {
+                    by_title.push((r.upload_date.clone(), r.slug.clone()));
+                }
+            }
+        }
+    }
+    for list in [&mut by_id, &mut by_title] {
+        list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    }
+    by_id.into_iter().chain(by_title).map(|(_, s)| s).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_uri_reads_back_as_what_it_names_and_a_wrong_one_says_the_layouts() {
+        let uri = video_uri("transcript", "alpha", "daily/dispatch", "aB3_dE4-fG5");
+        assert_eq!(
+            uri,
+            "archilyzer://alpha/transcript/daily%2Fdispatch/aB3_dE4-fG5"
+        );
+        assert_eq!(
+            parse(&format!("{uri}?part=2")).unwrap(),
+            Named::Transcript {
+                site: "alpha".into(),
+                channel: "daily/dispatch".into(),
+                video: "aB3_dE4-fG5".into(),
+                part: 2
+            }
+        );
+        assert!(parse("archilyzer://alpha/nothing")
+            .unwrap_err()
+            .contains("the layouts are"));
+        assert!(parse(&format!("{uri}?part=0"))
+            .unwrap_err()
+            .contains("whole number from 1"));
+        assert!(parse("file:///etc/passwd")
+            .unwrap_err()
+            .contains("URIs begin with archilyzer://"));
+    }
+}
