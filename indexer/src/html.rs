@@ -100,10 +100,11 @@ fn asked(r: &Report) -> String {
 
 /// The words said unusually often where the query is said, each with its
 /// shares and, where a share link can carry the search, a link to the
-/// query AND the word (`a.term`, `data-word`).
+/// query AND the word (`a.term`, `data-word`). A table, so that the page's
+/// list items stay its hit lines.
 fn terms_section(s: &archilyzer_core::related::SignificantTerms) -> String {
     let mut out = format!(
-        "<section class=\"terms\"><h2>Said alongside</h2><p class=\"facts\">Words said in at least {} of the {} matching videos and more often there than in the {} in scope (JLH score).</p><ul>\n",
+        "<section class=\"terms\"><h2>Said alongside</h2><p class=\"facts\">Words said in at least {} of the {} matching uploads and more often there than in the {} in scope (JLH score; every upload counts, mirrors of one recording too).</p><table class=\"terms\"><tr><th>word</th><th>matching uploads</th><th>all in scope</th></tr>\n",
         s.min_videos, s.foreground, s.background
     );
     for t in &s.terms {
@@ -120,12 +121,12 @@ fn terms_section(s: &archilyzer_core::related::SignificantTerms) -> String {
         };
         let _ = writeln!(
             out,
-            "<li>{word}: said in {} of the matches, {} of all in scope</li>",
+            "<tr><td>{word}</td><td>{}</td><td>{}</td></tr>",
             report::share(t.fg, s.foreground as u64),
             report::share(t.bg, s.background as u64)
         );
     }
-    out.push_str("</ul></section>\n");
+    out.push_str("</table></section>\n");
     out
 }
 
