@@ -98,14 +98,7 @@ pub fn command(args: &RelatedArgs) -> Result<ExitCode> {
 /// The significant terms as lines: the counts first, then one word a
 /// line with its shares.
 pub fn significant_text(archive: &Archive, s: &SignificantTerms) -> String {
-    let mut out = String::new();
-    if s.partial {
-        out.push_str(&format!(
-            "PARTIAL: {} page(s) could not be read, so their videos are not counted: {}\n",
-            s.unreadable.len(),
-            s.unreadable.join("; ")
-        ));
-    }
+    let mut out = partial(&s.unreadable);
     out.push_str(&format!(
         "{:?}: {} matching video(s) of {} in scope; {} word(s) said in at least {} of them and more often there than elsewhere{}\n",
         s.query,
@@ -139,14 +132,7 @@ pub fn significant_text(archive: &Archive, s: &SignificantTerms) -> String {
 /// The related videos as lines: the words looked for, then each video
 /// with its score and the words it shares.
 pub fn alike_text(archive: &Archive, r: &Related) -> String {
-    let mut out = String::new();
-    if r.partial {
-        out.push_str(&format!(
-            "PARTIAL: {} page(s) could not be read, so their videos are not compared: {}\n",
-            r.unreadable.len(),
-            r.unreadable.join("; ")
-        ));
-    }
+    let mut out = partial(&r.unreadable);
     out.push_str(&format!(
         "videos like {}/{} \"{}\": {} of {} in scope share one of its {} heaviest word(s)\n",
         r.video.channel,
@@ -183,4 +169,17 @@ pub fn alike_text(archive: &Archive, r: &Related) -> String {
         report::corpus(&archive.handle().to_string())
     ));
     out
+}
+
+/// The first line of an answer some pages of which could not be read, or
+/// nothing.
+fn partial(unreadable: &[String]) -> String {
+    match unreadable {
+        [] => String::new(),
+        pages => format!(
+            "PARTIAL: {} page(s) could not be read, so their videos are not counted: {}\n",
+            pages.len(),
+            pages.join("; ")
+        ),
+    }
 }
