@@ -289,13 +289,7 @@ fn known_video(archive: &Archive, site: &str, channel: &str, video: &str) -> Res
         return Ok(());
     }
     if ids.is_empty() && site_ref.channel(channel).is_none() {
-        let slugs = site_ref.corpus().channels.iter().map(|c| c.slug.as_str());
-        let near = archilyzer_core::typo::nearest(channel, slugs);
-        return Err(format!(
-            "no channel {channel:?} on site {site}{}",
-            near.map(|n| format!("; did you mean {n:?}?"))
-                .unwrap_or_default()
-        ));
+        return Err(no_channel(site_ref, channel));
     }
     let near = archilyzer_core::typo::nearest(video, ids.iter().copied());
     Err(format!(
@@ -303,6 +297,18 @@ fn known_video(archive: &Archive, site: &str, channel: &str, video: &str) -> Res
         near.map(|n| format!("; did you mean {}?", video_uri("transcript", site, channel, n)))
             .unwrap_or_default()
     ))
+}
+
+/// The error for a channel `site` does not have, naming the nearest slug.
+fn no_channel(site: &archilyzer_core::archive::Site, channel: &str) -> String {
+    let slugs = site.corpus().channels.iter().map(|c| c.slug.as_str());
+    let near = archilyzer_core::typo::nearest(channel, slugs);
+    format!(
+        "no channel {channel:?} on site {}{}",
+        site.id(),
+        near.map(|n| format!("; did you mean {n:?}?"))
+            .unwrap_or_default()
+    )
 }
 
 /// Part `part` of a transcript, each part one get_transcript answer at
@@ -370,13 +376,7 @@ fn channel_text(archive: &Archive, site_id: &str, channel: &str) -> Result<Strin
         .find(|s| s.id() == site_id)
         .expect("source_of checked the site");
     let Some(entry) = site.channel(channel) else {
-        let slugs = site.corpus().channels.iter().map(|c| c.slug.as_str());
-        let near = archilyzer_core::typo::nearest(channel, slugs);
-        return Err(format!(
-            "no channel {channel:?} on site {site_id}{}",
-            near.map(|n| format!("; did you mean {n:?}?"))
-                .unwrap_or_default()
-        ));
+        return Err(no_channel(site, channel));
     };
     let summaries = site.summaries().map_err(|e| e.to_string())?;
     let mut rows: Vec<&archilyzer_core::format::SummaryRow> = summaries
