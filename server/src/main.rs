@@ -210,26 +210,19 @@ impl ServerHandler for Archilyzer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let context = self.context.clone();
-        let all = blocking(move || archilyzer_mcp::resources::list(&context)).await?;
-        let from = match request.and_then(|r| r.cursor) {
-            None => 0,
-            Some(c) => c.parse::<usize>().ok().filter(|&n| n <= all.len()).ok_or_else(|| {
-                McpError::invalid_params(format!("cursor {c:?} is not one this server gave: start again without a cursor"), None)
-            })?,
-        };
-        let page: Vec<Resource> = all
-            .iter()
-            .skip(from)
-            .take(RESOURCES_PER_PAGE)
+        let cursor = request.and_then(|r| r.cursor);
+        let (page, next) =
+            blocking(move || archilyzer_mcp::resources::page(&context, cursor.as_deref())).await?;
+        let page: Vec<Resource> = page
+            .into_iter()
             .map(|r| {
-                Resource::new(r.uri.clone(), r.name.clone())
-                    .with_description(r.description.clone())
+                Resource::new(r.uri, r.name)
+                    .with_description(r.description)
                     .with_mime_type("text/markdown")
             })
             .collect();
         let mut result = ListResourcesResult::with_all_items(page);
-        let next = from + RESOURCES_PER_PAGE;
-        result.next_cursor = (next < all.len()).then(|| next.to_string());
+        result.next_cursor = next;
         Ok(result)
     }
 
@@ -331,9 +324,6 @@ impl ServerHandler for Archilyzer {
         Ok(result.into())
     }
 }
-
-/// Resources listed per page of `resources/list`.
-const RESOURCES_PER_PAGE: usize = 100;
 
 /// Runs `f` off the async runtime (it reads the archive), its error an
 /// MCP error whose message is the text.

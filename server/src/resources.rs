@@ -221,6 +221,29 @@ pub fn list(ctx: &Context) -> Result<Vec<Listed>, String> {
     Ok(out)
 }
 
+/// Resources listed per page of `resources/list`.
+pub const PER_PAGE: usize = 100;
+
+/// The page of [`list`] that `cursor` names (none: the first), and the
+/// cursor of the next page while one remains; a cursor this server did
+/// not give is refused.
+pub fn page(ctx: &Context, cursor: Option<&str>) -> Result<(Vec<Listed>, Option<String>), String> {
+    let all = list(ctx)?;
+    let from = match cursor {
+        None => 0,
+        Some(c) => c
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n <= all.len())
+            .ok_or_else(|| {
+                format!("cursor {c:?} is not one this server gave: start again without a cursor")
+            })?,
+    };
+    let next = from + PER_PAGE;
+    let more = (next < all.len()).then(|| next.to_string());
+    Ok((all.into_iter().skip(from).take(PER_PAGE).collect(), more))
+}
+
 /// The text of `uri`, and its MIME type.
 pub fn read(ctx: &Context, uri: &str) -> Result<(String, &'static str), String> {
     let named = parse(uri)?;
@@ -416,9 +439,6 @@ fn channel_text(archive: &Archive, site_id: &str, channel: &str) -> Result<Strin
     Ok(out)
 }
 
-/// At most this many completions, as the protocol allows.
-pub const MAX_COMPLETIONS: usize = 100;
-
 /// Completions of argument `name` (value so far `value`), given the
 /// arguments already chosen (`known`): the values, and how many match in
 /// all.
@@ -476,7 +496,9 @@ pub fn complete(
         _ => Vec::new(),
     };
     let total = all.len();
-    (all.into_iter().take(MAX_COMPLETIONS).collect(), total)
+    // At most as many as the protocol allows (rmcp states the number).
+    let most = rmcp::model::CompletionInfo::MAX_VALUES;
+    (all.into_iter().take(most).collect(), total)
 }
 
 /// Video ids whose id starts with `value`, then those whose title holds
