@@ -90,11 +90,59 @@ impl<'a> Pager<'a> {
         }
         let before = self.current.len();
         serde_json::to_writer(&mut self.current, record)?;
-        let size = self.current.len() - before;
+        Ok(self.placed(slug, before))
+    }
+
+    /// Adds one record given as its JSON text (a record kept from the
+    /// page of an earlier archive, written then by [`Pager::push`]);
+    /// returns its page and its size in bytes.
+    pub fn push_raw(&mut self, slug: &str, json: &str, open: bool) -> Result<(u32, usize)> {
+        if self.current_count > 0 {
+            self.current.push(b',');
+        }
+        let before = self.current.len();
+        self.current.extend_from_slice(json.as_bytes());
+        let placed = self.placed(slug, before);
+        if open && self.current.len() >= self.target_bytes {
+            self.flush()?;
+        }
+        Ok(placed)
+    }
+
+    fn placed(&mut self, slug: &str, before: usize) -> (u32, usize) {
         self.current_count += 1;
         let page = self.next_page();
         self.slug_to_page.insert(slug.to_string(), page);
-        Ok((page, size))
+        (page, self.current.len() - before)
+    }
+
+    /// Takes page `entry` of an earlier archive whole, its file at `old`
+    /// (linked where the file system allows, else copied), as the next
+    /// page, holding `slugs`. The caller has proved the page is the one
+    /// it would write: the same records, in order, at the same number
+    /// (the number is part of the page's bytes).
+    pub fn keep_page(&mut self, old: &Path, entry: &PageEntry, slugs: &[&str]) -> Result<()> {
+        anyhow::ensure!(self.current_count == 0, "a page is being written");
+        let n = self.next_page();
+        anyhow::ensure!(
+            entry.file == page_file_name(n),
+            "page {n} is not {}",
+            entry.file
+        );
+        let path = self.root.join(paths::page(self.layer, &self.channel, n));
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        if std::fs::hard_link(old, &path).is_err() {
+            std::fs::copy(old, &path)
+                .with_context(|| format!("cannot copy {} to {}", old.display(), path.display()))?;
+        }
+        for slug in slugs {
+            self.slug_to_page.insert(slug.to_string(), n);
+        }
+        self.pages.push(entry.clone());
+        Ok(())
     }
 
     /// Ends the page being written (nothing when it is empty).

@@ -69,13 +69,21 @@ impl Progress {
 
     /// One step done.
     pub fn tick(&self) {
-        let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
+        self.inc(1)
+    }
+
+    /// `n` steps done.
+    pub fn inc(&self, n: u64) {
+        if n == 0 {
+            return;
+        }
+        let done = self.done.fetch_add(n, Ordering::SeqCst) + n;
         let total = self.total.load(Ordering::SeqCst).max(1);
         if self.on_terminal {
             if let Some(bar) = self.bar.get() {
-                bar.inc(1);
+                bar.inc(n);
             }
-        } else if done * 10 / total != (done - 1) * 10 / total || done == total {
+        } else if done * 10 / total != (done - n) * 10 / total || done == total {
             eprintln!("{}: {done}/{total} {}", self.label, self.unit)
         }
     }

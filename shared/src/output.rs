@@ -70,6 +70,7 @@ impl OutputKind {
             OutputKind::Archive => Some(&[
                 MARKER,
                 "corpus.json",
+                crate::format::paths::IMPORT_LEDGER,
                 "summaries",
                 "transcripts",
                 "chat",

@@ -18,9 +18,9 @@
 //! pages; `import --repack` writes the whole archive in date order again.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use archilyzer_core::format::Summaries;
+use archilyzer_core::format::{Summaries, SummaryRow};
 
 use super::Planned;
 
@@ -29,6 +29,10 @@ use super::Planned;
 #[derive(Debug, Default)]
 pub struct Previous {
     channels: BTreeMap<String, Vec<Vec<String>>>,
+    /// Its summaries rows, by `(channel, slug)`.
+    rows: HashMap<(String, String), SummaryRow>,
+    /// Where it is, when there is one.
+    out: Option<PathBuf>,
 }
 
 impl Previous {
@@ -42,15 +46,37 @@ impl Previous {
             .map(|s| s.videos)
             .unwrap_or_default();
         let mut channels: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
+        let mut by_slug = HashMap::new();
         for row in rows {
-            let pages = channels.entry(row.channel).or_default();
+            let pages = channels.entry(row.channel.clone()).or_default();
             let n = row.page.max(1) as usize;
             if pages.len() < n {
                 pages.resize(n, Vec::new());
             }
-            pages[n - 1].push(row.slug);
+            pages[n - 1].push(row.slug.clone());
+            by_slug.insert((row.channel.clone(), row.slug.clone()), row);
         }
-        Previous { channels }
+        Previous {
+            channels,
+            rows: by_slug,
+            out: Some(out.to_path_buf()),
+        }
+    }
+
+    /// The archive's folder, when there was one.
+    pub fn out(&self) -> Option<&Path> {
+        self.out.as_deref().filter(|_| !self.channels.is_empty())
+    }
+
+    /// The slugs on page `n` (1-based) of `channel`, in page order.
+    pub fn slugs_on(&self, channel: &str, n: u32) -> Option<&[String]> {
+        let pages = self.channels.get(channel)?;
+        pages.get((n as usize).checked_sub(1)?).map(Vec::as_slice)
+    }
+
+    /// The summaries row of `slug` in `channel`.
+    pub fn row(&self, channel: &str, slug: &str) -> Option<&SummaryRow> {
+        self.rows.get(&(channel.to_string(), slug.to_string()))
     }
 
     /// What an import writing `now` (`(channel, id)` of every video)

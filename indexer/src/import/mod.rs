@@ -34,6 +34,8 @@ mod chat;
 mod files;
 mod layout;
 pub use layout::Change;
+mod kept;
+mod ledger;
 mod result;
 mod write;
 mod ytdlp;
@@ -116,6 +118,7 @@ fn parse_caption_source(s: &str) -> Result<CaptionSource, String> {
 }
 
 /// The channel a video's metadata names.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 struct ChannelOf {
     /// What tells channels apart: the platform's channel id when known.
     key: String,
@@ -135,11 +138,33 @@ struct Imported {
 /// A video planned in the first pass: its record without cues, and where
 /// its cues and chat are read from in the second.
 struct Planned {
+    /// The files it is planned from.
+    primary: Primary,
+    /// Its slug as planned, before the channel's slugs are made unique.
+    given_slug: String,
     channel: Option<ChannelOf>,
     seq: Option<u64>,
     record: VideoRecord,
     cues: CueSource,
     chat: Option<PathBuf>,
+}
+
+impl Planned {
+    /// The video read from `primary`, its cues still to be read.
+    fn new(primary: &Primary, v: Imported, cues: CueSource, chat: Option<PathBuf>) -> Planned {
+        Planned {
+            primary: primary.clone(),
+            given_slug: v.record.slug.clone(),
+            channel: v.channel,
+            seq: v.seq,
+            record: VideoRecord {
+                cues: Vec::new(),
+                ..v.record
+            },
+            cues,
+            chat,
+        }
+    }
 }
 
 /// Where a planned video's cues come from.
@@ -154,6 +179,70 @@ enum CueSource {
     Bare(PathBuf),
     /// A transcript tool result.
     Result(PathBuf),
+    /// Unchanged since the import that wrote the archive being replaced:
+    /// its bytes are taken from there (see `ledger`).
+    Kept(Box<ledger::Entry>),
+}
+
+/// The file a video is planned from, and the files read beside it.
+#[derive(Debug, Clone)]
+enum Primary {
+    /// A yt-dlp info JSON, its caption files and its live chat.
+    Info {
+        id: String,
+        path: PathBuf,
+        captions: Vec<PathBuf>,
+        chat: Option<PathBuf>,
+    },
+    /// A caption file with no info JSON.
+    Bare(PathBuf),
+    /// A transcript tool result.
+    Result(PathBuf),
+}
+
+impl Primary {
+    /// The file the video is planned from.
+    fn path(&self) -> &std::path::Path {
+        match self {
+            Primary::Info { path, .. } | Primary::Bare(path) | Primary::Result(path) => path,
+        }
+    }
+
+    /// Every file the video is read from, the primary file first.
+    fn files(&self) -> Vec<&std::path::Path> {
+        let mut out = vec![self.path()];
+        if let Primary::Info { captions, chat, .. } = self {
+            out.extend(captions.iter().map(PathBuf::as_path));
+            out.extend(chat.as_deref());
+        }
+        out
+    }
+
+    /// Plans the video from its files (the first pass, for one video).
+    fn plan(&self, args: &ImportArgs) -> Result<Planned> {
+        let mut planned = match self {
+            Primary::Info {
+                id,
+                path,
+                captions,
+                chat,
+            } => {
+                let (v, choice) = ytdlp::video(id, path, captions, args)?;
+                let cues = CueSource::Ranked {
+                    choice,
+                    keep_translations: args.keep_translations,
+                };
+                Planned::new(self, v, cues, chat.clone())
+            }
+            Primary::Result(path) => {
+                let v = result::video(path)?;
+                Planned::new(self, v, CueSource::Result(path.clone()), None)
+            }
+            Primary::Bare(path) => bare_video(path, args),
+        };
+        planned.given_slug = planned.record.slug.clone();
+        Ok(planned)
+    }
 }
 
 /// What an import did.
@@ -192,6 +281,11 @@ pub struct ImportReport {
     /// How caption files without an info JSON were read (channels from
     /// folders, ids from file names), when there were any.
     pub layout: Option<String>,
+    /// Videos taken from the archive being replaced, their files unchanged
+    /// since its import and so not read (see `ledger`).
+    pub unchanged: u64,
+    /// Why the archive's import ledger was not used, when it has one.
+    pub ledger_refused: Option<&'static str>,
 }
 
 impl ImportReport {
@@ -199,6 +293,27 @@ impl ImportReport {
         for s in skipped {
             self.skipped_cues
                 .push(format!("{}:{}: {}", path.display(), s.line, s.reason));
+        }
+    }
+
+    /// Takes over the lines one video's import gave.
+    fn absorb(&mut self, notes: &ledger::VideoNotes) {
+        self.failures.extend_from_slice(&notes.failures);
+        self.skipped_cues.extend_from_slice(&notes.skipped_cues);
+        self.metadata_only.extend_from_slice(&notes.metadata_only);
+        self.choices.extend_from_slice(&notes.choices);
+        self.translations_only
+            .extend_from_slice(&notes.translations_only);
+    }
+
+    /// The lines one video's import gave (a report of that video alone).
+    fn notes(self) -> ledger::VideoNotes {
+        ledger::VideoNotes {
+            failures: self.failures,
+            skipped_cues: self.skipped_cues,
+            metadata_only: self.metadata_only,
+            choices: self.choices,
+            translations_only: self.translations_only,
         }
     }
 }
@@ -313,6 +428,18 @@ fn summary(report: &ImportReport, args: &ImportArgs) -> Vec<String> {
     )];
     out.extend(report.layout.clone());
     out.extend(report.change.as_ref().map(changed));
+    if report.unchanged > 0 {
+        out.push(format!(
+            "{} unchanged since the last import: taken from the archive it replaces, their files not read again",
+            counted(report.unchanged, "video")
+        ));
+    }
+    if let Some(why) = report.ledger_refused {
+        out.push(format!(
+            "every file was read again: the import ledger of {} is not used ({why})",
+            args.out.display()
+        ));
+    }
     let tallies = [
         (report.metadata_only.len(), "video", "listed with metadata only: no caption file of theirs could be read"),
         (report.translations_only.len(), "video", "listed without a transcript: their only captions are machine translations (named above)"),
@@ -343,7 +470,16 @@ pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport
         args.from.display()
     ));
     let mut report = ImportReport::default();
-    let planned = plan(&inputs, args, &mut report);
+    let made = ledger::Made::now(caption_flags(args), &args.from);
+    let ledger = match args.repack {
+        true => ledger::Ledger::default(),
+        false => {
+            let (ledger, refused) = ledger::previous(&args.out, &made);
+            report.ledger_refused = refused;
+            ledger
+        }
+    };
+    let planned = plan(&inputs, args, &ledger, &mut report);
     anyhow::ensure!(
         !planned.is_empty(),
         "nothing to import from {}: no caption file or yt-dlp info JSON could be read{}",
@@ -359,40 +495,67 @@ pub fn import(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ImportReport
     } else {
         layout::Previous::of(&args.out)
     };
-    write::archive(args, claim, planned, &previous, &mut report)?;
+    write::archive(
+        args,
+        claim,
+        planned,
+        &previous,
+        (made, &ledger),
+        &mut report,
+    )?;
     Ok(report)
 }
 
+/// The flags that shape a video's record, as the ledger records them.
+fn caption_flags(args: &ImportArgs) -> String {
+    format!(
+        "lang={:?} caption_source={:?} keep_translations={}",
+        args.lang, args.caption_source, args.keep_translations
+    )
+}
+
 /// The first pass: every video to import, from metadata and file names
-/// only. A video whose yt-dlp id was already planned for its channel (the
-/// same download in two folders) is planned once, and the other named.
-fn plan(inputs: &Inputs, args: &ImportArgs, report: &mut ImportReport) -> Vec<Planned> {
+/// only, or from the ledger where its files are unchanged. A video whose
+/// yt-dlp id was already planned for its channel (the same download in
+/// two folders) is planned once, and the other named.
+fn plan(
+    inputs: &Inputs,
+    args: &ImportArgs,
+    ledger: &ledger::Ledger,
+    report: &mut ImportReport,
+) -> Vec<Planned> {
     let mut planned = Vec::new();
     let mut seen: BTreeMap<(String, String), PathBuf> = BTreeMap::new();
-    for (i, (id, info_path)) in inputs.infos.iter().enumerate() {
-        match ytdlp::video(id, info_path, inputs.captions_of(i), args) {
-            Ok(mut v) => {
-                let key = (
-                    v.channel.as_ref().map_or(String::new(), |c| c.key.clone()),
-                    v.record.slug.clone(),
-                );
-                if let Some(first) = seen.get(&key) {
-                    report.skipped_files.push(format!(
-                        "{}: the same video ({}) as {}; imported once",
-                        info_path.display(),
-                        v.record.slug,
-                        first.display()
-                    ));
+    for primary in primaries(inputs) {
+        let v = match kept(&primary, args, ledger) {
+            Some(v) => v,
+            None => match primary.plan(args) {
+                Ok(v) => v,
+                Err(e) => {
+                    report
+                        .failures
+                        .push(format!("{}: {e:#}", primary.path().display()));
                     continue;
                 }
-                seen.insert(key, info_path.clone());
-                v.chat = inputs.chat_of(i).cloned();
-                planned.push(v);
+            },
+        };
+        if let Primary::Info { path, .. } = &primary {
+            let key = (
+                v.channel.as_ref().map_or(String::new(), |c| c.key.clone()),
+                v.record.slug.clone(),
+            );
+            if let Some(first) = seen.get(&key) {
+                report.skipped_files.push(format!(
+                    "{}: the same video ({}) as {}; imported once",
+                    path.display(),
+                    v.record.slug,
+                    first.display()
+                ));
+                continue;
             }
-            Err(e) => report
-                .failures
-                .push(format!("{}: {e:#}", info_path.display())),
+            seen.insert(key, path.clone());
         }
+        planned.push(v);
     }
     for path in &inputs.orphan_chats {
         report.skipped_files.push(format!(
@@ -400,24 +563,57 @@ fn plan(inputs: &Inputs, args: &ImportArgs, report: &mut ImportReport) -> Vec<Pl
             path.display()
         ));
     }
-    for path in &inputs.results {
-        match result::video(path) {
-            Ok(v) => planned.push(Planned {
-                channel: v.channel,
-                seq: v.seq,
-                record: VideoRecord {
-                    cues: Vec::new(),
-                    ..v.record
-                },
-                cues: CueSource::Result(path.clone()),
-                chat: None,
-            }),
-            Err(e) => report.failures.push(format!("{}: {e:#}", path.display())),
-        }
-    }
-    planned.extend(inputs.bare().iter().map(|path| bare_video(path, args)));
     report.layout = bare_layout(&planned);
     planned
+}
+
+/// Every video's files, in the order the planner takes them: info JSONs,
+/// then transcript results, then bare caption files.
+fn primaries(inputs: &Inputs) -> Vec<Primary> {
+    let infos = inputs
+        .infos
+        .iter()
+        .enumerate()
+        .map(|(i, (id, path))| Primary::Info {
+            id: id.clone(),
+            path: path.clone(),
+            captions: inputs.captions_of(i).to_vec(),
+            chat: inputs.chat_of(i).cloned(),
+        });
+    let results = inputs.results.iter().cloned().map(Primary::Result);
+    let bare = inputs.bare().iter().cloned().map(Primary::Bare);
+    infos.chain(results).chain(bare).collect()
+}
+
+/// The video planned from `primary` as the ledger has it, when none of
+/// its files changed.
+fn kept(primary: &Primary, args: &ImportArgs, ledger: &ledger::Ledger) -> Option<Planned> {
+    let files = primary.files();
+    let rel: Vec<&std::path::Path> = files
+        .iter()
+        .map(|f| f.strip_prefix(&args.from).ok())
+        .collect::<Option<_>>()?;
+    let pairs: Vec<_> = files.iter().copied().zip(rel.iter().copied()).collect();
+    let entry = ledger.unchanged(rel[0].to_str()?, &pairs)?;
+    let order = &entry.order;
+    let record = VideoRecord {
+        slug: order.slug.clone(),
+        title: order.title.clone(),
+        upload_date: order.upload_date.clone(),
+        ..bare_record(CaptionSource::Manual, None)
+    };
+    Some(Planned {
+        primary: primary.clone(),
+        given_slug: order.slug.clone(),
+        channel: order.channel.clone(),
+        seq: order.seq,
+        record,
+        chat: match primary {
+            Primary::Info { chat, .. } => chat.clone(),
+            _ => None,
+        },
+        cues: CueSource::Kept(Box::new(entry)),
+    })
 }
 
 /// A video from a caption file with no info JSON, named from its file
@@ -443,29 +639,40 @@ fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Planned {
         CaptionSource::Manual
     });
     Planned {
+        primary: Primary::Bare(path.to_path_buf()),
+        given_slug: String::new(),
         channel,
         seq: name.seq,
         record: VideoRecord {
             // Its id as the file names it, else assigned per channel.
             slug: name.id.unwrap_or_default(),
             title: name.title,
-            upload_date: None,
-            duration: None,
-            webpage_url: None,
-            platform: None,
-            media_type: MediaType::Video,
-            age: Age::AllAges,
-            state: State::Available,
-            description: String::new(),
-            tags: vec![],
-            curated_tags: vec![],
-            recorded_date: None,
-            caption_source: source,
-            lang: name.lang,
-            cues: Vec::new(),
+            ..bare_record(source, name.lang)
         },
         cues: CueSource::Bare(path.to_path_buf()),
         chat: None,
+    }
+}
+
+/// A record with nothing known but its caption source and language.
+fn bare_record(caption_source: CaptionSource, lang: Option<String>) -> VideoRecord {
+    VideoRecord {
+        slug: String::new(),
+        title: String::new(),
+        upload_date: None,
+        duration: None,
+        webpage_url: None,
+        platform: None,
+        media_type: MediaType::Video,
+        age: Age::AllAges,
+        state: State::Available,
+        description: String::new(),
+        tags: vec![],
+        curated_tags: vec![],
+        recorded_date: None,
+        caption_source,
+        lang,
+        cues: Vec::new(),
     }
 }
 

@@ -7,12 +7,16 @@ use archilyzer_core::format::paths::{self, Layer};
 use archilyzer_core::format::*;
 use archilyzer_core::output::Claim;
 
+use super::kept::OldChannel;
+use super::ledger::{self, Ledger};
 use super::{
     chat, files, group_channels, layout, name_videos, result, site_name, ytdlp, CueSource,
     ImportArgs, ImportReport, Planned,
 };
 use crate::compose::{self, Pager, Staging};
 use crate::progress::Progress;
+use archilyzer_core::in_order::in_order;
+use std::ops::ControlFlow;
 
 /// Writes the planned videos as an archive into `claim`'s folder.
 pub(super) fn archive(
@@ -20,6 +24,7 @@ pub(super) fn archive(
     claim: Claim,
     planned: Vec<Planned>,
     previous: &layout::Previous,
+    (made, old_ledger): (ledger::Made, &Ledger),
     report: &mut ImportReport,
 ) -> Result<()> {
     let progress = Progress::new("import", "videos");
@@ -34,6 +39,10 @@ pub(super) fn archive(
     let root = staging.path();
     let mut entries = Vec::new();
     let mut summaries = Vec::new();
+    let mut ledger = Ledger {
+        made,
+        ..Ledger::default()
+    };
     let page_target = args.page_bytes.clamp(1, usize::MAX as u64) as usize;
     for (slug, (name, platform, mut list)) in channels {
         list.sort_by_key(layout::date_order);
@@ -46,17 +55,13 @@ pub(super) fn archive(
             page_count: 0,
         };
         let videos = name_videos(&slug, list);
-        let mut channel = Channel::new(root, entry, page_target);
-        for page in layout::arrange(&slug, videos, previous) {
-            for v in page.videos {
-                channel.add(v, page.open, report, &mut summaries)?;
-                progress.tick();
-            }
-            if !page.open {
-                channel.pages.cut()?;
-            }
-        }
-        entries.push(channel.finish()?);
+        let old = OldChannel::of(previous, old_ledger, &slug);
+        let mut channel = Channel::new(root, args, entry, page_target, old);
+        let pages = layout::arrange(&slug, videos, previous);
+        channel.write_pages(&pages, &progress, report)?;
+        let (entry, rows) = channel.finish(&mut ledger)?;
+        summaries.extend(rows);
+        entries.push(entry);
     }
     progress.finish();
     report.channels = entries.len() as u64;
@@ -83,6 +88,7 @@ pub(super) fn archive(
         }),
     )?;
     report.kept = staging.keep_curated()?;
+    ledger.write(root)?;
     Ok(staging.commit()?)
 }
 
@@ -90,47 +96,242 @@ pub(super) fn archive(
 /// on the first chat), and its stats.
 struct Channel<'a> {
     root: &'a std::path::Path,
+    args: &'a ImportArgs,
     entry: ChannelEntry,
     page_target: usize,
     pages: Pager<'a>,
     chat: Option<Pager<'a>>,
     stats: ChannelStats,
     videos: u32,
+    /// Its summaries rows, in page order.
+    rows: Vec<SummaryRow>,
+    /// Its videos' ledger entries, by primary file.
+    ledger: Vec<(String, ledger::Entry)>,
+    /// The channel in the archive being replaced.
+    old: OldChannel<'a>,
 }
 
 impl<'a> Channel<'a> {
-    fn new(root: &'a std::path::Path, entry: ChannelEntry, page_target: usize) -> Self {
+    fn new(
+        root: &'a std::path::Path,
+        args: &'a ImportArgs,
+        entry: ChannelEntry,
+        page_target: usize,
+        old: OldChannel<'a>,
+    ) -> Self {
         Channel {
             root,
+            args,
             pages: Pager::new(root, Layer::Transcripts, &entry.slug, page_target),
             chat: None,
             entry,
             page_target,
             stats: ChannelStats::new(),
             videos: 0,
+            rows: Vec::new(),
+            ledger: Vec::new(),
+            old,
         }
     }
 
-    /// Reads `v`'s cues (and chat) and writes it, on an `open` page (cut
-    /// by size) or a page kept whole; a video whose cues cannot be read at
-    /// all is named in the report and left out.
+    /// Writes `pages` in order, the videos' files read on several threads
+    /// ahead of the writing; a page whose videos are all kept is taken
+    /// whole when it can be (see [`Channel::keep_whole`]).
+    fn write_pages(
+        &mut self,
+        pages: &[layout::PagePlan],
+        progress: &Progress,
+        report: &mut ImportReport,
+    ) -> Result<()> {
+        let steps: Vec<(usize, usize)> = pages
+            .iter()
+            .enumerate()
+            .flat_map(|(p, page)| (0..page.videos.len()).map(move |i| (p, i)))
+            .collect();
+        let from = &self.args.from;
+        let read = |_: &mut (), &(p, i): &(usize, usize)| Loaded::of(&pages[p].videos[i], from);
+        let mut failed = None;
+        let mut whole = None;
+        let mut take = |k: usize, loaded: Option<Loaded>| -> Result<()> {
+            let (p, i) = steps[k];
+            let page = &pages[p];
+            if i == 0 && self.keep_whole(page, report)? {
+                whole = Some(p);
+                progress.inc(page.videos.len() as u64);
+            }
+            if whole != Some(p) {
+                self.add(&page.videos[i], loaded, page.open, report)?;
+                progress.tick();
+            }
+            if i + 1 == page.videos.len() && !page.open {
+                self.pages.cut()?;
+            }
+            Ok(())
+        };
+        in_order(
+            &steps,
+            readers(),
+            || (),
+            read,
+            |k, loaded| match take(k, loaded) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    failed = Some(e);
+                    ControlFlow::Break(())
+                }
+            },
+        );
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// The ledger entry of `v` when it is unchanged since the import that
+    /// wrote the archive being replaced and goes where that import put it.
+    fn kept<'v>(&self, v: &'v Planned) -> Option<&'v ledger::Entry> {
+        match &v.cues {
+            CueSource::Kept(e) if e.wrote.0 == self.entry.slug && e.wrote.1 == v.record.slug => {
+                Some(e)
+            }
+            _ => None,
+        }
+    }
+
+    /// Takes `page` whole from the archive being replaced when every
+    /// video on it is kept and the page would be written as it was there;
+    /// `false` (nothing done) otherwise.
+    fn keep_whole(&mut self, page: &layout::PagePlan, report: &mut ImportReport) -> Result<bool> {
+        let slugs: Vec<&str> = page.videos.iter().map(|v| v.record.slug.as_str()).collect();
+        let entries: Option<Vec<&ledger::Entry>> =
+            page.videos.iter().map(|v| self.kept(v)).collect();
+        let facts: Option<Vec<_>> = slugs.iter().map(|s| self.old.facts(s)).collect();
+        let n = self.pages.next_page();
+        let (Some(entries), Some(facts)) = (entries, facts) else {
+            return Ok(false);
+        };
+        let Some((path, old)) = self.old.whole_page(n, &slugs) else {
+            return Ok(false);
+        };
+        let old = old.clone();
+        self.pages.keep_page(&path, &old, &slugs)?;
+        for ((v, e), (row, stats)) in page.videos.iter().zip(entries).zip(facts) {
+            let (e, chat) = (e.clone(), v.chat.clone());
+            self.take_kept(
+                v.primary.path(),
+                e,
+                n,
+                (row, stats),
+                chat.as_deref(),
+                report,
+            )?;
+        }
+        Ok(true)
+    }
+
+    /// Records a kept video written on page `page`: its row, stats, chat,
+    /// counts and report lines, as its last import had them.
+    fn take_kept(
+        &mut self,
+        primary: &std::path::Path,
+        e: ledger::Entry,
+        page: u32,
+        (row, stats): (SummaryRow, VideoStats),
+        chat: Option<&std::path::Path>,
+        report: &mut ImportReport,
+    ) -> Result<()> {
+        report.absorb(&e.notes);
+        report.videos += 1;
+        report.unchanged += 1;
+        report.cues += stats.cues as u64;
+        self.videos += 1;
+        let slug = row.slug.clone();
+        self.rows.push(SummaryRow { page, ..row });
+        self.stats.insert(slug.clone(), stats);
+        if let Some(path) = chat {
+            self.add_chat(&slug, path, report)?;
+        }
+        self.note(primary, e);
+        Ok(())
+    }
+
+    /// Adds `e` to the ledger under `primary`'s path in `--from`.
+    fn note(&mut self, primary: &std::path::Path, e: ledger::Entry) {
+        if let Some(rel) = primary
+            .strip_prefix(&self.args.from)
+            .ok()
+            .and_then(|r| r.to_str())
+        {
+            self.ledger.push((rel.to_string(), e));
+        }
+    }
+
+    /// Writes `v`, on an `open` page (cut by size) or a page kept whole:
+    /// a kept video as the archive being replaced has it, any other as
+    /// `loaded` read it (a kept video that cannot be taken is read now).
     fn add(
         &mut self,
-        mut v: Planned,
+        v: &Planned,
+        loaded: Option<Loaded>,
         open: bool,
         report: &mut ImportReport,
-        summaries: &mut Vec<SummaryRow>,
     ) -> Result<()> {
-        if !load_cues(&mut v, report) {
-            return Ok(());
+        if let Some(e) = self.kept(v).cloned() {
+            let slug = v.record.slug.as_str();
+            if let Some(facts) = self.old.facts(slug) {
+                if let Some(json) = self.old.json(slug) {
+                    let json = json.to_string();
+                    let (page, _) = self.pages.push_raw(slug, &json, open)?;
+                    let chat = v.chat.as_deref();
+                    return self.take_kept(v.primary.path(), e, page, facts, chat, report);
+                }
+            }
         }
-        let record = v.record;
+        match loaded {
+            Some(loaded) => self.write(v, loaded, open, report),
+            None => match v.primary.plan(self.args) {
+                Ok(fresh) => {
+                    let fresh = Planned {
+                        record: VideoRecord {
+                            slug: v.record.slug.clone(),
+                            ..fresh.record
+                        },
+                        given_slug: v.given_slug.clone(),
+                        ..fresh
+                    };
+                    let loaded = Loaded::of(&fresh, &self.args.from);
+                    self.write(
+                        &fresh,
+                        loaded.expect("planned anew, so not kept"),
+                        open,
+                        report,
+                    )
+                }
+                Err(e) => {
+                    let path = v.primary.path().display();
+                    report.failures.push(format!("{path}: {e:#}"));
+                    Ok(())
+                }
+            },
+        }
+    }
+
+    /// Writes `v` as its files were read (`loaded`), and notes it in the
+    /// ledger.
+    fn write(
+        &mut self,
+        v: &Planned,
+        loaded: Loaded,
+        open: bool,
+        report: &mut ImportReport,
+    ) -> Result<()> {
+        report.absorb(&loaded.notes);
+        let Some(record) = loaded.record else {
+            return Ok(());
+        };
         let (page, _) = if open {
             self.pages.push(&record.slug, &record)?
         } else {
             self.pages.push_uncut(&record.slug, &record)?
         };
-        summaries.push(SummaryRow::of(
+        self.rows.push(SummaryRow::of(
             &self.entry.slug,
             page,
             &record.as_view_without_cues(),
@@ -142,6 +343,23 @@ impl<'a> Channel<'a> {
         report.videos += 1;
         report.cues += record.cues.len() as u64;
         self.videos += 1;
+        if let Some(files) = loaded.stamps {
+            let order = ledger::Order {
+                channel: v.channel.clone(),
+                seq: v.seq,
+                slug: v.given_slug.clone(),
+                title: record.title.clone(),
+                upload_date: record.upload_date.clone(),
+            };
+            let wrote = (self.entry.slug.clone(), record.slug.clone());
+            let e = ledger::Entry {
+                files,
+                order,
+                wrote,
+                notes: loaded.notes,
+            };
+            self.note(v.primary.path(), e);
+        }
         Ok(())
     }
 
@@ -189,19 +407,72 @@ impl<'a> Channel<'a> {
         Ok(())
     }
 
-    /// Writes the manifests and stats; returns the corpus.json entry.
-    fn finish(self) -> Result<ChannelEntry> {
+    /// Writes the manifests and stats, and adds the channel to `ledger`;
+    /// returns the corpus.json entry and the summaries rows.
+    fn finish(self, ledger: &mut Ledger) -> Result<(ChannelEntry, Vec<SummaryRow>)> {
+        let slug = &self.entry.slug;
         let manifest = self
             .pages
             .finish(&self.entry.name, Some(self.entry.platform))?;
         if let Some(chat) = self.chat {
             chat.finish(&self.entry.name, Some(self.entry.platform))?;
         }
-        compose::write_json(self.root, &paths::stats(&self.entry.slug), &self.stats)?;
-        Ok(ChannelEntry {
+        compose::write_json(self.root, &paths::stats(slug), &self.stats)?;
+        let rel = paths::manifest(Layer::Transcripts, slug);
+        let bytes = std::fs::read(self.root.join(&rel))?;
+        let sha = archilyzer_core::source::sha256_hex(&bytes);
+        ledger.manifests.insert(slug.clone(), sha);
+        for n in 1..=manifest.pages.len() as u32 {
+            let rel = paths::page(Layer::Transcripts, slug, n);
+            if let Some(stat) = ledger::Stat::of(&self.root.join(&rel)) {
+                ledger.pages.insert(rel, (stat.size, stat.mtime_ns));
+            }
+        }
+        ledger.videos.extend(self.ledger);
+        let entry = ChannelEntry {
             video_count: self.videos,
             page_count: manifest.pages.len() as u32,
             ..self.entry
+        };
+        Ok((entry, self.rows))
+    }
+}
+
+/// Threads reading caption files: every core, and at least four, so a
+/// cold disk has several reads in flight.
+fn readers() -> usize {
+    std::thread::available_parallelism().map_or(4, |n| n.get().max(4))
+}
+
+/// A video's files as read (on a worker thread): its record with cues
+/// (`None` when they could not be read at all), the report lines that
+/// gave, and its files' stamps for the ledger.
+struct Loaded {
+    record: Option<VideoRecord>,
+    notes: ledger::VideoNotes,
+    stamps: Option<Vec<ledger::FileStamp>>,
+}
+
+impl Loaded {
+    /// Reads `v`'s files; `None` for a kept video (nothing to read).
+    fn of(v: &Planned, from: &std::path::Path) -> Option<Loaded> {
+        if matches!(v.cues, CueSource::Kept(_)) {
+            return None;
+        }
+        let mut record = v.record.clone();
+        let mut own = ImportReport::default();
+        let read = load_cues(&mut record, &v.cues, &mut own);
+        let stamps = read.then(|| {
+            v.primary
+                .files()
+                .into_iter()
+                .map(|f| ledger::stamp(f, f.strip_prefix(from).ok()?))
+                .collect::<Option<Vec<_>>>()
+        });
+        Some(Loaded {
+            record: read.then_some(record),
+            notes: own.notes(),
+            stamps: stamps.flatten(),
         })
     }
 }
@@ -209,20 +480,20 @@ impl<'a> Channel<'a> {
 /// Reads a planned video's cues into its record; `false` (and the report
 /// says why) when a bare file or a result cannot be read at all. A yt-dlp
 /// video keeps its metadata even with no readable caption file.
-fn load_cues(v: &mut Planned, report: &mut ImportReport) -> bool {
-    match &v.cues {
+fn load_cues(record: &mut VideoRecord, cues: &CueSource, report: &mut ImportReport) -> bool {
+    match cues {
         CueSource::Ranked {
             choice,
             keep_translations,
         } => {
-            ytdlp::load_cues(&mut v.record, choice, *keep_translations, report);
+            ytdlp::load_cues(record, choice, *keep_translations, report);
             true
         }
         CueSource::Bare(path) => match files::read_captions(path) {
             Ok((_, parsed)) => {
                 report.note_skipped_cues(path, &parsed.skipped);
-                v.record.duration = parsed.cues.last().map(|c| c.end);
-                v.record.cues = parsed.cues;
+                record.duration = parsed.cues.last().map(|c| c.end);
+                record.cues = parsed.cues;
                 true
             }
             Err(e) => {
@@ -230,9 +501,18 @@ fn load_cues(v: &mut Planned, report: &mut ImportReport) -> bool {
                 false
             }
         },
+        // `Loaded::of` reads no kept video; `Channel::add` plans one anew
+        // when it cannot be taken from the archive.
+        CueSource::Kept(e) => {
+            report.failures.push(format!(
+                "{}/{}: a video the import ledger kept was read as new; run the import again with --repack",
+                e.wrote.0, e.wrote.1
+            ));
+            false
+        }
         CueSource::Result(path) => match result::video(path) {
             Ok(read) => {
-                v.record.cues = read.record.cues;
+                record.cues = read.record.cues;
                 true
             }
             Err(e) => {

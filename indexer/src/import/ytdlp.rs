@@ -8,7 +8,7 @@ use archilyzer_core::format::*;
 use serde::Deserialize;
 
 use super::files::{file_name, read_captions};
-use super::{ChannelOf, CueSource, ImportArgs, ImportReport, Imported, Planned};
+use super::{ChannelOf, ImportArgs, ImportReport, Imported};
 use archilyzer_core::captions::choose::{self, Choice, Rule, Track};
 
 /// The fields of yt-dlp's info JSON the archive uses; the rest is ignored.
@@ -46,7 +46,7 @@ pub(super) fn video(
     info_path: &Path,
     captions: &[PathBuf],
     args: &ImportArgs,
-) -> Result<Planned> {
+) -> Result<(Imported, Choice)> {
     let bytes = std::fs::read(info_path).context("cannot read")?;
     let info: Info = serde_json::from_slice(&bytes).context("not a yt-dlp info JSON")?;
     let manual: Vec<String> = info
@@ -58,16 +58,7 @@ pub(super) fn video(
     let original = choose::original_language(info.language.as_deref(), &tracks);
     let choice = choose::rank(tracks, &args.lang, original.as_deref());
     let imported = record(id, &info);
-    Ok(Planned {
-        channel: imported.channel,
-        seq: None,
-        record: imported.record,
-        cues: CueSource::Ranked {
-            choice,
-            keep_translations: args.keep_translations,
-        },
-        chat: None,
-    })
+    Ok((imported, choice))
 }
 
 /// Reads the best caption file that parses into `record` (its cues, and

@@ -132,6 +132,9 @@ pub mod paths {
     pub const CORPUS: &str = "corpus.json";
     /// One row per video.
     pub const SUMMARIES: &str = "summaries/index.json";
+    /// What each video was imported from (written by `import`, read by
+    /// the next import only; no reader of the archive needs it).
+    pub const IMPORT_LEDGER: &str = "import-ledger.json";
     /// Curated query expansions.
     pub const ALIASES: &str = "aliases.json";
     /// Curated tags.

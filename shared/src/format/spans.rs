@@ -49,13 +49,10 @@ struct Skim<'a> {
 /// JSON text borrowed from `bytes` (what the index builder parses, one
 /// video at a time).
 pub fn videos<'a>(bytes: &'a [u8], name: &str) -> Result<Vec<(VideoSpan, &'a str)>, FormatError> {
-    let skim: Skim = super::from_json(bytes).map_err(|e| FormatError::json(name, e))?;
     let base = bytes.as_ptr() as usize;
-    Ok(skim
-        .videos
-        .iter()
-        .map(|raw| {
-            let text = raw.get();
+    Ok(raw_videos(bytes, name)?
+        .into_iter()
+        .map(|text| {
             let start = (text.as_ptr() as usize - base) as u64;
             let span = VideoSpan {
                 start,
@@ -65,6 +62,13 @@ pub fn videos<'a>(bytes: &'a [u8], name: &str) -> Result<Vec<(VideoSpan, &'a str
             (span, text)
         })
         .collect())
+}
+
+/// Every video of a transcript page, in page order, as its JSON text
+/// borrowed from `bytes` (what a re-import copies for a video it keeps).
+pub fn raw_videos<'a>(bytes: &'a [u8], name: &str) -> Result<Vec<&'a str>, FormatError> {
+    let skim: Skim = super::from_json(bytes).map_err(|e| FormatError::json(name, e))?;
+    Ok(skim.videos.iter().map(|raw| raw.get()).collect())
 }
 
 /// Video `slug` of a transcript page's `bytes`, parsing only its object:
