@@ -526,18 +526,29 @@ fn plan(
 ) -> Vec<Planned> {
     let mut planned = Vec::new();
     let mut seen: BTreeMap<(String, String), PathBuf> = BTreeMap::new();
-    for primary in primaries(inputs) {
-        let v = match kept(&primary, args, ledger) {
-            Some(v) => v,
-            None => match primary.plan(args) {
-                Ok(v) => v,
-                Err(e) => {
-                    report
-                        .failures
-                        .push(format!("{}: {e:#}", primary.path().display()));
-                    continue;
-                }
-            },
+    let primaries = primaries(inputs);
+    let mut each = Vec::with_capacity(primaries.len());
+    // Metadata is read on several threads (a cold disk keeps several
+    // reads in flight); the results are taken in the files' order.
+    archilyzer_core::in_order::in_order(
+        &primaries,
+        write::readers(),
+        || (),
+        |_, primary| kept(primary, args, ledger).map_or_else(|| primary.plan(args), Ok),
+        |_, v| {
+            each.push(v);
+            std::ops::ControlFlow::Continue(())
+        },
+    );
+    for (primary, v) in primaries.into_iter().zip(each) {
+        let v = match v {
+            Ok(v) => v,
+            Err(e) => {
+                report
+                    .failures
+                    .push(format!("{}: {e:#}", primary.path().display()));
+                continue;
+            }
         };
         if let Primary::Info { path, .. } = &primary {
             let key = (

@@ -440,7 +440,7 @@ impl<'a> Channel<'a> {
 
 /// Threads reading caption files: every core, and at least four, so a
 /// cold disk has several reads in flight.
-fn readers() -> usize {
+pub(super) fn readers() -> usize {
     std::thread::available_parallelism().map_or(4, |n| n.get().max(4))
 }
 
