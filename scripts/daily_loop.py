@@ -12,7 +12,9 @@ holds 10 of them back as *new* (dated after every other video) and 10 as
   3. the 10 new videos added;
   4. the 10 back-filled videos added.
 Each step prints its wall time, the transcript pages whose bytes changed
-per channel, and what build read.
+per channel, how many videos the import took unchanged (their files not
+read, see the import ledger in docs/commands.md), and what build read.
+The run is written to docs/daily-loop.md.
 """
 
 import glob
@@ -67,7 +69,14 @@ def main():
         rel = os.path.relpath(path, full)
         for f in glob.glob(os.path.join(dl, rel[: -len(".info.json")] + ".*")):
             os.remove(f)
-    print(f"the first import reads {videos} of them: 10 newer and 10 older videos are held back for the last two steps")
+    out = []
+
+    def say(line):
+        print(line)
+        out.append(line)
+
+    say(f"{videos + 20} videos in {channels} channel folders, in {full}")
+    say(f"the first import reads {videos} of them: 10 newer and 10 older videos are held back for the last two steps")
     archive, index = os.path.join(work, "archive"), os.path.join(work, "index")
     cmd = [index_bin, "import", "--from", dl, "--out", archive, "--build", "--index", index]
 
@@ -80,8 +89,10 @@ def main():
             if before.get(key) != sha:
                 changed[key[0]] = changed.get(key[0], 0) + 1
         build = re.findall(r"build: \d+ pages?: .*", err)
-        print(f"{name}: {seconds:.1f} s; pages rewritten per channel {dict(sorted(changed.items()))} "
-              f"of {len(after)}; {build[-1] if build else err[-300:]}")
+        kept = re.findall(r"(\d+) videos? unchanged since the last import", err)
+        say(f"{name}: {seconds:.1f} s; pages rewritten per channel {dict(sorted(changed.items()))} "
+            f"of {len(after)}; videos taken unchanged {kept[0] if kept else 0}; "
+            f"{build[-1] if build else err[-300:]}")
 
     step("first import + build")
     step("same download again")
@@ -93,6 +104,17 @@ def main():
         for f in glob.glob(path[: -len(".info.json")] + ".*"):
             shutil.copy(f, os.path.join(dl, os.path.relpath(f, full)))
     step("plus 10 back-filled videos")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True,
+                            text=True).stdout.strip()
+    load = os.getloadavg()[1]
+    doc = ["# The daily loop, measured", "",
+           f"Written by `python3 scripts/daily_loop.py {' '.join(sys.argv[1:])}` with the binaries of "
+           f"commit {commit} on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, on a "
+           f"{os.cpu_count()}-core machine (load {load:.1f}, the 5-minute average after the run). "
+           "Do not edit by hand: run the script again. Each step is one `import --from dl --out archive "
+           "--build`; the page counts compare the manifests' sha256 before and after.", "", "```", *out, "```", ""]
+    with open(os.path.join(os.path.dirname(here), "docs", "daily-loop.md"), "w") as fh:
+        fh.write("\n".join(doc))
 
 
 main()

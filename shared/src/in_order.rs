@@ -22,6 +22,16 @@ pub fn in_order<T: Sync, S, R: Send>(
     mut take: impl FnMut(usize, R) -> ControlFlow<()>,
 ) -> usize {
     let workers = workers.clamp(1, items.len().max(1));
+    if workers == 1 {
+        // One worker: the calling thread, with no thread started.
+        let mut own = state();
+        for (n, item) in items.iter().enumerate() {
+            if take(n, work(&mut own, item)).is_break() {
+                return n + 1;
+            }
+        }
+        return items.len();
+    }
     let next = AtomicUsize::new(0);
     let mut taken = 0;
     std::thread::scope(|s| {
@@ -60,6 +70,30 @@ pub fn in_order<T: Sync, S, R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_worker_runs_on_the_calling_thread_and_a_break_stops_the_work() {
+        let me = std::thread::current().id();
+        let items: Vec<u64> = (0..10).collect();
+        let mut seen = Vec::new();
+        let taken = in_order(
+            &items,
+            1,
+            || (),
+            |_, &x| (x, std::thread::current().id()),
+            |n, (x, thread)| {
+                assert_eq!(thread, me);
+                seen.push((n, x));
+                if n == 4 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!(taken, 5);
+        assert_eq!(seen, (0..5).map(|n| (n as usize, n)).collect::<Vec<_>>());
+    }
 
     #[test]
     fn results_come_in_the_items_order_and_a_break_stops_the_work() {

@@ -19,6 +19,9 @@
 //! tick as its import looks unchanged by time alone, as git's index knows).
 //! Anything else, and any ledger that cannot be read, means the file is
 //! read again: the ledger saves time, never decides what the archive holds.
+//! A file's stamp is taken before it is read, so a file changed while it
+//! is imported differs from its stamp next time (only a file changed and
+//! changed back, to the same bytes, within one import could deceive it).
 //!
 //! The ledger names files by their path relative to `--from` and the
 //! folder itself only by a hash, so a published archive does not show
@@ -130,9 +133,11 @@ pub struct Stat {
 }
 
 impl Stat {
-    /// `None` when the file cannot be looked at.
+    /// `None` when the file cannot be looked at or is not a regular file
+    /// (a FIFO or a device is never stamped: reading it to hash it could
+    /// block or consume it).
     pub fn of(path: &Path) -> Option<Stat> {
-        let meta = std::fs::metadata(path).ok()?;
+        let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
         let mtime = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
         Some(Stat {
             size: meta.len(),
@@ -158,7 +163,8 @@ pub fn hash_file(path: &Path) -> Option<String> {
 }
 
 /// The stamp of the file at `path` (named `rel` in the ledger), hashing
-/// its bytes; `None` when it cannot be read or named.
+/// its bytes; `None` when it cannot be read or named, or is not a
+/// regular file.
 pub fn stamp(path: &Path, rel: &Path) -> Option<FileStamp> {
     let stat = Stat::of(path)?;
     Some(FileStamp {

@@ -142,6 +142,10 @@ struct Planned {
     primary: Primary,
     /// Its slug as planned, before the channel's slugs are made unique.
     given_slug: String,
+    /// Its files' stamps for the ledger, taken before any of them was
+    /// read (so a file changed while it is imported shows as changed
+    /// next time); `None` when one could not be taken.
+    stamps: Option<Vec<ledger::FileStamp>>,
     channel: Option<ChannelOf>,
     seq: Option<u64>,
     record: VideoRecord,
@@ -155,6 +159,7 @@ impl Planned {
         Planned {
             primary: primary.clone(),
             given_slug: v.record.slug.clone(),
+            stamps: None,
             channel: v.channel,
             seq: v.seq,
             record: VideoRecord {
@@ -218,8 +223,17 @@ impl Primary {
         out
     }
 
+    /// The stamps of its files, in [`Primary::files`] order.
+    fn stamps(&self, from: &std::path::Path) -> Option<Vec<ledger::FileStamp>> {
+        self.files()
+            .into_iter()
+            .map(|f| ledger::stamp(f, f.strip_prefix(from).ok()?))
+            .collect()
+    }
+
     /// Plans the video from its files (the first pass, for one video).
     fn plan(&self, args: &ImportArgs) -> Result<Planned> {
+        let stamps = self.stamps(&args.from);
         let mut planned = match self {
             Primary::Info {
                 id,
@@ -241,6 +255,7 @@ impl Primary {
             Primary::Bare(path) => bare_video(path, args),
         };
         planned.given_slug = planned.record.slug.clone();
+        planned.stamps = stamps;
         Ok(planned)
     }
 }
@@ -616,6 +631,7 @@ fn kept(primary: &Primary, args: &ImportArgs, ledger: &ledger::Ledger) -> Option
     Some(Planned {
         primary: primary.clone(),
         given_slug: order.slug.clone(),
+        stamps: None,
         channel: order.channel.clone(),
         seq: order.seq,
         record,
@@ -652,6 +668,7 @@ fn bare_video(path: &std::path::Path, args: &ImportArgs) -> Planned {
     Planned {
         primary: Primary::Bare(path.to_path_buf()),
         given_slug: String::new(),
+        stamps: None,
         channel,
         seq: name.seq,
         record: VideoRecord {

@@ -148,8 +148,7 @@ impl<'a> Channel<'a> {
             .enumerate()
             .flat_map(|(p, page)| (0..page.videos.len()).map(move |i| (p, i)))
             .collect();
-        let from = &self.args.from;
-        let read = |_: &mut (), &(p, i): &(usize, usize)| Loaded::of(&pages[p].videos[i], from);
+        let read = |_: &mut (), &(p, i): &(usize, usize)| Loaded::of(&pages[p].videos[i]);
         let mut failed = None;
         let mut whole = None;
         let mut take = |k: usize, loaded: Option<Loaded>| -> Result<()> {
@@ -296,7 +295,7 @@ impl<'a> Channel<'a> {
                         given_slug: v.given_slug.clone(),
                         ..fresh
                     };
-                    let loaded = Loaded::of(&fresh, &self.args.from);
+                    let loaded = Loaded::of(&fresh);
                     self.write(
                         &fresh,
                         loaded.expect("planned anew, so not kept"),
@@ -343,7 +342,7 @@ impl<'a> Channel<'a> {
         report.videos += 1;
         report.cues += record.cues.len() as u64;
         self.videos += 1;
-        if let Some(files) = loaded.stamps {
+        if let Some(files) = v.stamps.clone() {
             let order = ledger::Order {
                 channel: v.channel.clone(),
                 seq: v.seq,
@@ -446,33 +445,24 @@ pub(super) fn readers() -> usize {
 
 /// A video's files as read (on a worker thread): its record with cues
 /// (`None` when they could not be read at all), the report lines that
-/// gave, and its files' stamps for the ledger.
+/// gave.
 struct Loaded {
     record: Option<VideoRecord>,
     notes: ledger::VideoNotes,
-    stamps: Option<Vec<ledger::FileStamp>>,
 }
 
 impl Loaded {
     /// Reads `v`'s files; `None` for a kept video (nothing to read).
-    fn of(v: &Planned, from: &std::path::Path) -> Option<Loaded> {
+    fn of(v: &Planned) -> Option<Loaded> {
         if matches!(v.cues, CueSource::Kept(_)) {
             return None;
         }
         let mut record = v.record.clone();
         let mut own = ImportReport::default();
         let read = load_cues(&mut record, &v.cues, &mut own);
-        let stamps = read.then(|| {
-            v.primary
-                .files()
-                .into_iter()
-                .map(|f| ledger::stamp(f, f.strip_prefix(from).ok()?))
-                .collect::<Option<Vec<_>>>()
-        });
         Some(Loaded {
             record: read.then_some(record),
             notes: own.notes(),
-            stamps: stamps.flatten(),
         })
     }
 }

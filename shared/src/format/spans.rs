@@ -14,7 +14,6 @@
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use sha2::Digest;
 
 use super::view::VideoView;
 use super::{FormatError, VideoRecord};
@@ -32,10 +31,12 @@ array_record! {
     }
 }
 
-/// The first 16 hex digits (64 bits) of the sha256 of `bytes`: enough to
-/// tell a changed span from the one indexed, short enough to keep per video.
+/// The xxh3 (64 bits, 16 hex digits) of `bytes`: enough to tell a changed
+/// span from the one indexed (a span is also checked to parse as the video
+/// it names), short enough to keep per video, and fast enough to check on
+/// every read (the whole page keeps its sha256 in the manifest).
 pub fn digest(bytes: &[u8]) -> String {
-    hex::encode(&sha2::Sha256::digest(bytes)[..8])
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
 }
 
 /// The page's videos, as raw JSON borrowed from its bytes.

@@ -53,6 +53,9 @@
 //! - 4 (2026-12): a posting says in which fields its holders hold the word
 //!   (a census, left out when all hold it in the layer's own field), so
 //!   the vocabulary counts videos in the fields a search looks in.
+//! - 5 (2026-12): a video's span digest is the xxh3 of its bytes (was the
+//!   first 64 bits of their sha256), so a warm server checks a span it
+//!   reads at memory speed.
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -128,7 +131,7 @@ pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
 }
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The names of the index's files, in one place.
 pub mod files {

@@ -58,6 +58,7 @@ pub fn scan(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Scanned {
     let workers = match archive.handle() {
+        _ if plan_bytes(pages, plan) <= INLINE_BYTES => 1,
         SourceHandle::Local(_) => 4,
         _ => 16,
     };
@@ -97,6 +98,23 @@ pub fn scan(
     }
     response.coverage = coverage(archive, pages, plan, &failed, &stopped);
     response
+}
+
+/// A plan that reads at most this many bytes is confirmed on the calling
+/// thread: starting workers would cost more than they save (a rare word
+/// in a warm server reads a few video spans).
+const INLINE_BYTES: u64 = 4 << 20;
+
+/// The bytes `plan` reads: each targeted video's span, each other page
+/// whole.
+fn plan_bytes(pages: &[PageRef], plan: &Plan) -> u64 {
+    plan.pages
+        .iter()
+        .map(|i| match plan.targets.get(i) {
+            Some(targets) => targets.iter().map(|t| t.span.len()).sum(),
+            None => pages[*i].bytes,
+        })
+        .sum()
 }
 
 /// Adds one page's outcome to the counts and hands its videos on.

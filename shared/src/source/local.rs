@@ -1,14 +1,37 @@
 //! A composed public dir on the local disk.
+//!
+//! Promise: a file is read only when its path resolves (symlinks
+//! followed) inside the root. A file once so resolved is kept open
+//! ([`Opened`]), so a warm server's next read of it costs one `stat` and
+//! one `pread`: the open file is used only while the path still names that
+//! very file (the same device and inode); otherwise the path is resolved
+//! and checked again.
 
+use std::collections::HashMap;
 use std::io::ErrorKind;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use super::{check_relative_path, ReadError, Store};
+
+/// Files kept open at most (well under the usual limit of 1,024
+/// descriptors; when full, the set is emptied and refilled).
+const KEPT_OPEN: usize = 256;
 
 /// Reads files under one directory, never outside it.
 #[derive(Debug, Clone)]
 pub struct LocalStore {
     root: PathBuf,
+    opened: Arc<Mutex<HashMap<String, Opened>>>,
+}
+
+/// A file resolved inside the root and opened: which file it is.
+#[derive(Debug, Clone)]
+struct Opened {
+    file: Arc<std::fs::File>,
+    dev: u64,
+    ino: u64,
 }
 
 impl LocalStore {
@@ -21,7 +44,52 @@ impl LocalStore {
                 dir.display()
             )));
         }
-        Ok(LocalStore { root })
+        Ok(LocalStore {
+            root,
+            opened: Arc::default(),
+        })
+    }
+
+    /// The open file `path` names now, and its metadata; `Ok(None)` if
+    /// it does not exist.
+    fn open_file(
+        &self,
+        path: &str,
+    ) -> Result<Option<(Arc<std::fs::File>, std::fs::Metadata)>, ReadError> {
+        check_relative_path(path)?;
+        let full = self.root.join(path);
+        let now = match std::fs::metadata(&full) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(ReadError::io(full.display(), &e)),
+        };
+        let kept = self.opened.lock().ok().and_then(|o| o.get(path).cloned());
+        if let Some(o) = kept.filter(|o| (o.dev, o.ino) == (now.dev(), now.ino())) {
+            return Ok(Some((o.file, now)));
+        }
+        let Some(real) = self.resolve(path)? else {
+            return Ok(None);
+        };
+        let file = match std::fs::File::open(&real) {
+            Ok(f) => Arc::new(f),
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(ReadError::io(real.display(), &e)),
+        };
+        let meta = file
+            .metadata()
+            .map_err(|e| ReadError::io(real.display(), &e))?;
+        if let Ok(mut opened) = self.opened.lock() {
+            if opened.len() >= KEPT_OPEN {
+                opened.clear();
+            }
+            let o = Opened {
+                file: file.clone(),
+                dev: meta.dev(),
+                ino: meta.ino(),
+            };
+            opened.insert(path.to_string(), o);
+        }
+        Ok(Some((file, meta)))
     }
 
     /// The archive's directory, canonical.
@@ -69,21 +137,17 @@ impl Store for LocalStore {
         range: std::ops::Range<u64>,
     ) -> Result<Option<Vec<u8>>, ReadError> {
         use std::os::unix::fs::FileExt;
-        let Some(file) = self.resolve(path)? else {
+        let Some((f, meta)) = self.open_file(path)? else {
             return Ok(None);
         };
-        let io = |e: std::io::Error| ReadError::io(file.display(), &e);
-        let f = match std::fs::File::open(&file) {
-            Ok(f) => f,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io(e)),
-        };
-        let len = f.metadata().map_err(io)?.len();
+        let shown = self.root.join(path);
+        let len = meta.len();
         if range.end > len || range.start > range.end {
-            return Err(super::past_end(file.display(), &range, len));
+            return Err(super::past_end(shown.display(), &range, len));
         }
         let mut buf = vec![0; (range.end - range.start) as usize];
-        f.read_exact_at(&mut buf, range.start).map_err(io)?;
+        f.read_exact_at(&mut buf, range.start)
+            .map_err(|e| ReadError::io(shown.display(), &e))?;
         Ok(Some(buf))
     }
 
@@ -92,7 +156,7 @@ impl Store for LocalStore {
     }
 
     fn stamp(&self, path: &str) -> Option<String> {
-        let meta = std::fs::metadata(self.resolve(path).ok()??).ok()?;
+        let (_, meta) = self.open_file(path).ok()??;
         let mtime = meta
             .modified()
             .ok()?
@@ -145,5 +209,29 @@ mod tests {
             .to_string();
         assert!(err.contains("outside the archive"), "{err}");
         assert!(store.read("missing.json").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_file_kept_open_is_not_read_once_its_path_names_another() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalStore::open(dir.path()).unwrap();
+        std::fs::write(dir.path().join("p.json"), "first bytes").unwrap();
+        let read = |s: &LocalStore| s.read_page_range("p.json", "", 0..5).unwrap().unwrap();
+        assert_eq!(read(&store), b"first");
+        // Replaced by a rename, as an import replaces an archive.
+        std::fs::write(dir.path().join("new"), "other bytes").unwrap();
+        std::fs::rename(dir.path().join("new"), dir.path().join("p.json")).unwrap();
+        assert_eq!(read(&store), b"other");
+        // Replaced by a symlink out of the root: refused, not read.
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "secret bytes").unwrap();
+        std::fs::remove_file(dir.path().join("p.json")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), dir.path().join("p.json"))
+            .unwrap();
+        let refused = store.read_page_range("p.json", "", 0..5).unwrap_err();
+        assert!(
+            refused.to_string().contains("outside the archive"),
+            "{refused}"
+        );
     }
 }
