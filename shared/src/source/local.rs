@@ -1,11 +1,11 @@
 //! A composed public dir on the local disk.
 //!
-//! Promise: a file is read only when its path resolves (symlinks
-//! followed) inside the root. A file once so resolved is kept open
-//! ([`Opened`]), so a warm server's next read of it costs one `stat` and
-//! one `pread`: the open file is used only while the path still names that
-//! very file (the same device and inode); otherwise the path is resolved
-//! and checked again.
+//! Promise: a file is read or stamped only when its path resolves
+//! (symlinks followed) inside the root. A file once so resolved is
+//! remembered, and kept open once read ([`Opened`]), so a warm server's
+//! next read of it costs one `stat` and one `pread`: what is remembered is
+//! used only while the path still names that very file (the same device
+//! and inode); otherwise the path is resolved and checked again.
 
 use std::collections::HashMap;
 use std::io::ErrorKind;
@@ -29,7 +29,8 @@ pub struct LocalStore {
 /// A file resolved inside the root and opened: which file it is.
 #[derive(Debug, Clone)]
 struct Opened {
-    file: Arc<std::fs::File>,
+    /// Open when it was read (a file only stamped is not opened).
+    file: Option<Arc<std::fs::File>>,
     dev: u64,
     ino: u64,
 }
@@ -50,12 +51,13 @@ impl LocalStore {
         })
     }
 
-    /// The open file `path` names now, and its metadata; `Ok(None)` if
-    /// it does not exist.
-    fn open_file(
+    /// The metadata of the file `path` names now, once that file is known
+    /// to resolve inside the root, and the file itself when it is kept
+    /// open; `Ok(None)` if it does not exist.
+    fn checked(
         &self,
         path: &str,
-    ) -> Result<Option<(Arc<std::fs::File>, std::fs::Metadata)>, ReadError> {
+    ) -> Result<Option<(std::fs::Metadata, Option<Arc<std::fs::File>>)>, ReadError> {
         check_relative_path(path)?;
         let full = self.root.join(path);
         let now = match std::fs::metadata(&full) {
@@ -65,31 +67,60 @@ impl LocalStore {
         };
         let kept = self.opened.lock().ok().and_then(|o| o.get(path).cloned());
         if let Some(o) = kept.filter(|o| (o.dev, o.ino) == (now.dev(), now.ino())) {
-            return Ok(Some((o.file, now)));
+            return Ok(Some((now, o.file)));
         }
         let Some(real) = self.resolve(path)? else {
             return Ok(None);
         };
-        let file = match std::fs::File::open(&real) {
-            Ok(f) => Arc::new(f),
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(ReadError::io(real.display(), &e)),
-        };
-        let meta = file
-            .metadata()
-            .map_err(|e| ReadError::io(real.display(), &e))?;
+        let meta = std::fs::metadata(&real).map_err(|e| ReadError::io(real.display(), &e))?;
+        self.keep(path, &meta, None);
+        Ok(Some((meta, None)))
+    }
+
+    fn keep(&self, path: &str, meta: &std::fs::Metadata, file: Option<Arc<std::fs::File>>) {
         if let Ok(mut opened) = self.opened.lock() {
             if opened.len() >= KEPT_OPEN {
                 opened.clear();
             }
             let o = Opened {
-                file: file.clone(),
+                file,
                 dev: meta.dev(),
                 ino: meta.ino(),
             };
             opened.insert(path.to_string(), o);
         }
-        Ok(Some((file, meta)))
+    }
+
+    /// The open file `path` names now, and its metadata; `Ok(None)` if
+    /// it does not exist.
+    fn open_file(
+        &self,
+        path: &str,
+    ) -> Result<Option<(Arc<std::fs::File>, std::fs::Metadata)>, ReadError> {
+        let Some((meta, kept)) = self.checked(path)? else {
+            return Ok(None);
+        };
+        if let Some(file) = kept {
+            return Ok(Some((file, meta)));
+        }
+        let full = self.root.join(path);
+        let file = match std::fs::File::open(&full) {
+            Ok(f) => Arc::new(f),
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(ReadError::io(full.display(), &e)),
+        };
+        let opened = file
+            .metadata()
+            .map_err(|e| ReadError::io(full.display(), &e))?;
+        if (opened.dev(), opened.ino()) != (meta.dev(), meta.ino()) {
+            // The path was replaced between the check and the open.
+            return Err(ReadError::Other(format!(
+                "{} changed while it was being opened; try again",
+                full.display()
+            )));
+        }
+        self.keep(path, &opened, Some(file.clone()));
+        Ok(Some((file, opened)))
     }
 
     /// The archive's directory, canonical.
@@ -156,7 +187,7 @@ impl Store for LocalStore {
     }
 
     fn stamp(&self, path: &str) -> Option<String> {
-        let (_, meta) = self.open_file(path).ok()??;
+        let (meta, _) = self.checked(path).ok()??;
         let mtime = meta
             .modified()
             .ok()?
