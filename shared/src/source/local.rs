@@ -26,7 +26,10 @@ pub struct LocalStore {
     opened: Arc<Mutex<HashMap<String, Opened>>>,
 }
 
-/// A file resolved inside the root and opened: which file it is.
+/// A file's metadata now, and the file when it is kept open.
+type Checked = (std::fs::Metadata, Option<Arc<std::fs::File>>);
+
+/// A file resolved inside the root (and opened once read): which file it is.
 #[derive(Debug, Clone)]
 struct Opened {
     /// Open when it was read (a file only stamped is not opened).
@@ -57,7 +60,7 @@ impl LocalStore {
     fn checked(
         &self,
         path: &str,
-    ) -> Result<Option<(std::fs::Metadata, Option<Arc<std::fs::File>>)>, ReadError> {
+    ) -> Result<Option<Checked>, ReadError> {
         check_relative_path(path)?;
         let full = self.root.join(path);
         let now = match std::fs::metadata(&full) {
