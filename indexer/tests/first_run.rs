@@ -396,7 +396,7 @@ fn duration_flags_come_from_the_filter_table_and_refuse_what_is_no_length() {
     let bad = run(&["--min-duration", "ten minutes"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(
-        stderr(&bad).contains("invalid value 'ten minutes' for '--min-duration <MIN_DURATION>': \"ten minutes\" is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30)"),
+        stderr(&bad).contains("invalid value 'ten minutes' for '--min-duration <MIN_DURATION>': \"ten minutes\" is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30), never below 0"),
         "{}",
         stderr(&bad)
     );

@@ -55,12 +55,6 @@ pub struct Line {
     pub text: String,
 }
 
-/// `h:mm:ss` of a time (floored).
-pub fn hms(t: f64) -> String {
-    let s = t.max(0.0).floor() as u64;
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
 fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()
 }
@@ -346,7 +340,13 @@ fn assemble(
 ) -> UrlTranscript {
     let text: String = lines
         .iter()
-        .map(|l| format!("[{}] {}", hms(l.t), l.text))
+        .map(|l| {
+            format!(
+                "[{}] {}",
+                archilyzer_core::format::clock_with_hours(l.t),
+                l.text
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n");
     let text_of = |k: &str| info[k].as_str().map(str::to_string);

@@ -196,10 +196,18 @@ pub mod paths {
 /// A time in seconds as `[h:]mm:ss` (floored; negative is 0:00), as every
 /// printed timestamp shows it.
 pub fn clock(seconds: f64) -> String {
-    let s = seconds.max(0.0).floor() as u64;
-    if s >= 3600 {
-        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    } else {
-        format!("{}:{:02}", s / 60, s % 60)
+    match seconds.max(0.0) < 3600.0 {
+        true => {
+            let s = seconds.max(0.0).floor() as u64;
+            format!("{}:{:02}", s / 60, s % 60)
+        }
+        false => clock_with_hours(seconds),
     }
+}
+
+/// A time in seconds as `h:mm:ss`, the hours shown even when 0 (the
+/// transcript tool's line stamps, which line up in a column).
+pub fn clock_with_hours(seconds: f64) -> String {
+    let s = seconds.max(0.0).floor() as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }

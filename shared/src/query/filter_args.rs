@@ -14,7 +14,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::time::{parse_clock, parse_day, Clock};
+use crate::time::parse_day;
 
 /// Filter values as a user gave them (checked, where a row says how, by
 /// the front end that reads them; resolved by [`super::Filters::resolve`]).
@@ -131,11 +131,7 @@ fn day(text: &str) -> Result<String, String> {
 }
 
 fn seconds(text: &str) -> Result<String, String> {
-    parse_clock(text.trim(), Clock::Typed)
-        .map(|s| s.to_string())
-        .ok_or_else(|| {
-            format!("{text:?} is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30)")
-        })
+    super::filters::parse_length(text).map(|s| s.to_string())
 }
 
 /// Every filter, in the order help and schemas list them.
@@ -432,7 +428,7 @@ mod tests {
         assert_eq!(check("min_duration", "1:30").unwrap(), "90");
         assert_eq!(
             check("max_duration", "ten minutes").unwrap_err(),
-            "\"ten minutes\" is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30)"
+            "\"ten minutes\" is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30), never below 0"
         );
     }
 }

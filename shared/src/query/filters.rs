@@ -298,13 +298,17 @@ fn dates(args: &FilterArgs) -> Result<(Option<String>, Option<String>), FilterEr
 /// One length bound, in seconds.
 fn length(value: Option<&str>, argument: &'static str) -> Result<Option<f64>, FilterError> {
     let Some(v) = value else { return Ok(None) };
-    match parse_clock(v.trim(), Clock::Typed) {
-        Some(s) => Ok(Some(s)),
-        None => Err(FilterError::new(
-            argument,
-            format!("{argument} {v:?} is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30), never below 0"),
-        )),
-    }
+    parse_length(v)
+        .map(Some)
+        .map_err(|e| FilterError::new(argument, format!("{argument} {e}")))
+}
+
+/// A length bound as typed (seconds, `m:ss` or `h:mm:ss`), in seconds;
+/// the one check every front end's length flag and argument goes through.
+pub fn parse_length(text: &str) -> Result<f64, String> {
+    parse_clock(text.trim(), Clock::Typed).ok_or_else(|| {
+        format!("{text:?} is not a length: give seconds (90), m:ss (1:30) or h:mm:ss (1:01:30), never below 0")
+    })
 }
 
 /// Both length bounds; a shortest length above the longest is refused.

@@ -57,10 +57,7 @@ impl LocalStore {
     /// The metadata of the file `path` names now, once that file is known
     /// to resolve inside the root, and the file itself when it is kept
     /// open; `Ok(None)` if it does not exist.
-    fn checked(
-        &self,
-        path: &str,
-    ) -> Result<Option<Checked>, ReadError> {
+    fn checked(&self, path: &str) -> Result<Option<Checked>, ReadError> {
         check_relative_path(path)?;
         let full = self.root.join(path);
         let now = match std::fs::metadata(&full) {
