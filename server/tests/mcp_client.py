@@ -232,6 +232,16 @@ async def run(mode, connect, archive, token, made, over_http=False):
         check(sc["pages_read"] == 0 and "no page read (list kept)" in text_of(nxt)
               and "notes" not in sc and sc["total"] == first.structured_content["total"],
               f"{mode}: a cursor's page is cut from the kept worklist: no page read, the notes said once", text_of(nxt)[:600])
+        # So is a search for the pages that follow it by offset; another
+        # query (or another filter) is searched afresh.
+        first = (await client.call_tool("search_transcripts", {"query": "the", "limit": 3})).structured_content
+        nxt = await client.call_tool("search_transcripts", {"query": "the", "limit": 3, "offset": 3, "order": "newest"})
+        sc = nxt.structured_content
+        check(first["pages_read"] > 0 and sc["pages_read"] == 0 and sc["total"] == first["total"]
+              and "no page read for this page: the result of the same search on the unchanged archive was kept" in text_of(nxt),
+              f"{mode}: a search's next page by offset is cut from the kept result: no page read", text_of(nxt)[-600:])
+        other = (await client.call_tool("search_transcripts", {"query": "the", "limit": 3, "offset": 3, "exclude": ["cups"]})).structured_content
+        check(other["pages_read"] > 0, f"{mode}: a search with another filter is not the kept one", other)
 
         result = await client.call_tool("enumerate_matches", {"query": "k cups", "batch_size": 10})
         structured = result.structured_content

@@ -6,6 +6,7 @@
 
 pub mod args;
 pub mod catalog;
+pub mod kept;
 pub mod notes;
 pub mod read;
 pub mod registry;

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::args::FindOptions;
+use super::kept::Store;
 use super::worklist::{self, EnumerateArgs};
 
 use crate::budget;
@@ -108,21 +109,59 @@ pub fn request(query: &str, find: &FindOptions) -> Request {
 fn run(
     sources: &Sources,
     handle: &SourceHandle,
+    archive: &Archive,
     args: &SearchArgs,
     progress: Progress,
-) -> Result<(std::sync::Arc<Archive>, Response), String> {
-    let archive = sources.archive(handle)?;
+) -> Result<Response, String> {
     let index = sources.index_dir(handle);
     let mut videos = Vec::new();
     let mut response = search_each(
-        &archive,
+        archive,
         index.as_deref(),
         &request(&args.query, &args.find),
         &mut |v| videos.push(v),
         &mut |done, total| progress(Tick::pages(done, total)),
     )?;
     response.videos = videos;
-    Ok((archive, response))
+    Ok(response)
+}
+
+/// The searches kept ([`super::kept`]) so the pages that follow one by
+/// `offset` cost no scan. Their hits hold cue text, so the bound is in
+/// bytes as well as in results.
+static FOUND: Store<Found> = Store::new(8, 32 << 20);
+
+/// A search's result, ready to page: its rows (mirrors folded unless the
+/// call said not to), what folding did, and the rows' counts (the
+/// response's hit totals set to them).
+pub struct Found {
+    r: Response,
+    rows: Vec<Row>,
+    collapsed: Option<String>,
+    counts: Counts,
+}
+
+impl Found {
+    /// The result of `r`, its videos folded into rows when `fold` says.
+    pub fn of(archive: &Archive, mut r: Response, fold: bool) -> Found {
+        let (rows, collapsed) = rows(archive, &mut r, fold);
+        let counts = recount(&mut r, &rows, |v| v.hits.len());
+        Found {
+            r,
+            rows,
+            collapsed,
+            counts,
+        }
+    }
+
+    /// About how many bytes it holds.
+    fn bytes(&self) -> usize {
+        let hit = |h: &archilyzer_core::query::Hit| 96 + h.text.len();
+        self.rows
+            .iter()
+            .map(|row| 512 + row.video.hits.iter().map(hit).sum::<usize>())
+            .sum()
+    }
 }
 
 /// Footer lines every search result carries.
@@ -398,7 +437,13 @@ pub fn search_transcripts(
     budget: usize,
     progress: Progress,
 ) -> ToolResult {
-    let (archive, r) = run(sources, handle, args, progress)?;
+    let archive = sources.archive(handle)?;
+    let (found, kept) = FOUND.kept_or_made(&archive, &shape(args), || {
+        let r = run(sources, handle, &archive, args, progress)?;
+        let found = Found::of(&archive, r, args.find.collapse_duplicates);
+        let bytes = found.bytes();
+        Ok::<_, String>((found, bytes))
+    })?;
     let label = format!("{:?}", args.query);
     let shown = Shown {
         page: &args.page,
@@ -406,7 +451,15 @@ pub fn search_transcripts(
         budget,
         default_order: Order::Relevance,
     };
-    Ok(render_page(&archive, r, &shown, &label))
+    Ok(render_page(&archive, &found, kept, &shown, &label))
+}
+
+/// What decides a search's result: the query and how it is found (not
+/// the page asked, nor how it is shown).
+fn shape(args: &SearchArgs) -> String {
+    let query = serde_json::to_string(&args.query).unwrap_or_default();
+    let find = serde_json::to_string(&args.find).unwrap_or_default();
+    format!("search_transcripts\n{query}\n{find}")
 }
 
 /// How a page of a result is shown: which page, mirrors folded or not,
@@ -423,17 +476,18 @@ pub struct Shown<'a> {
 }
 
 /// One page of a result, as `shown` says, headed by a warning when it is
-/// not the whole set; `label` names what was searched.
+/// not the whole set; `label` names what was searched, `kept` says the
+/// result was kept from an earlier call (so no page was read for this
+/// one).
 pub fn render_page(
     archive: &Archive,
-    mut r: Response,
+    found: &Found,
+    kept: bool,
     shown: &Shown,
     label: &str,
 ) -> (String, Value) {
-    let (rows, collapsed) = rows(archive, &mut r, shown.fold);
-    let counts = recount(&mut r, &rows, |v| v.hits.len());
     let order = shown.page.order.unwrap_or(shown.default_order);
-    let rows = arranged(archive, rows, order);
+    let rows = arranged(archive, &found.rows, order);
     let (limit, offset) = (shown.page.limit, shown.page.offset);
     let snippets = shown.page.include_snippets;
     let base_style = shown.page.link_style == LinkStyle::Base;
@@ -446,18 +500,22 @@ pub fn render_page(
         .collect();
     let order_line = order.describe_for(rows.iter().map(|r| &r.video));
     let mut tail = format!("{order_line}\n");
-    tail.extend(collapsed.iter().map(|c| format!("{c}\n")));
-    tail.push_str(&footer(&r).join("\n"));
+    tail.extend(found.collapsed.iter().map(|c| format!("{c}\n")));
+    tail.push_str(&footer(&found.r).join("\n"));
+    if kept {
+        tail.push_str(KEPT_LINE);
+    }
     let page = Page {
         archive,
-        counts,
-        r: &r,
+        counts: found.counts.clone(),
+        r: &found.r,
+        pages_read: if kept { 0 } else { found.r.pages_read },
         rows: &rows,
         blocks: &blocks,
         label,
         tail: &tail,
         order_line: &order_line,
-        collapsed: &collapsed,
+        collapsed: &found.collapsed,
         limit,
         offset,
         snippets,
@@ -467,12 +525,16 @@ pub fn render_page(
     })
 }
 
+/// What a page of a kept result says of the pages it read.
+const KEPT_LINE: &str = "\nno page read for this page: the result of the same search on the unchanged archive was kept";
+
 /// One page of a search result, before it is fitted to its budget.
 struct Page<'a> {
     archive: &'a Archive,
     counts: Counts,
     r: &'a Response,
-    rows: &'a [Row],
+    pages_read: usize,
+    rows: &'a [&'a Row],
     blocks: &'a [Block],
     label: &'a str,
     tail: &'a str,
@@ -502,7 +564,7 @@ impl Page<'_> {
                 hits_each: 0,
             };
         }
-        let shown: Vec<&Row> = self.rows.iter().skip(offset).take(fit.videos).collect();
+        let shown: Vec<&Row> = self.rows.iter().copied().skip(offset).take(fit.videos).collect();
         // The exact count first (after a warning that qualifies every
         // count), then what this page is of it.
         let mut out = first_lines(self.archive, r);
@@ -545,7 +607,7 @@ impl Page<'_> {
             hits_shown_per_video: self.snippets.then_some(fit.hits_each),
             order: self.order_line.to_string(),
             videos: shown.iter().map(|row| listed(row, fit.hits_each)).collect(),
-            pages_read: r.pages_read,
+            pages_read: self.pages_read,
             pages_total: r.pages_total,
             index: r.index.describe(),
             scan: ScanNotes::of(r, self.collapsed),
@@ -557,15 +619,11 @@ impl Page<'_> {
 
 /// The rows in `order` (the whole set, before paging, so every page of
 /// `offset` paging agrees).
-fn arranged(archive: &Archive, rows: Vec<Row>, order: Order) -> Vec<Row> {
+fn arranged<'a>(archive: &Archive, rows: &'a [Row], order: Order) -> Vec<&'a Row> {
     let archive_videos = archive.video_count();
     let refs: Vec<&VideoResult> = rows.iter().map(|r| &r.video).collect();
     let positions = order.arrange(&refs, archive_videos);
-    let mut slots: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
-    positions
-        .into_iter()
-        .filter_map(|i| slots[i].take())
-        .collect()
+    positions.into_iter().map(|i| &rows[i]).collect()
 }
 
 /// How much of a page of blocks fits a budget.

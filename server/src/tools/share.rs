@@ -5,7 +5,7 @@
 //! linked results and the handle to pass as `source` from then on.
 //! `dry_run` returns the plan alone. Nothing is switched or remembered.
 
-use super::search::{render_page, PageArgs, Shown, DEFAULT_MAX_PAGES, MAX_VIDEOS};
+use super::search::{render_page, Found, PageArgs, Shown, DEFAULT_MAX_PAGES, MAX_VIDEOS};
 use crate::tool::{Context, Progress, Tick, ToolResult};
 use archilyzer_core::query::{Filters, Scope, FILTERS};
 use archilyzer_core::share::eval::{self, Caps};
@@ -290,7 +290,8 @@ fn run(
         budget,
         default_order: archilyzer_core::query::order::Order::Archive,
     };
-    let (page, mut structured) = render_page(&archive, response, &shown, &link.tree.render());
+    let found = Found::of(&archive, response, args.collapse_duplicates);
+    let (page, mut structured) = render_page(&archive, &found, false, &shown, &link.tree.render());
     // The page is a SearchPage already; the plan joins it, as OpenLink
     // declares.
     structured["plan"] = crate::output::content(&facts);

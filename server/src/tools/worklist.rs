@@ -6,14 +6,9 @@
 //! that continues it names the next row and a fingerprint of the whole
 //! list (the arguments that shape it, every row's identity and hit count).
 //!
-//! A made worklist is kept ([`kept_or_made`]) so the cursors that follow
-//! it cost no scan: it is handed out again only to a call with the same
-//! arguments (but for the presentation ones) on the same opened archive
-//! whose page table is unchanged (every page's manifest sha256 and file
-//! stamp). An archive re-read (`list_channels` with `refresh`) is another
-//! archive; a page touched within `SETTLED_SECS` of the scan is not
-//! kept (a file rewritten within one tick of the clock can keep its
-//! stamp: git's "racily clean" rule).
+//! A made worklist is kept ([`kept_or_made`], by the rules of
+//! [`super::kept`]) so the cursors that follow it cost no scan; the
+//! arguments that shape it are all but the presentation ones.
 //!
 //! Promise: the pages of one worklist, followed cursor by cursor, list
 //! every row exactly once, in order; a cursor used after the list changed
@@ -21,7 +16,7 @@
 //! refused with a message saying so, never answered with a shifted page.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::Arc;
 
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::Response;
@@ -30,6 +25,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::args::FindOptions;
+use super::kept::Store;
 use archilyzer_core::collapse::Row;
 
 /// `enumerate_matches`' arguments.
@@ -74,12 +70,10 @@ pub struct List<'a> {
     title_chars: usize,
 }
 
-/// How many made worklists are kept (the oldest goes first).
-const KEPT_LISTS: usize = 8;
-
-/// How long before a scan every page must have last changed for the
-/// worklist to be kept.
-const SETTLED_SECS: u64 = 2;
+/// The made worklists kept ([`super::kept`]): the cursors that follow
+/// one cost no scan. A list holds no cue text, so a few megabytes hold
+/// the largest.
+static KEPT: Store<Made> = Store::new(8, 64 << 20);
 
 /// What one scan found for a worklist.
 pub struct Made {
@@ -93,62 +87,27 @@ pub struct Made {
     pub hits: HashMap<Key, usize>,
 }
 
-type KeptList = (Weak<Archive>, String, Arc<Made>);
-
-static KEPT: Mutex<Vec<KeptList>> = Mutex::new(Vec::new());
-
-fn kept() -> std::sync::MutexGuard<'static, Vec<KeptList>> {
-    KEPT.lock().unwrap_or_else(|e| e.into_inner())
+impl Made {
+    /// About how many bytes it holds.
+    fn bytes(&self) -> usize {
+        self.rows.len() * 512
+    }
 }
 
 /// The worklist `args` asks of `archive`: the kept one when a call with
 /// the same arguments made it on this archive, unchanged since; else
-/// `make`'s (then kept, when the archive's pages are settled). The flag
-/// says whether it was kept.
+/// `make`'s. The flag says whether it was kept.
 pub fn kept_or_made(
     archive: &Arc<Archive>,
     args: &EnumerateArgs,
     make: impl FnOnce() -> Result<Made, String>,
 ) -> Result<(Arc<Made>, bool), String> {
-    let (pages, _) = archive.page_table();
-    let mut key = arguments_text(args);
-    for p in &pages {
-        key.push_str(&format!(
-            "{}/{:?}/{}/{}:{}:{}\n",
-            p.site,
-            p.layer,
-            p.channel,
-            p.page,
-            p.sha256,
-            p.stamp.as_deref().unwrap_or("")
-        ));
-    }
-    let key = archilyzer_core::source::sha256_hex(key.as_bytes());
-    let found = kept()
-        .iter()
-        .find(|(a, k, _)| *k == key && std::ptr::eq(a.as_ptr(), Arc::as_ptr(archive)))
-        .map(|(_, _, m)| m.clone());
-    if let Some(made) = found {
-        return Ok((made, true));
-    }
-    let settled = pages.iter().all(|p| {
-        p.stamp.as_deref().is_none_or(|s| {
-            archilyzer_core::source::stamp_older_than(
-                s,
-                std::time::Duration::from_secs(SETTLED_SECS),
-            )
+    KEPT.kept_or_made(archive, &arguments_text(args), || {
+        make().map(|made| {
+            let bytes = made.bytes();
+            (made, bytes)
         })
-    });
-    let made = Arc::new(make()?);
-    if settled {
-        let mut kept = kept();
-        kept.retain(|(a, _, _)| a.strong_count() > 0);
-        if kept.len() >= KEPT_LISTS {
-            kept.remove(0);
-        }
-        kept.push((Arc::downgrade(archive), key, made.clone()));
-    }
-    Ok((made, false))
+    })
 }
 
 /// The arguments that shape a list, as text. What only presents it (the
