@@ -2,7 +2,7 @@
 
 # Build both binaries, optimised.
 build:
-    cargo build --release && cargo build --release -p archilyzer-index --features dev
+    cargo build --release
 
 # The tests (the same command the README and CI use).
 test:
@@ -21,7 +21,7 @@ stats:
 
 # Regenerate the committed test archive (deterministic: same bytes).
 testdata:
-    cargo run --release -p archilyzer-index --features dev --bin archilyzer-dev -- gen --out testdata/archive --bytes 3MB --seed 1
+    cargo run --release -p archilyzer-dev -- gen --out testdata/archive --bytes 3MB --seed 1
 
 # Import the TWIML corpus beside the checkout into /tmp/twiml.
 twiml:
@@ -30,7 +30,7 @@ twiml:
 
 # A generated archive of the reference shape in /tmp/ref: alpha is 5 channels, 1.35 GB.
 gen-ref:
-    cargo run --release -p archilyzer-index --features dev --bin archilyzer-dev -- gen --out /tmp/ref --bytes 1.53GB --seed 1
+    cargo run --release -p archilyzer-dev -- gen --out /tmp/ref --bytes 1.53GB --seed 1
 
 # Index the committed test archive (into the cache dir).
 build-index:
@@ -43,7 +43,7 @@ parity: build-index
 # The reference benchmark on /tmp/ref (see gen-ref).
 bench:
     cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local /tmp/ref/alpha
-    cargo run --release -p archilyzer-index --features dev --bin archilyzer-dev -- bench --local /tmp/ref/alpha
+    cargo run --release -p archilyzer-dev -- bench --local /tmp/ref/alpha
 
 # Fuzz every parser for SECONDS each (default 60); crashes land in fuzz/artifacts.
 fuzz seconds="60":
@@ -51,7 +51,7 @@ fuzz seconds="60":
 
 # Soak one server with 10,000 mixed calls on TWIML (imports and indexes it first).
 soak:
-    cargo build --release && cargo build --release -p archilyzer-index --features dev
+    cargo build --release
     target/release/archilyzer-index import --from ../shared/corpora/twiml/vtt --out /tmp/soak-twiml --channel twiml --channel-name "TWIML AI Podcast" --page-bytes 500KB
     target/release/archilyzer-index build --local /tmp/soak-twiml --index /tmp/soak-twiml-index
     .venv/bin/python server/tests/soak.py target/release/archilyzer-mcp /tmp/soak-twiml /tmp/soak-twiml-index 10000 4
@@ -65,15 +65,15 @@ real-ref videos="12000":
     python3 scripts/ytdlp_download.py ../shared/corpora/twiml/vtt /tmp/real-ref/dl {{videos}} 5
     cargo run --release -p archilyzer-index --bin archilyzer-index -- import --from /tmp/real-ref/dl --out /tmp/real-ref/archive
     cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local /tmp/real-ref/archive --index /tmp/real-ref/index
-    cargo run --release -p archilyzer-index --features dev --bin archilyzer-dev -- bench --local /tmp/real-ref/archive --index /tmp/real-ref/index --repeat 5 --rare austerity --common transformers --remote-latency-ms 50 --remote-mbps 100
+    cargo run --release -p archilyzer-dev -- bench --local /tmp/real-ref/archive --index /tmp/real-ref/index --repeat 5 --rare austerity --common transformers --remote-latency-ms 50 --remote-mbps 100
 
 # The HTML report and SVG chart in headless Chromium (apt install chromium);
 # screenshots in target/html-report.
 html-report:
-    cargo build --release && cargo build --release -p archilyzer-index --features dev
+    cargo build --release
     python3 indexer/tests/html_report.py target/release/archilyzer-index testdata/archive/alpha target/html-report
 
 # The picture in docs/mentions-over-time.md, from the test archive.
 docs-picture:
-    cargo build --release && cargo build --release -p archilyzer-index --features dev
+    cargo build --release
     target/release/archilyzer-index trend --local testdata/archive/alpha --no-index "k cups" husolvozel --by quarter --svg docs/trend-example.svg

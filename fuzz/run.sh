@@ -2,7 +2,7 @@
 # Runs each fuzz target for SECONDS (default 60) from the seeds, and prints
 # how many inputs each one executed. A crash stops the run; its input is
 # in fuzz/artifacts/<target>/ and belongs in fuzz/regressions/<target>/
-# once fixed (tests/fuzz_regressions.rs runs those on every cargo test).
+# once fixed (server/fuzzing/tests/regressions.rs runs those on every cargo test).
 #   bash fuzz/run.sh [SECONDS] [TARGET ...]
 #   bash fuzz/run.sh --build-only      (build the fuzzer, run nothing)
 #

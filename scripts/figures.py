@@ -4,7 +4,7 @@ line, taken from it. No figure in either is typed by hand.
 
   python3 scripts/figures.py [--bytes 200MB] [--repeat 5] [--corpus DIR]
       measures and writes docs/figures.md and the README's figures line
-      (needs `cargo build --release -p archilyzer-index --features dev` and ripgrep for the full-scan column).
+      (needs `cargo build --release` and ripgrep for the full-scan column).
   python3 scripts/figures.py --render
       writes docs/figures.md and the README's figures line again from the
       figures docs/figures.md records (after changing how they are worded;

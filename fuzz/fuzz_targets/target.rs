@@ -1,5 +1,5 @@
 //! One source for every fuzz target: the binary's name picks the body in
-//! `archilyzer_mcp::fuzzing` (so `cargo fuzz run vtt` fuzzes the VTT
+//! `archilyzer_fuzzing` (so `cargo fuzz run vtt` fuzzes the VTT
 //! parser).
 
 #![no_main]
@@ -11,9 +11,9 @@ fn target() -> &'static str {
     NAME.get_or_init(|| {
         let exe = std::env::current_exe().expect("the fuzzer knows its own path");
         let name = exe.file_stem().expect("a file name").to_string_lossy().into_owned();
-        assert!(archilyzer_mcp::fuzzing::TARGETS.contains(&name.as_str()), "no fuzz target {name}");
+        assert!(archilyzer_fuzzing::TARGETS.contains(&name.as_str()), "no fuzz target {name}");
         name
     })
 }
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| archilyzer_mcp::fuzzing::run(target(), data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| archilyzer_fuzzing::run(target(), data));

@@ -1,5 +1,5 @@
-//! archilyzer-index as a library: what the `archilyzer-index` and
-//! `archilyzer-dev` binaries do, in modules the tests can call. Each
+//! archilyzer-index as a library: what the `archilyzer-index` binary
+//! does, in modules the tests (and `archilyzer-dev`) can call. Each
 //! subcommand is a module with its flags and one `command` function.
 //!
 //! - [`cli`]: the flags several commands share (the archive, the index).
@@ -19,31 +19,23 @@
 //! - [`stats`]: figures about an archive.
 //! - [`size`]: human byte sizes on the command line (`50MB`, `1.3GiB`).
 //!
-//! Behind the `dev` feature, the developers' tools of `archilyzer-dev`,
-//! out of what people install: `bench` (the reference query set, timed
-//! beside `rg`), `generate` (the deterministic archive generator) and
-//! `serve` (a composed dir over HTTP on loopback, slowed on purpose, for
-//! the remote benchmark rows).
+//! The developers' tools (`archilyzer-dev`: the generator, the benchmark,
+//! the slowed loopback host) are a crate of their own, indexer/dev/, so
+//! nothing of them is in what people install.
 #![forbid(unsafe_code)]
 
-#[cfg(feature = "dev")]
-pub mod bench;
 pub mod build;
 pub mod chart;
 pub mod check;
 pub mod cli;
 pub mod compose;
 pub mod filter_flags;
-#[cfg(feature = "dev")]
-pub mod generate;
 pub mod html;
 pub mod import;
 pub mod progress;
 pub mod query_flags;
 pub mod related;
 pub mod search;
-#[cfg(feature = "dev")]
-pub mod serve;
 pub mod size;
 pub mod stats;
 pub mod terms;

@@ -1,7 +1,7 @@
 //! `archilyzer-index`: the command line people run. Each subcommand is one
 //! call into the module named after it; nothing here decides behaviour.
 //! The developer tools (the generator, the benchmark, the slowed test
-//! host) are the separate `archilyzer-dev` binary.
+//! host) are the separate `archilyzer-dev` binary (indexer/dev/).
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{search, Request};
-use archilyzer_index::generate::{self, GenOptions};
+use archilyzer_dev::generate::{self, GenOptions};
 use common::{files_under, open_local, transcript_pages};
 use proptest::prelude::*;
 

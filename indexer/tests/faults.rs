@@ -12,7 +12,7 @@ use std::process::Command;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{search, Request};
 use archilyzer_core::source::SourceHandle;
-use archilyzer_core::testkit::TestServer;
+use archilyzer_testkit::TestServer;
 use common::{copy_dir, files_under, generated, open, open_local, transcript_pages};
 
 fn bin() -> Command {

@@ -10,7 +10,7 @@ use std::path::Path;
 use archilyzer_core::archive::{read_corpus, Archive};
 use archilyzer_core::format::*;
 use archilyzer_core::source::{sha256_hex, LocalStore, SourceHandle, Store};
-use archilyzer_index::generate::{self, Videos};
+use archilyzer_dev::generate::{self, Videos};
 use common::{gen_options, generated, open_local};
 
 #[test]

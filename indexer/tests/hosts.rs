@@ -11,7 +11,7 @@ use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::index;
 use archilyzer_core::query::{search, Request};
 use archilyzer_core::source::SourceHandle;
-use archilyzer_core::testkit::{Fault, Habits, TestServer};
+use archilyzer_testkit::{Fault, Habits, TestServer};
 use common::{generated, open, open_local};
 
 const PAGE: &str = "alpha/transcripts/daily-dispatch/page-0002.json";

@@ -7,7 +7,7 @@ mod common;
 
 use archilyzer_core::memory;
 use archilyzer_core::query::{search, Request};
-use archilyzer_core::testkit::TestServer;
+use archilyzer_testkit::TestServer;
 use common::{generated, open};
 
 /// Requests for transcript pages, whole (not ranges).

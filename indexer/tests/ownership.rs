@@ -84,9 +84,9 @@ impl Scratch {
     fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
         // `gen` and `bench` are developer tools, in their own binary.
         let exe = if matches!(args.first(), Some(&"gen" | &"bench")) {
-            env!("CARGO_BIN_EXE_archilyzer-dev")
+            dev_binary()
         } else {
-            env!("CARGO_BIN_EXE_archilyzer-index")
+            PathBuf::from(env!("CARGO_BIN_EXE_archilyzer-index"))
         };
         Command::new(exe)
             .args(args)
@@ -119,6 +119,19 @@ impl Scratch {
             "{args:?} changed files under the scratch folder"
         );
     }
+}
+
+/// `archilyzer-dev`, beside this crate's binary: it is a crate of its own
+/// (indexer/dev/), which `cargo test --workspace` builds too.
+fn dev_binary() -> PathBuf {
+    let name = format!("archilyzer-dev{}", std::env::consts::EXE_SUFFIX);
+    let exe = Path::new(env!("CARGO_BIN_EXE_archilyzer-index")).with_file_name(name);
+    assert!(
+        exe.is_file(),
+        "{} is not built: run these tests with `cargo test --workspace --release` (archilyzer-dev is its own crate, indexer/dev/)",
+        exe.display()
+    );
+    exe
 }
 
 fn ok(out: &Output) {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use archilyzer_core::archive::Site;
 use archilyzer_core::format::paths::Layer;
 use archilyzer_core::source::ReadError;
-use archilyzer_core::testkit::{Fault, TestServer};
+use archilyzer_testkit::{Fault, TestServer};
 use common::{generated, open, open_local};
 
 /// Every file of `a` equals the same file of `b`.
@@ -306,7 +306,7 @@ fn a_warm_page_table_asks_the_server_for_nothing() {
     let archive = remote_alpha(&server);
     let (first, problems) = archive.page_table();
     assert!(problems.is_empty(), "{problems:?}");
-    let manifests = |log: &[archilyzer_core::testkit::Logged]| {
+    let manifests = |log: &[archilyzer_testkit::Logged]| {
         log.iter()
             .filter(|l| l.path.ends_with("manifest.json"))
             .count()

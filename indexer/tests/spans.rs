@@ -13,7 +13,7 @@ use archilyzer_core::archive::Archive;
 use archilyzer_core::format::spans;
 use archilyzer_core::index::{self, LayerName, RawIndex};
 use archilyzer_core::query::{search, Request, Response};
-use archilyzer_core::testkit::TestServer;
+use archilyzer_testkit::TestServer;
 use common::{copy_dir, generated, open, open_local};
 use fst::Streamer;
 

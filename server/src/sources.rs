@@ -308,7 +308,7 @@ pub struct Source {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use archilyzer_core::testkit::TestServer;
+    use archilyzer_testkit::TestServer;
 
     fn testdata() -> PathBuf {
         std::fs::canonicalize(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/archive")).unwrap()

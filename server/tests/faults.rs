@@ -7,7 +7,7 @@
 mod common;
 
 use archilyzer_core::source::SourceHandle;
-use archilyzer_core::testkit::TestServer;
+use archilyzer_testkit::TestServer;
 use common::{context, testdata};
 use serde_json::json;
 

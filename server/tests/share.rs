@@ -9,7 +9,7 @@ use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::query::Request;
 use archilyzer_core::share::eval::link_for;
 use archilyzer_core::source::SourceHandle;
-use archilyzer_core::testkit::TestServer;
+use archilyzer_testkit::TestServer;
 use common::{context as ctx, run, slugs as ids, testdata};
 use serde_json::json;
 

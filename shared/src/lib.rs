@@ -26,8 +26,10 @@
 //!   end.
 //! - [`query`]: the engine: filters, the plan (which pages to read), the
 //!   scan that confirms every hit on the page text, and the matcher.
-//! - `testkit` (feature `testkit`, tests only): a loopback HTTP server that
-//!   serves a folder and injects faults, and fakes of the editor and umtool.
+//!
+//! The tests' loopback HTTP server (it serves a folder and injects
+//! faults) is a crate of its own, `archilyzer-testkit` (shared/testkit/),
+//! so no build of this crate has a test-only part.
 //!
 //! # Example: index an archive, then search it
 //!
@@ -150,6 +152,3 @@ pub mod text;
 pub mod time;
 pub mod trend;
 pub mod typo;
-
-#[cfg(feature = "testkit")]
-pub mod testkit;

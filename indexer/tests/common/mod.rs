@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::source::{HttpOptions, RetryPolicy, SourceHandle};
-use archilyzer_index::generate::{self, GenOptions};
+use archilyzer_dev::generate::{self, GenOptions};
 
 /// The options every generated test archive uses.
 pub fn gen_options(out: &Path) -> GenOptions {

@@ -188,16 +188,30 @@ mod tests {
         let made = Cell::new(0);
         let archive = open(dir.path());
         assert!(!ask(&store, &archive, "a", &made));
-        assert!(ask(&store, &archive, "a", &made), "the same call again is kept");
+        assert!(
+            ask(&store, &archive, "a", &made),
+            "the same call again is kept"
+        );
         assert!(!ask(&store, &archive, "b", &made), "another shape is made");
         let reopened = open(dir.path());
-        assert!(!ask(&store, &reopened, "a", &made), "an archive opened again is another archive");
+        assert!(
+            !ask(&store, &reopened, "a", &made),
+            "an archive opened again is another archive"
+        );
         // A page rewritten (another time, so another stamp) changes the key.
         let page = dir.path().join("transcripts/daily-dispatch/page-0001.json");
-        assert!(page.is_file(), "{} is a page of the test archive", page.display());
+        assert!(
+            page.is_file(),
+            "{} is a page of the test archive",
+            page.display()
+        );
         let file = std::fs::File::options().write(true).open(&page).unwrap();
-        file.set_modified(SystemTime::now() - Duration::from_secs(30)).unwrap();
-        assert!(!ask(&store, &archive, "a", &made), "a changed page is scanned again");
+        file.set_modified(SystemTime::now() - Duration::from_secs(30))
+            .unwrap();
+        assert!(
+            !ask(&store, &archive, "a", &made),
+            "a changed page is scanned again"
+        );
         assert_eq!(made.get(), 4);
     }
 
@@ -222,7 +236,10 @@ mod tests {
             ask(&by_count, &archive, shape, &made);
         }
         assert_eq!(by_count.len(), 2);
-        assert!(!ask(&by_count, &archive, "a", &made), "the oldest went first");
+        assert!(
+            !ask(&by_count, &archive, "a", &made),
+            "the oldest went first"
+        );
         assert!(ask(&by_count, &archive, "c", &made));
         // Each result is 10 bytes: a budget of 25 holds two, of 5 none.
         let by_bytes = Store::new(8, 25);
@@ -232,6 +249,9 @@ mod tests {
         assert_eq!(by_bytes.len(), 2);
         let too_small = Store::new(8, 5);
         ask(&too_small, &archive, "a", &made);
-        assert!(too_small.is_empty(), "a result over the whole budget is not kept");
+        assert!(
+            too_small.is_empty(),
+            "a result over the whole budget is not kept"
+        );
     }
 }

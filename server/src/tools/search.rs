@@ -526,7 +526,8 @@ pub fn render_page(
 }
 
 /// What a page of a kept result says of the pages it read.
-const KEPT_LINE: &str = "\nno page read for this page: the result of the same search on the unchanged archive was kept";
+const KEPT_LINE: &str =
+    "\nno page read for this page: the result of the same search on the unchanged archive was kept";
 
 /// One page of a search result, before it is fitted to its budget.
 struct Page<'a> {
@@ -564,7 +565,13 @@ impl Page<'_> {
                 hits_each: 0,
             };
         }
-        let shown: Vec<&Row> = self.rows.iter().copied().skip(offset).take(fit.videos).collect();
+        let shown: Vec<&Row> = self
+            .rows
+            .iter()
+            .copied()
+            .skip(offset)
+            .take(fit.videos)
+            .collect();
         // The exact count first (after a warning that qualifies every
         // count), then what this page is of it.
         let mut out = first_lines(self.archive, r);

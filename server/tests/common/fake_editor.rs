@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
-use archilyzer_core::testkit::{respond, Listener, Request};
+use archilyzer_testkit::{respond, Listener, Request};
 
 /// Where the fake editor says its files are.
 pub const ROOT: &str = "/srv/archilyzer/transcripts";

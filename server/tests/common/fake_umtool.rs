@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
-use archilyzer_core::testkit::{respond, Listener, Request};
+use archilyzer_testkit::{respond, Listener, Request};
 
 #[derive(Default)]
 struct State {

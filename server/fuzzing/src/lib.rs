@@ -1,5 +1,5 @@
 //! The body of every fuzz target, in one place, so that `fuzz/` (cargo
-//! fuzz, libFuzzer) and the regression test (`tests/fuzz_regressions.rs`,
+//! fuzz, libFuzzer) and the regression test (`tests/regressions.rs`,
 //! every input that ever failed, on stable) run the very same code.
 //!
 //! Each body feeds arbitrary bytes to one parser and checks what the
@@ -8,6 +8,7 @@
 //! itself; a parsed page reads the same through the owned and the
 //! borrowed types; an index made of arbitrary bytes never changes an
 //! answer (invariant 1: it may only cost time).
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -21,8 +22,8 @@ use archilyzer_core::share::ShareLink;
 use archilyzer_core::source::SourceHandle;
 use serde_json::Value;
 
-use crate::editor::clip::{parse_seconds, plan_window, MAX_WINDOW};
-use crate::plans::request;
+use archilyzer_mcp::editor::clip::{parse_seconds, plan_window, MAX_WINDOW};
+use archilyzer_mcp::plans::request;
 
 /// The targets, by name.
 pub const TARGETS: &[&str] = &[
@@ -89,7 +90,7 @@ fn corpus_json(data: &[u8]) {
 fn fixture() -> &'static (Archive, Vec<(String, usize)>) {
     static FIXTURE: OnceLock<(Archive, Vec<(String, usize)>)> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/archive/alpha");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/archive/alpha");
         let archive = Archive::open(&SourceHandle::local(&dir), &OpenOptions::default())
             .expect("testdata/archive/alpha opens");
         let answer = answer(&archive, None);

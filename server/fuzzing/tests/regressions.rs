@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use archilyzer_mcp::fuzzing::{regressions, run, TARGETS};
+use archilyzer_fuzzing::{regressions, run, TARGETS};
 
 #[test]
 fn every_input_a_fuzzer_failed_on_now_passes() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
     let mut count = 0;
     for target in TARGETS {
         for file in regressions(&root, target) {

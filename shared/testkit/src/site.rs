@@ -209,7 +209,7 @@ fn handle(
         (habits.gzip && gzip_asked && range.is_none()) || (habits.gzip_ranges && range.is_some());
     let weak = habits.weak_etags || gzip;
     let etag = body.as_ref().filter(|_| !habits.no_etags).map(|b| {
-        let tag = format!("\"{}\"", &crate::source::sha256_hex(b)[..16]);
+        let tag = format!("\"{}\"", &archilyzer_core::source::sha256_hex(b)[..16]);
         if weak {
             format!("W/{tag}")
         } else {

@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use archilyzer_index::{bench, generate, serve};
+use archilyzer_dev::{bench, generate, serve};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]

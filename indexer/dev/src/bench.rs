@@ -503,10 +503,10 @@ fn remote_rows(
 pub struct BenchArgs {
     #[command(flatten)]
     /// The archive to measure.
-    pub source: crate::cli::SourceArgs,
+    pub source: archilyzer_index::cli::SourceArgs,
     #[command(flatten)]
     /// Its index.
-    pub index: crate::cli::IndexArgs,
+    pub index: archilyzer_index::cli::IndexArgs,
     /// Runs per row; the median is reported.
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
@@ -552,7 +552,7 @@ pub struct BenchOneArgs {
 /// Runs the bench the flags describe, refusing a loaded machine unless
 /// forced.
 pub fn command(args: &BenchArgs) -> Result<std::process::ExitCode> {
-    let json = crate::trend::claim(
+    let json = archilyzer_index::trend::claim(
         args.json.as_deref(),
         archilyzer_core::output_file::FileKind::Json,
         "--json",

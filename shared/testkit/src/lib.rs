@@ -8,6 +8,7 @@
 //! every byte on the wire is under the test's control. One thread per
 //! connection; every response closes its connection; dropping a server
 //! stops it.
+#![forbid(unsafe_code)]
 
 pub mod site;
 

@@ -28,8 +28,8 @@ use archilyzer_core::format::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::compose::{self, Pager, Staging};
 use archilyzer_core::output::{self, OutputKind};
+use archilyzer_index::compose::{self, Pager, Staging};
 pub use video::Videos;
 pub use vocab::{Vocabulary, TRAP_PHRASES};
 
@@ -41,7 +41,7 @@ pub struct GenArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Approximate transcript bytes, e.g. 4MB or 1.3GB.
-    #[arg(long, value_parser = crate::size::parse_size)]
+    #[arg(long, value_parser = archilyzer_index::size::parse_size)]
     pub bytes: u64,
     /// Seed of every random choice; the same seed gives the same bytes.
     #[arg(long, default_value_t = 1)]
