@@ -118,8 +118,21 @@ http {{
     }
 
     /// The access log's lines so far.
+    /// The access log once it has settled: nginx writes a request's line
+    /// after the response's last byte is sent, so a client can hold the
+    /// answer before its line is there (seen on a loaded machine).
     fn log(&self) -> Vec<Line> {
-        let text = std::fs::read_to_string(self.dir.path().join("access.log")).unwrap_or_default();
+        let path = self.dir.path().join("access.log");
+        let read = || std::fs::read_to_string(&path).unwrap_or_default();
+        let mut text = read();
+        for _ in 0..30 {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            let now = read();
+            if now == text {
+                break;
+            }
+            text = now;
+        }
         text.lines()
             .filter_map(|l| {
                 let mut parts = l.splitn(5, ' ');

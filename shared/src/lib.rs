@@ -10,6 +10,8 @@
 //!   files and a byte-budgeted, coalescing page cache.
 //! - [`captions`]: parsers for the caption files people have (WebVTT, SRT,
 //!   Whisper TSV/JSON, YouTube json3/srv3).
+//! - [`platform`]: web hosts and platforms, and the video id a watch URL
+//!   names, for import, the transcript tool and the editor tools alike.
 //! - [`logging`]: the stderr logger both binaries install.
 //! - [`net`]: the HTTP runtime and client both binaries share.
 //! - [`share`]: viewer share links (a whole search in one URL).
@@ -142,6 +144,7 @@ pub mod memory;
 pub mod net;
 pub mod output;
 pub mod output_file;
+pub mod platform;
 pub mod query;
 pub mod related;
 pub mod report;

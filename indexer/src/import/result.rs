@@ -30,22 +30,7 @@ pub fn is_result(path: &Path) -> bool {
 
 /// The id a watch URL names, if it is a safe file name.
 fn id_of(url: &str) -> String {
-    let parsed = url::Url::parse(url).ok();
-    let from_url = parsed.as_ref().and_then(|u| {
-        let v = u
-            .query_pairs()
-            .find(|(k, _)| k == "v")
-            .map(|(_, v)| v.into_owned());
-        let segments: Vec<&str> = u.path_segments()?.filter(|s| !s.is_empty()).collect();
-        v.or_else(|| {
-            let at = segments
-                .iter()
-                .position(|s| matches!(*s, "video" | "shorts" | "live" | "embed"));
-            at.and_then(|i| segments.get(i + 1))
-                .or(segments.last())
-                .map(|s| s.to_string())
-        })
-    });
+    let from_url = archilyzer_core::platform::likely_video_id(url);
     let safe = |s: &String| {
         !s.is_empty()
             && s.len() <= 64
@@ -173,6 +158,11 @@ mod tests {
             "7301234567890123456"
         );
         assert_eq!(id_of("https://vimeo.com/12345"), "12345");
+        // Rumble's id is its slug's, as the editor names it.
+        assert_eq!(
+            id_of("https://rumble.com/v1007ay-the-title.html"),
+            "v1007ay"
+        );
         assert_eq!(id_of("https://a.example/v/../x y").len(), 12);
     }
 }

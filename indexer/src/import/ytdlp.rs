@@ -242,43 +242,15 @@ fn platform_of(info: &Info) -> Platform {
     let named = [info.extractor_key.as_deref(), info.extractor.as_deref()]
         .into_iter()
         .flatten()
-        .map(platform_named)
+        .map(Platform::of_extractor)
         .find(|p| *p != Platform::Other);
     named.unwrap_or_else(|| {
-        let host = info
+        let site = info
             .webpage_url
             .as_deref()
-            .and_then(|u| url::Url::parse(u).ok())
-            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
-            .unwrap_or_default();
-        platform_of_host(&host)
+            .and_then(archilyzer_core::platform::site_of_url);
+        site.map_or(Platform::Other, Platform::of_site)
     })
-}
-
-/// The platform of a web host (`www.youtube.com`, `youtu.be`, `rumble.com`…).
-fn platform_of_host(host: &str) -> Platform {
-    let host = host.trim_start_matches("www.").trim_start_matches("m.");
-    let name = match host {
-        "youtu.be" | "youtube-nocookie.com" => "youtube",
-        "archive.org" => "archiveorg",
-        h => h.split('.').next().unwrap_or(""),
-    };
-    platform_named(name)
-}
-
-fn platform_named(extractor: &str) -> Platform {
-    let key = extractor.to_ascii_lowercase();
-    match key.as_str() {
-        k if k.starts_with("youtube") => Platform::Youtube,
-        k if k.starts_with("rumble") => Platform::Rumble,
-        k if k.starts_with("twitch") => Platform::Twitch,
-        k if k.starts_with("odysee") || k.starts_with("lbry") => Platform::Odysee,
-        k if k.starts_with("kick") => Platform::Kick,
-        k if k.starts_with("archiveorg") => Platform::ArchiveOrg,
-        k if k.starts_with("bitchute") => Platform::Bitchute,
-        k if k.starts_with("tiktok") => Platform::Tiktok,
-        _ => Platform::Other,
-    }
 }
 
 fn state_of(availability: Option<&str>) -> State {

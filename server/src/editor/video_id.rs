@@ -7,45 +7,12 @@
 //! directory and fetch the wrong URL, so the editor-backed tools map the id
 //! through the record's `webpageUrl`. Everywhere else the two ids agree.
 
-use url::Url;
-
 /// The id the editor files `webpage_url`'s video under, where the URL
-/// says it; `None` when it does not (then the cited id is used as is).
+/// says it ([`archilyzer_core::platform::video_id`]: YouTube's and
+/// Rumble's rules); `None` when it does not (then the cited id is used as
+/// is).
 pub fn editor_id(webpage_url: &str) -> Option<String> {
-    let url = Url::parse(webpage_url).ok()?;
-    let host = url.host_str()?.trim_start_matches("www.");
-    let first = url.path_segments()?.find(|s| !s.is_empty())?;
-    match host {
-        "rumble.com" => rumble_slug_id(first),
-        "youtube.com" | "m.youtube.com" => url
-            .query_pairs()
-            .find(|(k, _)| k == "v")
-            .map(|(_, v)| v.into_owned())
-            .or_else(|| youtube_path_id(&url)),
-        "youtu.be" => Some(first.to_string()),
-        _ => None,
-    }
-}
-
-/// `v1007ay-some-title.html` → `v1007ay`; `embed/…` is not a slug.
-fn rumble_slug_id(segment: &str) -> Option<String> {
-    let id = segment
-        .split(['-', '.'])
-        .next()
-        .filter(|id| id.starts_with('v') && id.len() > 1)?;
-    id[1..]
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric())
-        .then(|| id.to_string())
-}
-
-/// `/shorts/ID`, `/live/ID`, `/embed/ID`.
-fn youtube_path_id(url: &Url) -> Option<String> {
-    let mut parts = url.path_segments()?;
-    match parts.next()? {
-        "shorts" | "live" | "embed" => parts.next().map(str::to_string),
-        _ => None,
-    }
+    archilyzer_core::platform::video_id(webpage_url)
 }
 
 #[cfg(test)]

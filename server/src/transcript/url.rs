@@ -12,28 +12,10 @@
 pub struct VideoUrl {
     /// The URL, as given.
     pub url: String,
-    /// `youtube`, `tiktok`, `rumble`, `twitch`, `vimeo`, `x`, `instagram`,
-    /// `facebook`, `odysee`, `kick`, `bitchute`, `archive.org`, or `other`.
+    /// A site of [`archilyzer_core::platform::SITES`] (`youtube`,
+    /// `vimeo`…), or `other`.
     pub platform: &'static str,
 }
-
-const PLATFORMS: &[(&str, &[&str])] = &[
-    (
-        "youtube",
-        &["youtube.com", "youtu.be", "youtube-nocookie.com"],
-    ),
-    ("tiktok", &["tiktok.com"]),
-    ("rumble", &["rumble.com"]),
-    ("twitch", &["twitch.tv"]),
-    ("vimeo", &["vimeo.com"]),
-    ("x", &["x.com", "twitter.com"]),
-    ("instagram", &["instagram.com"]),
-    ("facebook", &["facebook.com", "fb.watch"]),
-    ("odysee", &["odysee.com"]),
-    ("kick", &["kick.com"]),
-    ("bitchute", &["bitchute.com"]),
-    ("archive.org", &["archive.org"]),
-];
 
 /// Checks and classifies `text`; the error says what is wrong.
 pub fn classify(text: &str) -> Result<VideoUrl, String> {
@@ -58,14 +40,7 @@ pub fn classify(text: &str) -> Result<VideoUrl, String> {
         .filter(|h| !h.is_empty())
         .ok_or_else(|| format!("transcript: url {text:?} has no host"))?
         .to_lowercase();
-    let platform = PLATFORMS
-        .iter()
-        .find(|(_, hosts)| {
-            hosts
-                .iter()
-                .any(|h| host == *h || host.ends_with(&format!(".{h}")))
-        })
-        .map_or("other", |(p, _)| p);
+    let platform = archilyzer_core::platform::site_of_host(&host).unwrap_or("other");
     Ok(VideoUrl {
         url: text.to_string(),
         platform,
