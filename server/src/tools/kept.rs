@@ -21,7 +21,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-use archilyzer_core::archive::Archive;
+use archilyzer_core::archive::{Archive, PageRef};
 
 /// How long before a scan every page must have last changed for its
 /// result to be kept.
@@ -61,7 +61,10 @@ impl<T> Store<T> {
         shape: &str,
         make: impl FnOnce() -> Result<(T, usize), E>,
     ) -> Result<(Arc<T>, bool), E> {
-        let key = key(archive, shape);
+        // One look at the page table (a stat of every page) for both the
+        // key and whether the pages are settled.
+        let (pages, _) = archive.page_table();
+        let key = key(&pages, shape);
         let found = self
             .entries()
             .iter()
@@ -72,7 +75,7 @@ impl<T> Store<T> {
         }
         let (made, bytes) = make()?;
         let made = Arc::new(made);
-        if settled(archive) && bytes <= self.bytes {
+        if settled(&pages) && bytes <= self.bytes {
             self.keep(archive, key, made.clone(), bytes);
         }
         Ok((made, false))
@@ -102,11 +105,10 @@ fn held<T>(entries: &[Entry<T>]) -> usize {
     entries.iter().map(|(_, _, _, bytes)| bytes).sum()
 }
 
-/// The key of `shape` on `archive` as its page table stands now.
-fn key(archive: &Archive, shape: &str) -> String {
-    let (pages, _) = archive.page_table();
+/// The key of `shape` on an archive whose page table is `pages`.
+fn key(pages: &[PageRef], shape: &str) -> String {
     let mut key = format!("{shape}\n");
-    for p in &pages {
+    for p in pages {
         key.push_str(&format!(
             "{}/{:?}/{}/{}:{}:{}\n",
             p.site,
@@ -120,10 +122,9 @@ fn key(archive: &Archive, shape: &str) -> String {
     archilyzer_core::source::sha256_hex(key.as_bytes())
 }
 
-/// Whether every page of `archive` last changed [`SETTLED_SECS`] ago or
+/// Whether every page of `pages` last changed [`SETTLED_SECS`] ago or
 /// more.
-fn settled(archive: &Archive) -> bool {
-    let (pages, _) = archive.page_table();
+fn settled(pages: &[PageRef]) -> bool {
     pages.iter().all(|p| {
         p.stamp.as_deref().is_none_or(|s| {
             archilyzer_core::source::stamp_older_than(

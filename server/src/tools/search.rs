@@ -447,7 +447,6 @@ pub fn search_transcripts(
     let label = format!("{:?}", args.query);
     let shown = Shown {
         page: &args.page,
-        fold: args.find.collapse_duplicates,
         budget,
         default_order: Order::Relevance,
     };
@@ -462,13 +461,11 @@ fn shape(args: &SearchArgs) -> String {
     format!("search_transcripts\n{query}\n{find}")
 }
 
-/// How a page of a result is shown: which page, mirrors folded or not,
-/// the call's budget, and the order when the page names none.
+/// How a page of a result is shown: which page, the call's budget,
+/// and the order when the page names none.
 pub struct Shown<'a> {
     /// Which page, and how its lines link.
     pub page: &'a PageArgs,
-    /// Whether mirrors of one recording fold into one row.
-    pub fold: bool,
     /// The call's size budget, in characters.
     pub budget: usize,
     /// The order when the page names none.

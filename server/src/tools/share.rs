@@ -286,7 +286,6 @@ fn run(
     .map_err(|e| format!("open_link: {e}"))?;
     let shown = Shown {
         page: &args.page,
-        fold: args.collapse_duplicates,
         budget,
         default_order: archilyzer_core::query::order::Order::Archive,
     };
