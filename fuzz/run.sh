@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs each fuzz target for SECONDS (default 60) from the seeds, and prints
-# how many inputs each one executed. A crash stops the run; its input is
-# in fuzz/artifacts/<target>/ and belongs in fuzz/regressions/<target>/
-# once fixed (server/fuzzing/tests/regressions.rs runs those on every cargo test).
+# Runs each fuzz target for SECONDS (default 60) from the seeds, one per
+# core at a time, and prints how many inputs each one executed. A crash
+# fails the run; its input is in fuzz/artifacts/<target>/ and belongs in
+# fuzz/regressions/<target>/ once fixed (shared/fuzzing/tests/regressions.rs
+# runs those on every cargo test).
 #   bash fuzz/run.sh [SECONDS] [TARGET ...]
 #   bash fuzz/run.sh --build-only      (build the fuzzer, run nothing)
 #
@@ -44,14 +45,31 @@ fi
 build
 bash seeds.sh
 mkdir -p logs
-for t in "${targets[@]}"; do
+rm -f logs/*.status
+# The targets run side by side, one per core (FUZZ_JOBS to choose), each
+# for SECONDS; the results are printed in the order of the list.
+jobs=${FUZZ_JOBS:-$(nproc)}
+run_one() { # TARGET: runs it, leaving its log and its status in logs/
+    local t=$1 status=ok
     mkdir -p "artifacts/$t"
-    if ! "bin/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
-        -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 > "logs/$t.log" 2>&1; then
+    "bin/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
+        -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 > "logs/$t.log" 2>&1 || status=failed
+    echo "$status" > "logs/$t.status"
+}
+for t in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    run_one "$t" &
+done
+wait
+failed=0
+for t in "${targets[@]}"; do
+    if [ "$(cat "logs/$t.status")" != ok ]; then
         tail -40 "logs/$t.log"
         echo "fuzz: $t FAILED (input in fuzz/artifacts/$t/)"
-        exit 1
+        failed=1
+        continue
     fi
     runs=$(grep -oE 'Done [0-9]+ runs' "logs/$t.log" | tail -1 | grep -oE '[0-9]+')
     echo "fuzz: $t: ${runs:-?} executions in ${secs}s, no failure"
 done
+exit "$failed"

@@ -24,7 +24,11 @@ head -c 20000 "$root/testdata/archive/alpha/transcripts/daily-dispatch/page-0001
 seed corpus_json page-small '{"channel":"c","page":1,"videos":[{"slug":"a","title":"t","cues":[[0.5,1.0,"hi"]]}]}'
 if [ ! -s corpus/index_files/real ]; then
     idx=$(mktemp -d)
-    cargo run -q --release --manifest-path "$root/Cargo.toml" -p archilyzer-index --bin archilyzer-index -- build --local "$root/testdata/archive/alpha" --index "$idx" >/dev/null 2>&1
+    # The whole workspace, as CI and the install line build it: a build of
+    # one package resolves its own feature set, so it would compile dozens
+    # of crates a second time.
+    cargo build -q --release --locked --manifest-path "$root/Cargo.toml"
+    "${CARGO_TARGET_DIR:-$root/target}/release/archilyzer-index" build --local "$root/testdata/archive/alpha" --index "$idx" >/dev/null 2>&1
     python3 - "$idx" corpus/index_files/real <<'PY'
 import sys, os
 names = ["meta.json", "terms.fst", "postings.zst", "terms.txt", "videos.json"]

@@ -15,10 +15,6 @@
 //!   MCP resources (what `@` attaches), and completion of their names.
 //! - [`service`]: the JSON-over-HTTP client for local services.
 //! - [`transcript`]: the words of any video URL (yt-dlp, then local Whisper).
-//!
-//! The bodies of the fuzz targets are a crate of their own,
-//! `archilyzer-fuzzing` (server/fuzzing/), which fuzz/ and its regression
-//! test build on: nothing of them is in the installed server.
 //! - [`archilyzer_core::links`]: moment links (folding duplicate recordings is
 //!   `archilyzer_core::collapse`).
 #![forbid(unsafe_code)]

@@ -10,6 +10,7 @@
 //!   files and a byte-budgeted, coalescing page cache.
 //! - [`captions`]: parsers for the caption files people have (WebVTT, SRT,
 //!   Whisper TSV/JSON, YouTube json3/srv3).
+//! - [`clip`]: the span a cited moment asks the editor for.
 //! - [`platform`]: web hosts and platforms, and the video id a watch URL
 //!   names, for import, the transcript tool and the editor tools alike.
 //! - [`logging`]: the stderr logger both binaries install.
@@ -31,7 +32,9 @@
 //!
 //! The tests' loopback HTTP server (it serves a folder and injects
 //! faults) is a crate of its own, `archilyzer-testkit` (shared/testkit/),
-//! so no build of this crate has a test-only part.
+//! so no build of this crate has a test-only part; so are the bodies of
+//! the fuzz targets, `archilyzer-fuzzing` (shared/fuzzing/), which fuzz/
+//! and its regression test build on: every parser they feed is here.
 //!
 //! # Example: index an archive, then search it
 //!
@@ -134,6 +137,7 @@
 
 pub mod archive;
 pub mod captions;
+pub mod clip;
 pub mod collapse;
 pub mod format;
 pub mod in_order;

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::request::Parsed;
+use archilyzer_core::share::request::Parsed;
 
 /// Which plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,6 @@
 //! to use instead.
 
 pub mod instructions;
-pub mod request;
 
 use serde_json::{json, Map, Value};
 
@@ -22,6 +21,7 @@ use crate::tool::{Context, ToolResult};
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{FilterArgs, Filters};
 use archilyzer_core::share::eval::{as_request, Caps};
+use archilyzer_core::share::request;
 use archilyzer_core::share::ShareLink;
 use instructions::{build, Kind, Resolved, Worklist};
 use request::{is_report_path, is_token, Parsed, MAX_BATCH};

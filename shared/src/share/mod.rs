@@ -26,8 +26,12 @@
 //! what was expected; the link, the tree and each query are size-limited,
 //! and a tree may nest at most [`MAX_DEPTH`] deep with at most
 //! [`MAX_TERMS`] terms.
+//!
+//! [`eval`] runs a decoded link on the engine; [`request`] reads the
+//! one-line `/sweep` and `/ask` requests a link is pasted into.
 
 pub mod eval;
+pub mod request;
 
 use base64::Engine;
 use serde_json::{json, Map, Value};

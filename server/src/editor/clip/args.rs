@@ -7,8 +7,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::window::{parse_seconds, plan_window, Window};
 use super::{DEFAULT_PAD, DEFAULT_WAIT, MAX_WAIT, REASON_MAX};
+use archilyzer_core::clip::{parse_seconds, plan_window, Window};
 
 /// `fetch_clip`'s arguments, as sent; `parse_args` checks them.
 #[derive(Debug, Default, Deserialize, JsonSchema)]

@@ -5,9 +5,9 @@ use serde_json::Value;
 
 use super::args::{Ask, NewFetch, Span};
 use super::request::{Outcome, Target};
-use super::window::secs;
 use super::DEFAULT_HEIGHT;
 use crate::editor::Reply;
+use archilyzer_core::clip::secs;
 
 /// What the answer says about the file, in the order an agent reads it.
 pub(super) fn footer(body: &Value, full: bool, asked_height: Option<u64>) -> String {

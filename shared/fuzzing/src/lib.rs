@@ -15,15 +15,13 @@ use std::sync::OnceLock;
 
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::captions::{self, CaptionFormat};
+use archilyzer_core::clip::{parse_seconds, plan_window, MAX_WINDOW};
 use archilyzer_core::format::{self, Manifest, PageView, TranscriptPage};
 use archilyzer_core::index::files;
 use archilyzer_core::query::{search, Request};
-use archilyzer_core::share::ShareLink;
+use archilyzer_core::share::{request, ShareLink};
 use archilyzer_core::source::SourceHandle;
 use serde_json::Value;
-
-use archilyzer_mcp::editor::clip::{parse_seconds, plan_window, MAX_WINDOW};
-use archilyzer_mcp::plans::request;
 
 /// The targets, by name.
 pub const TARGETS: &[&str] = &[

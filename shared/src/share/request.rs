@@ -8,7 +8,7 @@
 //! never reaches the plan's arithmetic. A link is any URL a share link
 //! may be ([`ShareLink::names_a_search`]): what `open_link` opens.
 
-use archilyzer_core::share::ShareLink;
+use super::ShareLink;
 
 /// The settings a request may carry, in the order the docs list them.
 pub const KEYS: &[&str] = &[
@@ -84,7 +84,7 @@ pub struct Parsed {
 
 /// The real key `key` is probably a typo of.
 pub fn typo_of(key: &str) -> Option<&'static str> {
-    crate::tool::nearest(key, KEYS.iter().copied())
+    crate::typo::nearest(key, KEYS.iter().copied())
 }
 
 /// A token: the text as typed, and with a `key="quoted value"`'s quotes
