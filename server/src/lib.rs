@@ -1,7 +1,10 @@
-//! archilyzer-mcp as a library: the tools and what they read, so that the
-//! binary (`main.rs`: stdio, or HTTP through [`http`]) and the tests share one code
-//! path.
+//! archilyzer-mcp as a library: the MCP handler, the tools and what they
+//! read, so that the binary (`main.rs`: flags, then stdio or HTTP through
+//! [`http`]) and the tests share one code path.
 //!
+//! - [`handler`]: the MCP handler (tools, the prompt, resources,
+//!   completion), the same over both transports.
+//! - [`context`]: what a call is given (sources, editor, umtool, binaries).
 //! - [`sources`]: which archive a call reads (and, over HTTP, may read).
 //! - [`http`]: `--http`, the Streamable HTTP door: token, Host/Origin
 //!   allow-lists, body and in-flight limits, call timeout.
@@ -20,7 +23,9 @@
 #![forbid(unsafe_code)]
 
 pub mod budget;
+pub mod context;
 pub mod editor;
+pub mod handler;
 pub mod http;
 pub mod metrics;
 pub mod output;

@@ -1,10 +1,11 @@
 //! `archilyzer-mcp`: the MCP server an agent is registered with, over
 //! stdio, or over Streamable HTTP with `--http ADDR` ([`http`]).
 //!
-//! Over stdio, stdout carries only the protocol; logs go to stderr. Both protocol eras
+//! This file parses the flags and starts a transport; what the server
+//! answers is the library's ([`archilyzer_mcp::handler`]). Over stdio,
+//! stdout carries only the protocol; logs go to stderr. Both protocol eras
 //! are served by rmcp (the 2026-07-28 `server/discover` exchange and the
-//! 2025 `initialize` handshake), with the same tools on each. Tool bodies
-//! are blocking (they read archives) and run on tokio's blocking pool.
+//! 2025 `initialize` handshake), with the same tools on each.
 #![deny(unsafe_code)]
 
 use std::path::PathBuf;
@@ -12,21 +13,11 @@ use std::sync::Arc;
 
 use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use clap::Parser;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptArgument,
-    PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig, Tool,
-};
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use rmcp::ServiceExt;
 
-use archilyzer_mcp::editor::EditorSetup;
+use archilyzer_mcp::handler::Archilyzer;
 use archilyzer_mcp::http;
 use archilyzer_mcp::sources::{SourcePolicy, Sources};
-use archilyzer_mcp::tools::{self, Context, Tick};
 
 /// jemalloc rather than the system allocator. A long-running server frees
 /// page-sized buffers from many threads; glibc keeps such memory in
@@ -113,240 +104,6 @@ impl Cli {
     }
 }
 
-/// The server: the sources, nothing else (no state between calls).
-#[derive(Clone)]
-struct Archilyzer {
-    context: Arc<Context>,
-}
-
-const INSTRUCTIONS: &str = "Search and read a transcript archive. Start with list_channels; search with \
-search_transcripts (a page of results) or enumerate_matches (the complete worklist); read with get_transcript. \
-Every timestamp is a link to that moment. Pass source to read another corpus; every result names the corpus it read. \
-The media behind a cited moment comes through fetch_clip, which asks the local editor: never run yt-dlp yourself.";
-
-impl ServerHandler for Archilyzer {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_prompts()
-                .enable_resources()
-                .enable_completions()
-                .build(),
-        )
-        .with_server_info(Implementation::new(
-            "archilyzer-mcp",
-            env!("CARGO_PKG_VERSION"),
-        ))
-        .with_instructions(INSTRUCTIONS)
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, McpError> {
-        let tools = tools::registry::advertised()
-            .map(|t| {
-                let Ok(serde_json::Value::Object(schema)) = serde_json::to_value(&t.schema) else {
-                    unreachable!("schemas are objects")
-                };
-                let Ok(serde_json::Value::Object(output)) = serde_json::to_value(&t.output) else {
-                    unreachable!("output schemas are objects")
-                };
-                Tool::new(t.name, t.description, Arc::new(schema))
-                    .with_title(t.title)
-                    .with_annotations(t.effect.annotations(t.title))
-                    .with_raw_output_schema(Arc::new(output))
-            })
-            .collect();
-        Ok(ListToolsResult::with_all_items(tools))
-    }
-
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, McpError> {
-        let arguments = archilyzer_mcp::plans::PROMPT_ARGS
-            .iter()
-            .map(|(name, about)| PromptArgument::new(*name).with_description(*about))
-            .collect();
-        let sweep = Prompt::new(
-            "sweep",
-            Some("Plan a map-reduce sweep of the archive (for form-based clients; in Claude Code type /sweep, which keeps your words intact)."),
-            Some(arguments),
-        );
-        Ok(ListPromptsResult::with_all_items(vec![sweep]))
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, McpError> {
-        if request.name != "sweep" {
-            return Err(McpError::invalid_params(
-                format!(
-                    "no prompt named {:?}; the one prompt is sweep",
-                    request.name
-                ),
-                None,
-            ));
-        }
-        let context = self.context.clone();
-        let args = request.arguments.unwrap_or_default();
-        let text = tokio::task::spawn_blocking(move || {
-            archilyzer_mcp::plans::sweep_prompt(&context, &args).unwrap_or_else(|refusal| refusal)
-        })
-        .await
-        .map_err(|e| McpError::internal_error(format!("the prompt task failed: {e}"), None))?;
-        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).into())
-    }
-
-    async fn list_resources(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, McpError> {
-        let context = self.context.clone();
-        let cursor = request.and_then(|r| r.cursor);
-        let (page, next) =
-            blocking(move || archilyzer_mcp::resources::page(&context, cursor.as_deref())).await?;
-        let page: Vec<Resource> = page
-            .into_iter()
-            .map(|r| {
-                Resource::new(r.uri, r.name)
-                    .with_description(r.description)
-                    .with_mime_type("text/markdown")
-            })
-            .collect();
-        let mut result = ListResourcesResult::with_all_items(page);
-        result.next_cursor = next;
-        Ok(result)
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, McpError> {
-        let templates = archilyzer_mcp::resources::TEMPLATES
-            .iter()
-            .map(|t| {
-                ResourceTemplate::new(t.uri_template, t.name)
-                    .with_description(t.description)
-                    .with_mime_type("text/markdown")
-            })
-            .collect();
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, McpError> {
-        let context = self.context.clone();
-        let uri = request.uri.clone();
-        let (text, mime) = blocking(move || archilyzer_mcp::resources::read(&context, &uri))
-            .await
-            .map_err(|e| McpError::resource_not_found(e.message, None))?;
-        let contents = ResourceContents::TextResourceContents {
-            uri: request.uri,
-            mime_type: Some(mime.to_string()),
-            text,
-            meta: None,
-        };
-        Ok(ReadResourceResult::new(vec![contents]).into())
-    }
-
-    async fn complete(
-        &self,
-        request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, McpError> {
-        let context = self.context.clone();
-        let known = request
-            .context
-            .and_then(|c| c.arguments)
-            .unwrap_or_default();
-        let (name, value) = (request.argument.name, request.argument.value);
-        let (values, total) = blocking(move || {
-            Ok(archilyzer_mcp::resources::complete(
-                &context, &name, &value, &known,
-            ))
-        })
-        .await?;
-        let has_more = total > values.len();
-        let info = CompletionInfo::with_pagination(values, Some(total as u32), has_more)
-            .map_err(|e| McpError::internal_error(e, None))?;
-        Ok(CompleteResult::new(info))
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, McpError> {
-        let tools_context = self.context.clone();
-        let name = request.name.to_string();
-        let args = request.arguments.unwrap_or_default();
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Tick>();
-        let forward = context.meta.get_progress_token().map(|token| {
-            let peer = context.peer.clone();
-            tokio::spawn(async move {
-                while let Some(tick) = rx.recv().await {
-                    let mut param = ProgressNotificationParam::new(token.clone(), tick.done)
-                        .with_message(tick.message);
-                    if let Some(total) = tick.total {
-                        param = param.with_total(total);
-                    }
-                    if peer.notify_progress(param).await.is_err() {
-                        break;
-                    }
-                }
-            })
-        });
-        let output = tokio::task::spawn_blocking(move || {
-            tools::call(&tools_context, &name, &args, &mut |tick| {
-                let _ = tx.send(tick);
-            })
-        })
-        .await
-        .map_err(|e| McpError::internal_error(format!("a tool task failed: {e}"), None))?;
-        if let Some(task) = forward {
-            let _ = task.await;
-        }
-        let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
-        result.structured_content = Some(output.structured);
-        result.is_error = Some(output.is_error);
-        Ok(result.into())
-    }
-}
-
-/// Runs `f` off the async runtime (it reads the archive), its error an
-/// MCP error whose message is the text.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, String> + Send + 'static,
-) -> Result<T, McpError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| McpError::internal_error(format!("a task failed: {e}"), None))?
-        .map_err(|e| McpError::invalid_params(e, None))
-}
-
-/// What every tool call is given: the sources, and the editor, umtool and
-/// binaries from the environment.
-fn context(sources: Sources) -> Context {
-    Context {
-        sources,
-        editor: EditorSetup::from_env(),
-        umtool: tools::notes::from_env(),
-        binaries: archilyzer_mcp::transcript::discover::Locator::from_env(),
-    }
-}
-
 fn main() -> std::process::ExitCode {
     match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -405,9 +162,7 @@ async fn serve() -> std::process::ExitCode {
             eprintln!("archilyzer-mcp: {e}");
             return std::process::ExitCode::FAILURE;
         }
-        let server = Archilyzer {
-            context: Arc::new(context(sources)),
-        };
+        let server = Archilyzer::new(sources);
         // Ready when the default archive opens (opened once, then kept).
         let context = server.context.clone();
         let ready: http::Readiness = Arc::new(move || {
@@ -422,9 +177,7 @@ async fn serve() -> std::process::ExitCode {
             }
         };
     }
-    let server = Archilyzer {
-        context: Arc::new(context(sources)),
-    };
+    let server = Archilyzer::new(sources);
     let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(r) => r,
         Err(e) => {

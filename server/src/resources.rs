@@ -26,7 +26,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::tool::Context;
+use crate::context::Context;
 use archilyzer_core::archive::Archive;
 
 /// The scheme of every resource URI.

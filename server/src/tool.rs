@@ -1,17 +1,15 @@
-//! The vocabulary every tool shares: what a tool is given ([`Context`],
-//! [`Progress`]), what it returns ([`ToolResult`], [`Failure`]), the one
-//! rule every answer follows ([`finish`]: it ends with `(corpus:
+//! The vocabulary every tool shares: how it reports ([`Progress`],
+//! [`Tick`]), what it returns ([`ToolResult`], [`Failure`]), the one rule
+//! every answer follows ([`finish`]: it ends with `(corpus:
 //! <handle>)`, errors included, invariant 5 of archilyzer_core's crate
 //! docs, and an error is a result with `isError`, never a failed request),
 //! and the helpers that read arguments already validated.
 //!
-//! A leaf: it imports no tool, so every tool (in `tools/`, `editor/`,
-//! `plans/`, `transcript/`) can import it without a circle.
+//! A leaf: it imports nothing of this crate, so every tool (in `tools/`,
+//! `editor/`, `plans/`, `transcript/`) can import it without a circle.
+//! What a tool is given lives one level up, in [`crate::context`].
 
 use serde_json::{Map, Value};
-
-use crate::editor::EditorSetup;
-use crate::sources::Sources;
 
 /// What a tool answers: text for the agent, the same data structured.
 #[derive(Debug, Clone)]
@@ -22,18 +20,6 @@ pub struct Output {
     pub structured: Value,
     /// Whether it is an error.
     pub is_error: bool,
-}
-
-/// Everything a tool may use: the archives and the local editor.
-pub struct Context {
-    /// The corpora the tools read.
-    pub sources: Sources,
-    /// The Archilyzer editor, for the editor-backed tools.
-    pub editor: EditorSetup,
-    /// umtool, for `notes` (`UMTOOL_URL`).
-    pub umtool: Result<crate::service::Service, String>,
-    /// Where `transcript` finds yt-dlp and whisper-ctranslate2.
-    pub binaries: crate::transcript::discover::Locator,
 }
 
 /// One step of a long call (pages of a scan, polls of a job), forwarded

@@ -89,7 +89,7 @@ fn reply_posts_nothing_and_answers_the_command_to_run() {
 
 #[test]
 fn without_umtool_the_tool_says_which_variable_to_set() {
-    let out = run(&ctx(archilyzer_mcp::tools::notes::from_env()), json!({}));
+    let out = run(&ctx(archilyzer_mcp::context::umtool_from_env()), json!({}));
     assert!(
         out.is_error
             && out

@@ -17,7 +17,8 @@ pub mod instructions;
 
 use serde_json::{json, Map, Value};
 
-use crate::tool::{Context, ToolResult};
+use crate::context::Context;
+use crate::tool::ToolResult;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::query::{FilterArgs, Filters};
 use archilyzer_core::share::eval::{as_request, Caps};

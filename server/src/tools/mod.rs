@@ -21,8 +21,9 @@ pub mod worklist;
 
 use serde_json::{Map, Value};
 
+pub use crate::context::Context;
 use crate::tool::finish;
-pub use crate::tool::{Context, Failure, Output, Progress, Tick, ToolResult};
+pub use crate::tool::{Failure, Output, Progress, Tick, ToolResult};
 use registry::Runs;
 
 /// Runs tool `name` with `args` (blocking: call it off the async runtime),

@@ -12,19 +12,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::context::UmtoolSetup;
 use crate::service::Service;
 use crate::tool::ToolResult;
-
-/// umtool, if `UMTOOL_URL` names one; else why not.
-pub type UmtoolSetup = Result<Service, String>;
-
-/// From `UMTOOL_URL`.
-pub fn from_env() -> UmtoolSetup {
-    match std::env::var("UMTOOL_URL").ok().filter(|u| !u.trim().is_empty()) {
-        Some(url) => Service::new("umtool", "UMTOOL_URL", url.trim(), None),
-        None => Err("no umtool is configured, so nothing was read: set UMTOOL_URL (umtool's origin, for example http://localhost:4700) in this server's environment when you register it".into()),
-    }
-}
 
 /// `s` quoted for a POSIX shell.
 pub fn shell_quote(s: &str) -> String {

@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::context::Context;
 use crate::editor::transcript::{self, Fallback};
 use crate::sources::Sources;
-use crate::tool::{Context, ToolResult};
+use crate::tool::ToolResult;
 use archilyzer_core::archive::{Archive, Found, Site};
 use archilyzer_core::format::VideoRecord;
 use archilyzer_core::links::{clock, LinkTarget};

@@ -12,9 +12,10 @@ use serde_json::{Map, Value};
 
 use super::args::{self, Budget, Source};
 use super::{catalog, notes, read, related, reports, search, share, trend, vocabulary, worklist};
+use crate::context::Context;
 use crate::editor::{clip, coverage, ops};
 use crate::plans::{self, instructions::Kind};
-use crate::tool::{Context, Progress, ToolResult};
+use crate::tool::{Progress, ToolResult};
 use archilyzer_core::source::SourceHandle;
 
 /// One call of a tool whose corpus is resolved from its `source`; the
@@ -341,7 +342,7 @@ fn table() -> Vec<Tool> {
             "Fetch a clip through the editor",
             Effect::FetchesMedia,
             "The media behind a cited moment, fetched by the local Archilyzer editor through its paced, cookie-aware, provenanced job: never run yt-dlp yourself. A window is the cited span plus pad (default 3 s) on each side, at most 15 min; full: true fetches the whole recording into the editor's saved-video store (a video the editor already knows). Waits up to wait_seconds (default 90, max 300), then answers a job id to resume with job; under a client with a 60 s request timeout pass wait_seconds of 50 or less. Pass the citing corpus as source so a Rumble id maps to the editor's. The file is a read-only corpus artifact. Needs ARCHILYZER_EDITOR_URL and WORKER_TOKEN.",
-            |c, a: clip::ClipArgs| clip::fetch_clip(c.ctx, c.handle, &a, c.progress),
+            |c, a: clip::ClipArgs| clip::fetch_clip(&c.ctx.editor, &c.ctx.sources, c.handle, &a, c.progress),
         )
         .returns(crate::output::of::<clip::ClipFacts>()),
         tool(

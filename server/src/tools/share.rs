@@ -6,7 +6,8 @@
 //! `dry_run` returns the plan alone. Nothing is switched or remembered.
 
 use super::search::{render_page, Found, PageArgs, Shown, DEFAULT_MAX_PAGES, MAX_VIDEOS};
-use crate::tool::{Context, Progress, Tick, ToolResult};
+use crate::context::Context;
+use crate::tool::{Progress, Tick, ToolResult};
 use archilyzer_core::query::{Filters, Scope, FILTERS};
 use archilyzer_core::share::eval::{self, Caps};
 use archilyzer_core::share::{Node, ShareLink, Term};

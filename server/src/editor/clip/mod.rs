@@ -27,7 +27,8 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::EditorSetup;
-use crate::tool::{Context, Failure, Progress, ToolResult};
+use crate::sources::Sources;
+use crate::tool::{Failure, Progress, ToolResult};
 pub use archilyzer_core::clip::{parse_seconds, plan_window, secs, Window, MAX_WINDOW};
 use archilyzer_core::source::SourceHandle;
 pub use args::valid_id;
@@ -52,18 +53,19 @@ pub const REASON_MAX: usize = 400;
 
 /// The `fetch_clip` tool.
 pub fn fetch_clip(
-    ctx: &Context,
+    setup: &EditorSetup,
+    sources: &Sources,
     handle: &SourceHandle,
     args: &ClipArgs,
     progress: Progress,
 ) -> ToolResult {
-    let editor = ctx.editor.ready("fetch_clip").map_err(|e| match ctx.editor {
+    let editor = setup.ready("fetch_clip").map_err(|e| match setup {
         EditorSetup::Missing => format!("{e} Without an editor nothing can be fetched through Archilyzer; the README's \"Editor-backed tools\" section gives the operator's fallback for a machine with none."),
         _ => e,
     })?;
     let (ask, wait) = parse_args(args)?;
     let target = match &ask {
-        Ask::New(f) => Some(locate(ctx, handle, f)),
+        Ask::New(f) => Some(locate(sources, handle, f)),
         Ask::Resume(_) => None,
     };
     let outcome = run(editor, &ask, target.as_ref(), wait, progress);

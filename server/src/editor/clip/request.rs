@@ -9,7 +9,8 @@ use super::args::{Ask, NewFetch, Span};
 use super::POLL_EVERY;
 use crate::editor::video_id::editor_id;
 use crate::editor::{Editor, Reply};
-use crate::tool::{Context, Progress, Tick};
+use crate::sources::Sources;
+use crate::tool::{Progress, Tick};
 use archilyzer_core::source::SourceHandle;
 
 /// The video as the editor knows it.
@@ -22,9 +23,9 @@ pub struct Target {
 }
 
 /// Looks `video` up in the corpus for its watch URL and editor id.
-pub(super) fn locate(ctx: &Context, handle: &SourceHandle, f: &NewFetch) -> Target {
+pub(super) fn locate(sources: &Sources, handle: &SourceHandle, f: &NewFetch) -> Target {
     let hints = [f.channel.clone()];
-    let record = ctx.sources.archive(handle).and_then(|a| {
+    let record = sources.archive(handle).and_then(|a| {
         a.find_video(&f.video, &hints)
             .map_err(|e| e.to_string())
             .map(|found| found.map(|v| v.video.webpage_url))

@@ -1,0 +1,49 @@
+//! What a tool call is given: the archives ([`Sources`]) and the local
+//! services and binaries some tools ask ([`Context`]), built once when the
+//! server starts ([`Context::from_env`]) and shared by every call.
+//!
+//! It sits above the modules it gathers (sources, editor, service,
+//! transcript) and below the ones that take it (tools, plans, resources,
+//! the handler); a tool that needs one part of it (the editor, say) is
+//! handed that part, so `editor/` never imports it.
+
+use crate::editor::EditorSetup;
+use crate::service::Service;
+use crate::sources::Sources;
+use crate::transcript::discover::Locator;
+
+/// Everything a tool may use: the archives and the local editor.
+pub struct Context {
+    /// The corpora the tools read.
+    pub sources: Sources,
+    /// The Archilyzer editor, for the editor-backed tools.
+    pub editor: EditorSetup,
+    /// umtool, for `notes` (`UMTOOL_URL`).
+    pub umtool: UmtoolSetup,
+    /// Where `transcript` finds yt-dlp and whisper-ctranslate2.
+    pub binaries: Locator,
+}
+
+impl Context {
+    /// The sources given, and the editor, umtool and binaries the
+    /// environment names.
+    pub fn from_env(sources: Sources) -> Context {
+        Context {
+            sources,
+            editor: EditorSetup::from_env(),
+            umtool: umtool_from_env(),
+            binaries: Locator::from_env(),
+        }
+    }
+}
+
+/// umtool, if `UMTOOL_URL` names one; else why not.
+pub type UmtoolSetup = Result<Service, String>;
+
+/// From `UMTOOL_URL`.
+pub fn umtool_from_env() -> UmtoolSetup {
+    match std::env::var("UMTOOL_URL").ok().filter(|u| !u.trim().is_empty()) {
+        Some(url) => Service::new("umtool", "UMTOOL_URL", url.trim(), None),
+        None => Err("no umtool is configured, so nothing was read: set UMTOOL_URL (umtool's origin, for example http://localhost:4700) in this server's environment when you register it".into()),
+    }
+}
