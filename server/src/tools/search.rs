@@ -110,7 +110,7 @@ fn run(
     sources: &Sources,
     handle: &SourceHandle,
     archive: &Archive,
-    args: &SearchArgs,
+    request: &Request,
     progress: Progress,
 ) -> Result<Response, String> {
     let index = sources.index_dir(handle);
@@ -118,7 +118,7 @@ fn run(
     let mut response = search_each(
         archive,
         index.as_deref(),
-        &request(&args.query, &args.find),
+        request,
         &mut |v| videos.push(v),
         &mut |done, total| progress(Tick::pages(done, total)),
     )?;
@@ -438,27 +438,29 @@ pub fn search_transcripts(
     progress: Progress,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let (found, kept) = FOUND.kept_or_made(&archive, &shape(args), || {
-        let r = run(sources, handle, &archive, args, progress)?;
-        let found = Found::of(&archive, r, args.find.collapse_duplicates);
-        let bytes = found.bytes();
-        Ok::<_, String>((found, bytes))
-    })?;
+    // The arguments are read once, here: what to find, then how to show it.
+    let request = request(&args.query, &args.find);
+    let collapse = args.find.collapse_duplicates;
     let label = format!("{:?}", args.query);
     let shown = Shown {
         page: &args.page,
         budget,
         default_order: Order::Relevance,
     };
+    let (found, kept) = FOUND.kept_or_made(&archive, &shape(&request, collapse), || {
+        let r = run(sources, handle, &archive, &request, progress)?;
+        let found = Found::of(&archive, r, collapse);
+        let bytes = found.bytes();
+        Ok::<_, String>((found, bytes))
+    })?;
     Ok(render_page(&archive, &found, kept, &shown, &label))
 }
 
-/// What decides a search's result: the query and how it is found (not
-/// the page asked, nor how it is shown).
-fn shape(args: &SearchArgs) -> String {
-    let query = serde_json::to_string(&args.query).unwrap_or_default();
-    let find = serde_json::to_string(&args.find).unwrap_or_default();
-    format!("search_transcripts\n{query}\n{find}")
+/// What decides a search's result: the engine request and whether
+/// mirrors fold (not the page asked, nor how it is shown).
+fn shape(request: &Request, collapse: bool) -> String {
+    let request = serde_json::to_string(request).unwrap_or_default();
+    format!("search_transcripts\n{request}\ncollapse={collapse}")
 }
 
 /// How a page of a result is shown: which page, the call's budget,
