@@ -15,13 +15,14 @@ use rmcp::model::{
     CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
     Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptArgument,
-    PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig, Tool,
+    PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
+    Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use crate::context::Context;
+use crate::resources::Completing;
 use crate::sources::Sources;
 use crate::tool::Tick;
 use crate::tools;
@@ -87,7 +88,7 @@ impl ServerHandler for Archilyzer {
             .map(|(name, about)| PromptArgument::new(*name).with_description(*about))
             .collect();
         let sweep = Prompt::new(
-            "sweep",
+            crate::plans::PROMPT,
             Some("Plan a map-reduce sweep of the archive (for form-based clients; in Claude Code type /sweep, which keeps your words intact)."),
             Some(arguments),
         );
@@ -99,11 +100,12 @@ impl ServerHandler for Archilyzer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        if request.name != "sweep" {
+        if request.name != crate::plans::PROMPT {
             return Err(McpError::invalid_params(
                 format!(
-                    "no prompt named {:?}; the one prompt is sweep",
-                    request.name
+                    "no prompt named {:?}; the one prompt is {}",
+                    request.name,
+                    crate::plans::PROMPT
                 ),
                 None,
             ));
@@ -186,9 +188,16 @@ impl ServerHandler for Archilyzer {
             .and_then(|c| c.arguments)
             .unwrap_or_default();
         let (name, value) = (request.argument.name, request.argument.value);
-        let (values, total) =
-            blocking(move || Ok(crate::resources::complete(&context, &name, &value, &known)))
-                .await?;
+        let reference = request.r#ref;
+        let (values, total) = blocking(move || {
+            let what = match &reference {
+                Reference::Prompt(p) => Completing::Prompt(&p.name),
+                Reference::Resource(r) => Completing::Template(&r.uri),
+                _ => return Err("a completion names a ref/prompt or a ref/resource".to_string()),
+            };
+            crate::resources::complete(&context, what, &name, &value, &known)
+        })
+        .await?;
         let has_more = total > values.len();
         let info = CompletionInfo::with_pagination(values, Some(total as u32), has_more)
             .map_err(|e| McpError::internal_error(e, None))?;

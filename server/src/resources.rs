@@ -439,17 +439,84 @@ fn channel_text(archive: &Archive, site_id: &str, channel: &str) -> Result<Strin
     Ok(out)
 }
 
-/// Completions of argument `name` (value so far `value`), given the
-/// arguments already chosen (`known`): the values, and how many match in
-/// all.
+/// What a completion request completes an argument of.
+#[derive(Debug, Clone, Copy)]
+pub enum Completing<'a> {
+    /// A prompt, by name.
+    Prompt(&'a str),
+    /// A resource template, by its URI template.
+    Template(&'a str),
+}
+
+impl Completing<'_> {
+    /// The arguments it takes, or an error naming what there is instead
+    /// (the protocol's answer to a prompt or template that does not
+    /// exist is an error, never an empty list).
+    fn arguments(self) -> Result<Vec<&'static str>, String> {
+        match self {
+            Completing::Prompt(name) if name == crate::plans::PROMPT => {
+                Ok(crate::plans::PROMPT_ARGS.iter().map(|(a, _)| *a).collect())
+            }
+            Completing::Prompt(name) => Err(format!(
+                "no prompt named {name:?} to complete; the one prompt is {}",
+                crate::plans::PROMPT
+            )),
+            Completing::Template(uri) => match TEMPLATES.iter().find(|t| t.uri_template == uri) {
+                Some(t) => Ok(t.variables()),
+                None => Err(format!(
+                    "no resource template {uri:?} to complete; the templates are {}",
+                    TEMPLATES
+                        .iter()
+                        .map(|t| t.uri_template)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            },
+        }
+    }
+
+    /// Refuses an argument `what` does not take, naming those it takes.
+    pub fn check(self, argument: &str) -> Result<(), String> {
+        let arguments = self.arguments()?;
+        if arguments.contains(&argument) {
+            return Ok(());
+        }
+        let what = match self {
+            Completing::Prompt(name) => format!("the prompt {name}"),
+            Completing::Template(uri) => format!("the template {uri}"),
+        };
+        Err(format!(
+            "{what} has no argument {argument:?}; its arguments are {}",
+            arguments.join(", ")
+        ))
+    }
+}
+
+impl Template {
+    /// The names between braces in the template, in order.
+    fn variables(&self) -> Vec<&'static str> {
+        self.uri_template
+            .split('{')
+            .skip(1)
+            .filter_map(|part| part.split_once('}').map(|(name, _)| name))
+            .collect()
+    }
+}
+
+/// Completions of argument `name` of `what` (value so far `value`), given
+/// the arguments already chosen (`known`): the values, and how many match
+/// in all. A prompt or template that does not exist, or an argument it
+/// does not take, is refused.
 pub fn complete(
     ctx: &Context,
+    what: Completing<'_>,
     name: &str,
     value: &str,
     known: &std::collections::HashMap<String, String>,
-) -> (Vec<String>, usize) {
+) -> Result<(Vec<String>, usize), String> {
+    what.check(name)?;
     let Ok(archive) = archive(ctx) else {
-        return (Vec::new(), 0);
+        return Ok((Vec::new(), 0));
     };
     let sites: Vec<&archilyzer_core::archive::Site> = archive
         .sites()
@@ -498,7 +565,7 @@ pub fn complete(
     let total = all.len();
     // At most as many as the protocol allows (rmcp states the number).
     let most = rmcp::model::CompletionInfo::MAX_VALUES;
-    (all.into_iter().take(most).collect(), total)
+    Ok((all.into_iter().take(most).collect(), total))
 }
 
 /// Video ids whose id starts with `value`, then those whose title holds
@@ -542,6 +609,25 @@ fn videos(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_completion_of_what_does_not_exist_is_refused_naming_what_does() {
+        let transcript = TEMPLATES[0].uri_template;
+        assert!(Completing::Template(transcript).check("video").is_ok());
+        assert!(Completing::Prompt("sweep").check("channel").is_ok());
+        assert_eq!(
+            Completing::Prompt("test_prompt").check("arg1").unwrap_err(),
+            "no prompt named \"test_prompt\" to complete; the one prompt is sweep"
+        );
+        assert_eq!(
+            Completing::Template(transcript).check("report").unwrap_err(),
+            format!("the template {transcript} has no argument \"report\"; its arguments are site, channel, video")
+        );
+        let unknown = Completing::Template("test://template/{id}/data").check("id");
+        assert!(unknown
+            .unwrap_err()
+            .starts_with("no resource template \"test://template/{id}/data\" to complete; the templates are archilyzer://{site}/transcript/{channel}/{video}, "));
+    }
 
     #[test]
     fn a_uri_reads_back_as_what_it_names_and_a_wrong_one_says_the_layouts() {

@@ -132,6 +132,13 @@ async def resources(client, mode):
     check(c.values == ["daily-dispatch", "dispatch-rumble"], f"{mode}: completion gives channel slugs, those starting with the value first, then those whose name holds it", str(c))
     c = (await client.complete(PromptReference(type="ref/prompt", name="sweep"), {"name": "channel", "value": "late"})).completion
     check(c.values == ["late-night-live"], f"{mode}: the sweep prompt's channel argument completes", str(c))
+    for ref, arg, says in [(PromptReference(type="ref/prompt", name="test_prompt"), "arg1", 'no prompt named "test_prompt" to complete; the one prompt is sweep'),
+                           (ref, "report", f'the template {transcript_t} has no argument "report"; its arguments are site, channel, video')]:
+        try:
+            await client.complete(ref, {"name": arg, "value": "x"})
+            check(False, f"{mode}: completing {arg} of {ref} is refused")
+        except Exception as e:
+            check(says in str(e), f"{mode}: completing what does not exist is refused, naming what does", str(e))
 
 
 async def run(mode, connect, archive, token, made, over_http=False):

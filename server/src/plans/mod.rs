@@ -27,6 +27,9 @@ use archilyzer_core::share::ShareLink;
 use instructions::{build, Kind, Resolved, Worklist};
 use request::{is_report_path, is_token, Parsed, MAX_BATCH};
 
+/// The prompt's name (the one prompt the server offers).
+pub const PROMPT: &str = "sweep";
+
 /// The prompt's arguments, in the order it declares them.
 pub const PROMPT_ARGS: &[(&str, &str)] = &[
     ("link", "A viewer share link (optional)."),
