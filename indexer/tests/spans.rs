@@ -41,7 +41,7 @@ fn rare_word(dir: &Path) -> Rare {
         let postings = raw.postings_with_counts(offset).unwrap();
         let [p] = postings.as_slice() else { continue };
         let key = &raw.meta.pages[p.page as usize].key;
-        let rows = raw.page_rows(p.page);
+        let rows = raw.page_rows(p.page).unwrap();
         if let (LayerName::Transcripts, Some([h])) = (key.layer, p.holders.as_deref()) {
             if rows.len() >= 3 {
                 return Rare {
@@ -306,7 +306,8 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
         .to_string();
     let slug = {
         let rows = raw
-            .videos
+            .every_row()
+            .unwrap()
             .iter()
             .filter(|v| v.row.channel == rare.channel && v.row.page == rare.number);
         rows.clone().nth(rare.holder).unwrap().row.slug.clone()

@@ -151,7 +151,8 @@ pub fn rows(
         rg_channels,
     };
     let batch: Vec<(String, String)> = raw
-        .videos
+        .every_row()
+        .unwrap_or_default()
         .iter()
         .filter(|v| v.row.channel == first_channel && v.site == site.id())
         .take(20)
@@ -261,7 +262,8 @@ fn pick_terms(raw: &RawIndex) -> (Option<String>, Option<String>) {
 
 fn median_year(raw: &RawIndex) -> Option<String> {
     let mut years: Vec<&str> = raw
-        .videos
+        .every_row()
+        .unwrap_or_default()
         .iter()
         .filter_map(|v| v.row.upload_date.as_deref())
         .filter_map(|d| d.get(..4))

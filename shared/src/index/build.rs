@@ -185,7 +185,7 @@ pub fn build(
     let keys: Vec<PageKey> = pages.iter().map(|p| PageKey::of(archive, p)).collect();
     let old = RawIndex::load(dir)
         .ok()
-        .filter(|o| o.meta.source == source && o.compatible());
+        .filter(|o| o.meta.source == source && o.compatible() && o.every_row().is_some());
     let carried = super::reuse::carried_over(archive, &pages, &keys, old.as_ref());
     let reuse = carried.ids;
     let to_read: Vec<usize> = (0..pages.len()).filter(|&i| reuse[i].is_none()).collect();
@@ -235,6 +235,7 @@ pub fn build(
             .map(|d| d.as_secs())
             .unwrap_or(0),
         postings_blocks: Vec::new(),
+        videos_digest: String::new(),
         pages: keys
             .into_iter()
             .zip(&pages)
@@ -244,6 +245,7 @@ pub fn build(
                 sha256: p.sha256.clone(),
                 stamp: p.stamp.clone(),
                 failed: failures.remove(&i),
+                rows: None,
             })
             .collect(),
     };
@@ -274,19 +276,16 @@ pub fn build(
     Ok(report)
 }
 
-/// The video rows of reused pages, from the previous index.
+/// The video rows of reused pages, from the previous index (whose rows
+/// all parse: `build` uses no other).
 fn carried_videos(old: &RawIndex, reuse: &[Option<u32>]) -> Vec<VideoRow> {
     let reused: HashSet<u32> = reuse.iter().flatten().copied().collect();
-    old.videos
+    old.every_row()
+        .unwrap_or_default()
         .iter()
         .filter(|row| {
-            let key = PageKey {
-                site: row.site.clone(),
-                layer: LayerName::Transcripts,
-                channel: row.row.channel.clone(),
-                page: row.row.page,
-            };
-            old.page_id(&key).is_some_and(|id| reused.contains(&id))
+            old.page_id(&row.page_key())
+                .is_some_and(|id| reused.contains(&id))
         })
         .cloned()
         .collect()
@@ -542,20 +541,22 @@ fn write(
     let fst_bytes = map.into_inner().map_err(fst_err)?;
     let (postings, table) = super::blocks::compress(&blob, &starts, POSTINGS_ZSTD_LEVEL)
         .map_err(|e| io(files::POSTINGS, &e))?;
-    let meta = Meta {
+    let (rows, ranges) = super::rows::encode(meta, videos).map_err(|e| io(files::VIDEOS, &e))?;
+    let mut meta = Meta {
         postings_blocks: table,
+        videos_digest: crate::format::spans::digest(&rows),
         ..meta.clone()
     };
-    let json = |file, r: serde_json::Result<Vec<u8>>| r.map_err(|e| io(file, &e));
+    for (page, range) in meta.pages.iter_mut().zip(ranges) {
+        page.rows = range;
+    }
+    let meta = serde_json::to_vec(&meta).map_err(|e| io(files::META, &e))?;
     let contents: [(&str, Vec<u8>); 5] = [
         (files::TERMS, fst_bytes),
         (files::POSTINGS, postings),
         (files::VOCABULARY, text.into_bytes()),
-        (
-            files::VIDEOS,
-            json(files::VIDEOS, serde_json::to_vec(videos))?,
-        ),
-        (files::META, json(files::META, serde_json::to_vec(&meta))?),
+        (files::VIDEOS, rows),
+        (files::META, meta),
     ];
     let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", &e))?;
     for line in staging.removed_stale() {

@@ -31,7 +31,10 @@
 //! videos.json   one row per video read, in page order: site, channel,
 //!               slug, title, date, media type, age, state, page, curated
 //!               tags, and its span in the page file ([`VideoSpan`]: byte
-//!               range and a digest of those bytes)
+//!               range and a digest of those bytes); meta.json holds its
+//!               xxh3 (`videosDigest`) and each page's byte range of rows
+//!               in it (`rows`), so a page's rows are parsed alone
+//!               ([`rows`])
 //! .archilyzer-output.json
 //!               the marker that says this folder is an index written by
 //!               this project (see [`crate::output`])
@@ -56,6 +59,10 @@
 //! - 5 (2026-12): a video's span digest is the xxh3 of its bytes (was the
 //!   first 64 bits of their sha256), so a warm server checks a span it
 //!   reads at memory speed.
+//! - 6 (2026-12): `meta.json` records the xxh3 of `videos.json` and each
+//!   transcript page's byte range of rows in it, so opening an index
+//!   parses no row and a search parses the rows of the pages it plans
+//!   (12,629 rows were most of a one-shot search's time).
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -107,6 +114,7 @@ mod holders;
 mod open;
 mod read;
 mod reuse;
+pub mod rows;
 pub mod select;
 pub mod similar;
 
@@ -131,7 +139,7 @@ pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
 }
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -166,6 +174,9 @@ pub struct Meta {
     /// Where each block of `postings.zst` starts (see [`blocks`]).
     #[serde(default)]
     pub postings_blocks: blocks::BlockTable,
+    /// The xxh3 of `videos.json` as written (see [`rows`]).
+    #[serde(default)]
+    pub videos_digest: String,
 }
 
 /// One page as the build saw it.
@@ -195,6 +206,10 @@ pub struct PageMeta {
     /// `None` when read and tokenised; the reason when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// The byte range of its rows in `videos.json` (transcript pages
+    /// with videos).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<[u64; 2]>,
 }
 
 impl PageKey {
@@ -296,6 +311,16 @@ impl From<FlatRow> for VideoRow {
 }
 
 impl VideoRow {
+    /// The key of the transcript page that holds it.
+    pub fn page_key(&self) -> PageKey {
+        PageKey {
+            site: self.site.clone(),
+            layer: LayerName::Transcripts,
+            channel: self.row.channel.clone(),
+            page: self.row.page,
+        }
+    }
+
     /// The row of `v`, on `page` of `channel` of site `site`, at `span`.
     pub fn of(site: &str, channel: &str, page: u32, v: &VideoView, span: VideoSpan) -> Self {
         VideoRow {

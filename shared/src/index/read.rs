@@ -7,17 +7,15 @@
 //! treats as "every page".
 
 use std::collections::HashMap;
-use std::ops::Range;
 use std::path::Path;
 
 use fst::{IntoStreamer, Streamer};
 
 use super::blocks::Blocks;
 use super::fields::Fields;
+use super::rows::Rows;
 use super::select::Selection;
-use super::{
-    decode_postings, files, IndexError, LayerName, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION,
-};
+use super::{decode_postings, files, IndexError, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION};
 use crate::format::spans::VideoSpan;
 use crate::text::NORMALIZER_VERSION;
 
@@ -29,12 +27,10 @@ pub struct RawIndex {
     pub terms: fst::Map<Vec<u8>>,
     postings: Blocks,
     vocabulary: Vec<u8>,
-    /// `videos.json`.
-    pub videos: Vec<VideoRow>,
+    /// `videos.json`, parsed a page at a time.
+    rows: Rows,
     ids: HashMap<PageKey, u32>,
-    /// Transcript page id → its rows in `videos` (in page order).
-    rows: HashMap<u32, Range<usize>>,
-    /// (site, channel, slug) → its row in `videos`, made when first asked.
+    /// (site, channel, slug) → its row among every row, made when first asked.
     by_slug: std::sync::OnceLock<HashMap<(String, String, String), usize>>,
     /// The vocabulary's answers already given ([`RawIndex::similar`]): a
     /// loaded index is kept while its files are unchanged, so a warm
@@ -52,24 +48,21 @@ impl RawIndex {
             .map_err(|e| IndexError::damaged(files::META, e))?;
         let terms =
             fst::Map::new(read(files::TERMS)?).map_err(|e| IndexError::damaged(files::TERMS, e))?;
-        let videos: Vec<VideoRow> = serde_json::from_slice(&read(files::VIDEOS)?)
-            .map_err(|e| IndexError::damaged(files::VIDEOS, e))?;
+        let rows = Rows::open(read(files::VIDEOS)?, &meta)?;
         let ids: HashMap<PageKey, u32> = meta
             .pages
             .iter()
             .enumerate()
             .map(|(i, p)| (p.key.clone(), i as u32))
             .collect();
-        let rows = rows_by_page(&videos, &ids);
         Ok(RawIndex {
             postings: Blocks::open(&dir.join(files::POSTINGS), meta.postings_blocks.clone())
                 .map_err(|e| IndexError::damaged(files::POSTINGS, e.to_string()))?,
             vocabulary: read(files::VOCABULARY)?,
             meta,
             terms,
-            videos,
-            ids,
             rows,
+            ids,
             by_slug: std::sync::OnceLock::new(),
             similar_memo: Default::default(),
         })
@@ -78,8 +71,9 @@ impl RawIndex {
     /// The page number and span video `slug` of `channel` of `site` had
     /// at build time, if the index has it with a span.
     pub fn span_of(&self, site: &str, channel: &str, slug: &str) -> Option<(u32, VideoSpan)> {
+        let every = self.rows.every()?;
         let rows = self.by_slug.get_or_init(|| {
-            self.videos
+            every
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
@@ -91,16 +85,20 @@ impl RawIndex {
                 .collect()
         });
         let key = (site.to_string(), channel.to_string(), slug.to_string());
-        let row = &self.videos[*rows.get(&key)?];
+        let row = &every[*rows.get(&key)?];
         Some((row.row.page, row.span.clone()?))
     }
 
     /// The rows of transcript page `id`, in page order (a video's
-    /// position on its page is its position here).
-    pub fn page_rows(&self, id: u32) -> &[VideoRow] {
-        self.rows
-            .get(&id)
-            .map_or(&[][..], |r| &self.videos[r.clone()])
+    /// position on its page is its position here); `None` when the
+    /// index cannot say, which a caller reads as "any video may".
+    pub fn page_rows(&self, id: u32) -> Option<&[VideoRow]> {
+        self.rows.page(id)
+    }
+
+    /// Every row of `videos.json`; `None` when it cannot be parsed.
+    pub fn every_row(&self) -> Option<&[VideoRow]> {
+        self.rows.every()
     }
 
     /// Built by this format and normaliser version.
@@ -204,25 +202,4 @@ impl RawIndex {
             .ok()
             .map(Selection::of_postings)
     }
-}
-
-/// Each transcript page's rows in `videos`, which a build writes grouped
-/// by page in page-table order.
-fn rows_by_page(videos: &[VideoRow], ids: &HashMap<PageKey, u32>) -> HashMap<u32, Range<usize>> {
-    let mut rows: HashMap<u32, Range<usize>> = HashMap::new();
-    for (i, v) in videos.iter().enumerate() {
-        let key = PageKey {
-            site: v.site.clone(),
-            layer: LayerName::Transcripts,
-            channel: v.row.channel.clone(),
-            page: v.row.page,
-        };
-        if let Some(&id) = ids.get(&key) {
-            let r = rows.entry(id).or_insert(i..i);
-            if r.end == i {
-                r.end = i + 1;
-            }
-        }
-    }
-    rows
 }

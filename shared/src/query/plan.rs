@@ -197,7 +197,7 @@ pub fn plan(
 /// Where each video of page `id` sits in its file, in page order, when
 /// the index knows every span.
 fn layout(index: &Index, id: u32) -> Option<Vec<std::ops::Range<u64>>> {
-    let rows = index.raw.page_rows(id);
+    let rows = index.raw.page_rows(id)?;
     if rows.is_empty() {
         return None;
     }
@@ -267,7 +267,10 @@ fn filter_selection(archive: &Archive, index: &Index, filters: &Filters) -> Sele
         let Some(site) = archive.sites().iter().position(|s| s.id() == page.key.site) else {
             continue;
         };
-        let rows = index.raw.page_rows(id);
+        let Some(rows) = index.raw.page_rows(id) else {
+            sel.add(id, Holders::Any);
+            continue;
+        };
         let passing: Vec<u32> = (0..rows.len() as u32)
             .filter(|&i| {
                 filters.verdict(&VideoFacts::of_row(site, &rows[i as usize].row)) != Verdict::Fails
@@ -289,7 +292,7 @@ fn targets(index: &Index, allowed: Option<&Selection>, id: u32) -> Option<Vec<Ta
     let Holders::Only(holders) = allowed?.get(id)? else {
         return None;
     };
-    let rows = index.raw.page_rows(id);
+    let rows = index.raw.page_rows(id)?;
     if holders.len() >= rows.len() {
         return None;
     }

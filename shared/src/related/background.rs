@@ -115,7 +115,7 @@ impl<'a> Background<'a> {
     fn vouched_rows(&self, pos: usize, filters: &Filters) -> Option<Rows> {
         let index = self.index.as_ref()?;
         let id = index.vouched.ids.get(pos).copied().flatten()?;
-        let rows = index.raw.page_rows(id);
+        let rows = index.raw.page_rows(id)?;
         let bounded = filters.min_duration.is_some() || filters.max_duration.is_some();
         let first = &rows.first()?.site;
         let site = self.archive.sites().iter().position(|s| s.id() == first)?;
@@ -219,12 +219,9 @@ impl<'a> Background<'a> {
             }
         };
         for p in postings {
-            let rows = match &self.index {
-                Some(index) => index.raw.page_rows(p.page),
-                None => &[],
-            };
-            match named_holders(&p, self.fields) {
-                Some(positions) => out.extend(positions.iter().filter_map(|&i| {
+            let rows = self.index.as_ref().and_then(|i| i.raw.page_rows(p.page));
+            match named_holders(&p, self.fields).zip(rows) {
+                Some((positions, rows)) => out.extend(positions.iter().filter_map(|&i| {
                     let r = rows.get(i as usize)?;
                     Some((
                         VideoId {
