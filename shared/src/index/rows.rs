@@ -89,12 +89,12 @@ fn parse_list(rows: &[u8]) -> Option<Vec<VideoRow>> {
     serde_json::from_slice(&list).ok()
 }
 
+/// A page's byte range of rows in `videos.json` (`[start, end)`), by page id.
+pub type Ranges = Vec<Option<[u64; 2]>>;
+
 /// `videos` (grouped by page, in page-table order) as `videos.json`'s
 /// bytes, and each page's byte range in them, by page id.
-pub fn encode(
-    meta: &Meta,
-    videos: &[VideoRow],
-) -> serde_json::Result<(Vec<u8>, Vec<Option<[u64; 2]>>)> {
+pub fn encode(meta: &Meta, videos: &[VideoRow]) -> serde_json::Result<(Vec<u8>, Ranges)> {
     let ids: std::collections::HashMap<super::PageKey, usize> = meta
         .pages
         .iter()
@@ -102,7 +102,7 @@ pub fn encode(
         .map(|(i, p)| (p.key.clone(), i))
         .collect();
     let mut out = vec![b'['];
-    let mut ranges: Vec<Option<[u64; 2]>> = vec![None; meta.pages.len()];
+    let mut ranges: Ranges = vec![None; meta.pages.len()];
     for (i, v) in videos.iter().enumerate() {
         if i > 0 {
             out.push(b',');
