@@ -27,7 +27,12 @@ the TWIML corpus is beside the checkout (`../shared/corpora/twiml/vtt`, or
 the corpus imported at import's default page size and at 500 KB, indexed,
 and served to 50 clients x 200 calls by server/tests/load_http.py (needs
 the test venv, .venv): throughput, peak RSS and RSS by tenth of the run,
-at the server's default --max-memory."""
+at the server's default --max-memory. And, on the same corpus written as a
+yt-dlp download (scripts/ytdlp_download.py, 5 channel folders): its first
+import with --build, a re-import of the unchanged download (median of
+REPEAT), and the questions of scripts/fts5_compare.py (a rare word, a
+two-word name, a common word) through SQLite FTS5, `rg -o -i -w`, the CLI
+and a running server, in the same run."""
 
 import json
 import os
@@ -40,6 +45,8 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import fts5_compare  # noqa: E402  (beside this script)
 FIGURES = os.path.join(REPO, "docs", "figures.md")
 README = os.path.join(REPO, "README.md")
 BIN = os.path.join(REPO, "target", "release")
@@ -128,6 +135,30 @@ def serve_under_load(work, corpus):
     return out
 
 
+def real_captions(work, corpus, repeat):
+    """The corpus as a yt-dlp download: import times, and FTS5 beside
+    this project; None without the corpus."""
+    if not os.path.isdir(corpus):
+        print(f"figures: no corpus at {corpus}: FTS5 and the re-import are not measured", file=sys.stderr)
+        return None
+    videos = len([f for f in os.listdir(corpus) if f.endswith(".vtt")])
+    dl, archive, index = (os.path.join(work, n) for n in ("dl", "real", "real-index"))
+    run([sys.executable, os.path.join(REPO, "scripts", "ytdlp_download.py"), corpus, dl, str(videos), "5"])
+    cmd = [os.path.join(BIN, "archilyzer-index"), "import", "--from", dl, "--out", archive, "--build",
+           "--index", index]
+    first, _ = timed(cmd)
+    again = [timed(cmd)[0] for _ in range(repeat)]
+    python = os.path.join(REPO, ".venv", "bin", "python")
+    out = os.path.join(work, "fts5.json")
+    run([python, "-c", "import json, sys; sys.path.insert(0, sys.argv[1]); import fts5_compare as f; "
+         "json.dump(f.compare(sys.argv[2], sys.argv[3], f.QUESTIONS, int(sys.argv[4])), open(sys.argv[5], 'w'))",
+         os.path.join(REPO, "scripts"), archive, index, str(repeat), out])
+    with open(out) as fh:
+        compared = json.load(fh)
+    return {"videos": videos, "channels": 5, "first_import_s": round(first, 2),
+            "reimport_s_median": round(statistics.median(again), 2), **compared}
+
+
 def measure(size, repeat, corpus):
     work = tempfile.mkdtemp(prefix="figures-")
     try:
@@ -150,6 +181,7 @@ def measure(size, repeat, corpus):
             **sizes(archive, index),
             "bench": {"load_per_core": bench["load_per_core"], "rows": bench["rows"]},
             "server": serve_under_load(work, corpus),
+            "real": real_captions(work, corpus, repeat),
         }
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -169,7 +201,7 @@ def readme_line(f):
             f"({f['index_pct']:.2f} % of the transcripts). A search of a rare word answers in "
             f"{rare['wall_ms_median']:.0f} ms, where `rg` over the same files takes {rare['rg_ms_median']:.0f} ms; "
             f"a word on every page is confirmed on every page, in {common['wall_ms_median']:.0f} ms against "
-            f"{common['rg_ms_median']:.0f} ms for `rg`.{server_sentence(f)} Every figure, and how "
+            f"{common['rg_ms_median']:.0f} ms for `rg`.{real_sentence(f)}{server_sentence(f)} Every figure, and how "
             f"to measure it again: [docs/figures.md](docs/figures.md).")
 
 
@@ -179,6 +211,19 @@ def pages_label(r):
     closes before the video that would take it past the target)."""
     asked = "the default --page-bytes" if r["page_bytes"] == "default" else f"--page-bytes {r['page_bytes']}"
     return f"{r['pages']} pages of {mb(r['transcripts_bytes'] / r['pages'])} on average ({asked})"
+
+
+def real_sentence(f):
+    """What real captions give beside SQLite FTS5, if measured."""
+    r = f.get("real")
+    if not r:
+        return ""
+    rare, phrase = r["rows"][0], r["rows"][1]
+    return (f" On real captions (the {r['videos']} TWIML episodes as a yt-dlp download), a running server "
+            f"finds every hit of the rare word `{rare['words']}` in {rare['server_ms']:.1f} ms and of "
+            f"`{phrase['words']}` in {phrase['server_ms']:.0f} ms, where SQLite FTS5 takes "
+            f"{rare['fts5_ms']:.2f} ms and {phrase['fts5_ms']:.0f} ms and `rg` {rare['rg_ms']:.0f} ms and "
+            f"{phrase['rg_ms']:.0f} ms; importing the unchanged download again takes {r['reimport_s_median']} s.")
 
 
 def server_sentence(f):
@@ -235,6 +280,15 @@ def page(f):
             out.append(f"| {pages_label(r)} | "
                        f"{r['calls']} | {r['errors']} | {r['calls_per_second']} | {r['peak_rss_mb']} | {tenths} | "
                        f"{r['rss_drift_pct']} % |")
+    if f.get("real"):
+        r = f["real"]
+        out += ["", f"Real captions: the TWIML corpus ({r['videos']} episodes) written as a yt-dlp download in "
+                f"{r['channels']} channel folders (`scripts/ytdlp_download.py`). `import --from DL --out ARCHIVE "
+                f"--build` takes {r['first_import_s']} s the first time and {r['reimport_s_median']} s again on "
+                f"the unchanged download (median of {f['build']['runs']}). The questions of "
+                f"`scripts/fts5_compare.py` on that archive, medians of {r['runs']} runs (SQLite FTS5: one row per "
+                f"cue, {r['cues']} cues, built in {r['fts5_build_s']} s):", "",
+                *fts5_compare.table(r)]
     out += ["", "The recorded figures, as the check reads them:", "", "```json",
             json.dumps(f, indent=1), "```", ""]
     return "\n".join(out)

@@ -12,6 +12,9 @@ and the median kept:
 
 - FTS5: `SELECT count(*), count(DISTINCT video) FROM cues WHERE cues MATCH
   '"…"'` (a phrase query, as yt-fts asks it), in a warm connection;
+- `rg -o -i -w` over the transcript pages (the full scan a person would
+  run instead; it reads the JSON text, so a phrase split across cues is
+  not found);
 - the CLI: `archilyzer-index search --local ARCHIVE --index INDEX --limit 0
   --json`, a fresh process per run, as a person runs it;
 - the server: a running `archilyzer-mcp` through the Python `mcp` client
@@ -22,7 +25,9 @@ and the median kept:
 The counts differ in kind: FTS5 counts cues matching its phrase query
 (its tokenizer, no aliases, no phrase across cues); this project counts
 (video, cue) hits confirmed on the page text. Both are printed.
-Needs `cargo build --release`."""
+Needs `cargo build --release` and ripgrep. scripts/figures.py runs the
+same questions (QUESTIONS below: the defaults of --rare, --phrase and
+--common) through these functions on the TWIML corpus."""
 
 import asyncio
 import json
@@ -34,6 +39,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+QUESTIONS = [("a rare word", "austerity"),
+             ("a two-word name", "reinforcement learning"),
+             ("a common word", "transformers")]
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(REPO, "target", "release")
@@ -79,6 +88,15 @@ def fts5_ask(con, words):
     return con.execute("SELECT count(*), count(DISTINCT video) FROM cues WHERE cues MATCH ?", (query,)).fetchone()
 
 
+def rg_ask(archive, words):
+    """`rg -o -i -w` over the transcript pages: the matches it prints."""
+    out = subprocess.run(["rg", "-o", "-i", "-w", "--no-filename", "--no-line-number", "--", words,
+                          os.path.join(archive, "transcripts")], capture_output=True, text=True)
+    if out.returncode not in (0, 1):
+        sys.exit(f"fts5_compare: rg failed: {out.stderr[:300]}")
+    return out.stdout.count("\n")
+
+
 def cli_ask(archive, index, words):
     out = subprocess.run([os.path.join(BIN, "archilyzer-index"), "search", "--local", archive, "--index", index,
                           "--limit", "0", "--json", words], check=True, capture_output=True, text=True).stdout
@@ -112,24 +130,53 @@ async def server_times(archive, index, questions, runs):
     return out
 
 
-def main():
-    args = sys.argv[1:]
-    if len(args) < 2:
-        sys.exit(__doc__)
-    archive, index = (os.path.abspath(a) for a in args[:2])
-    opts = dict(zip(args[2::2], args[3::2]))
-    runs = int(opts.get("--runs", "7"))
-    questions = [("a rare word", opts.get("--rare", "austerity")),
-                 ("a two-word name", opts.get("--phrase", "reinforcement learning")),
-                 ("a common word", opts.get("--common", "transformers"))]
+def compare(archive, index, questions, runs):
+    """Each question through FTS5, rg, the CLI and a running server, in
+    one run: the cues FTS5 holds, its build seconds, and a row per
+    question with each engine's median ms and counts."""
     with tempfile.TemporaryDirectory(prefix="fts5-") as tmp:
         con, built_s, cues = fts5(archive, os.path.join(tmp, "cues.db"))
         rows = []
         for name, words in questions:
             fts_ms, fts_counts = median_ms(lambda: fts5_ask(con, words), runs)
+            rg_ms, rg_hits = median_ms(lambda: rg_ask(archive, words), runs)
             cli_ms, cli_counts = median_ms(lambda: cli_ask(archive, index, words), runs)
-            rows.append((name, words, fts_ms, fts_counts, cli_ms, cli_counts))
+            rows.append({"question": name, "words": words, "fts5_ms": round(fts_ms, 3), "fts5_hits": fts_counts[0],
+                         "fts5_videos": fts_counts[1], "rg_ms": round(rg_ms, 1), "rg_hits": rg_hits,
+                         "cli_ms": round(cli_ms, 1), "cli_hits": cli_counts[0], "cli_videos": cli_counts[1]})
+        con.close()
     served = asyncio.run(server_times(archive, index, questions, runs))
+    for row in rows:
+        ms, (hits, videos) = served[row["question"]]
+        row.update({"server_ms": round(ms, 2), "server_hits": hits, "server_videos": videos})
+    return {"cues": cues, "fts5_build_s": round(built_s, 1), "runs": runs, "rows": rows}
+
+
+def table(c):
+    """The comparison as a markdown table, one row per question."""
+    lines = ["| question | FTS5 ms | FTS5 hits / videos | `rg` ms | `rg` hits | CLI ms (fresh process) | "
+             "server ms (`enumerate_matches`, complete) | our hits / videos | server ÷ FTS5 |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in c["rows"]:
+        lines.append(f"| {r['question']} `{r['words']}` | {r['fts5_ms']:.2f} | {r['fts5_hits']} / {r['fts5_videos']} | "
+                     f"{r['rg_ms']:.0f} | {r['rg_hits']} | {r['cli_ms']:.0f} | {r['server_ms']:.1f} | "
+                     f"{r['server_hits']} / {r['server_videos']} | {r['server_ms'] / max(r['fts5_ms'], 0.01):.0f}× |")
+    return lines
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 2 or len(args) % 2:
+        sys.exit(__doc__)
+    archive, index = (os.path.abspath(a) for a in args[:2])
+    opts = dict(zip(args[2::2], args[3::2]))
+    unknown = set(opts) - {"--rare", "--phrase", "--common", "--runs"}
+    if unknown:
+        sys.exit(f"fts5_compare: unknown option {sorted(unknown)[0]}\n\n{__doc__}")
+    runs = int(opts.get("--runs", "7"))
+    questions = [(name, opts.get(flag, words)) for (name, words), flag in
+                 zip(QUESTIONS, ("--rare", "--phrase", "--common"))]
+    c = compare(archive, index, questions, runs)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                             text=True).stdout.strip()
     load = os.getloadavg()[0] / os.cpu_count()
@@ -140,18 +187,14 @@ def main():
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores, load {load:.2f} per core. Do not edit by hand: run the script again.",
         "",
-        f"Archive: {cues} cues in its transcript pages. FTS5 table built in {built_s:.1f} s (Python's "
+        f"Archive: {c['cues']} cues in its transcript pages. FTS5 table built in {c['fts5_build_s']:.1f} s (Python's "
         "`sqlite3`, one row per cue). Medians of " + str(runs) + " runs; FTS5 counts cues (hits) and videos "
-        "matching its phrase query, this project (video, cue) hits and videos confirmed on the page text.",
+        "matching its phrase query, `rg` the matches it prints, this project (video, cue) hits and videos "
+        "confirmed on the page text.",
         "",
-        "| question | FTS5 ms | FTS5 hits / videos | CLI ms (fresh process) | server ms (`enumerate_matches`, complete) | our hits / videos | server ÷ FTS5 |",
-        "|---|---|---|---|---|---|---|",
+        *table(c),
+        "",
     ]
-    for name, words, fts_ms, fts_counts, cli_ms, cli_counts in rows:
-        srv_ms, srv_counts = served[name]
-        lines.append(f"| {name} `{words}` | {fts_ms:.2f} | {fts_counts[0]} / {fts_counts[1]} | {cli_ms:.0f} | "
-                     f"{srv_ms:.1f} | {srv_counts[0]} / {srv_counts[1]} | {srv_ms / max(fts_ms, 0.01):.0f}× |")
-    lines.append("")
     with open(OUT, "w") as fh:
         fh.write("\n".join(lines))
     print("\n".join(lines))
