@@ -93,11 +93,11 @@ pub fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8], file: &str) -> Result
 }
 
 /// JSON `bytes` as `T`. The bytes are checked to be UTF-8 once, up front
-/// (a fast pass over mostly-ASCII text), so the parser need not check
-/// each string again; bytes that are not UTF-8 are parsed as bytes, for
-/// serde_json's precise message.
+/// (`simdutf8`, a SIMD pass), so the parser need not check each string
+/// again; bytes that are not UTF-8 are parsed as bytes, for serde_json's
+/// precise message.
 pub fn from_json<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> serde_json::Result<T> {
-    match std::str::from_utf8(bytes) {
+    match simdutf8::basic::from_utf8(bytes) {
         Ok(text) => serde_json::from_str(text),
         Err(_) => serde_json::from_slice(bytes),
     }

@@ -117,7 +117,7 @@ impl VideoSpan {
     /// [`VideoSpan::check`], parsed into an owned record.
     pub fn check_record(&self, bytes: &[u8], slug: &str) -> Option<VideoRecord> {
         self.check(bytes, slug)?;
-        serde_json::from_slice(bytes).ok()
+        super::from_json(bytes).ok()
     }
 
     /// `bytes` parsed as the video `slug`, if they are exactly the bytes

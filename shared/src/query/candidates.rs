@@ -36,7 +36,7 @@
 
 use std::ops::Range;
 
-use super::prefilter::{non_ascii_offsets, offsets_ignoring_ascii_case};
+use super::prefilter::{non_ascii_offsets, offsets_ignoring_ascii_case, Found};
 
 /// The share of a page's first videos that, once candidates, gives the
 /// page up to a whole parse (a word in most videos): sorting out the few
@@ -44,33 +44,47 @@ use super::prefilter::{non_ascii_offsets, offsets_ignoring_ascii_case};
 const MOSTLY: (usize, usize) = (3, 4);
 
 /// The videos of `page` (by position in `layout`) that can hold a hit of
-/// a query each of whose matches holds one of `words`, ascending; `None`
+/// a query each of whose matches holds one of `words`, ascending, with
+/// every offset of those words and of the page's non-ASCII bytes (what
+/// the matcher's [`super::prefilter::PageHint`] would search the page for again); `None`
 /// when the layout does not fit the bytes, or when most videos are
 /// candidates (judged on the first eighth of the page), and the page is
 /// better parsed whole.
-pub fn candidates(page: &[u8], layout: &[Range<u64>], words: &[String]) -> Option<Vec<usize>> {
+pub fn candidates(
+    page: &[u8],
+    layout: &[Range<u64>],
+    words: &[String],
+) -> Option<(Vec<usize>, Found)> {
     let spans = fitted(page, layout)?;
     let mut marked = vec![false; spans.len()];
+    let mut found = Found {
+        words: words
+            .iter()
+            .map(|w| (w.as_bytes().to_vec(), Vec::new()))
+            .collect(),
+        non_ascii: Vec::new(),
+    };
     let cut = page.len() / 8;
     for part in [0..cut, cut..page.len()] {
-        mark_part(page, part.clone(), &spans, words, &mut marked)?;
+        mark_part(page, part.clone(), &spans, &mut found, &mut marked)?;
         let seen = spans.partition_point(|s| s.end <= part.end);
         let hit = marked[..seen].iter().filter(|&&m| m).count();
         if part.start == 0 && seen >= 8 && hit * MOSTLY.1 >= seen * MOSTLY.0 {
             return None;
         }
     }
-    Some((0..spans.len()).filter(|&i| marked[i]).collect())
+    Some(((0..spans.len()).filter(|&i| marked[i]).collect(), found))
 }
 
 /// Marks the spans holding, in the bytes of `part` (a word may run on
-/// past its end), a required word or a byte that could make one; `None`
-/// when one lies outside every span.
+/// past its end), a required word or a byte that could make one, adding
+/// the offsets in `part` of each word and non-ASCII byte to `found`;
+/// `None` when one lies outside every span.
 fn mark_part(
     page: &[u8],
     part: Range<usize>,
     spans: &[Range<usize>],
-    words: &[String],
+    found: &mut Found,
     marked: &mut [bool],
 ) -> Option<()> {
     let mut mark = |at: Range<usize>| -> Option<()> {
@@ -79,13 +93,13 @@ fn mark_part(
         (span.start <= at.start && at.end <= span.end).then(|| marked[i] = true)
     };
     let mut block = Vec::new();
-    for word in words {
+    for (word, offsets) in &mut found.words {
         let reach = (part.end + word.len().saturating_sub(1)).min(page.len());
-        let found =
-            offsets_ignoring_ascii_case(&page[part.start..reach], word.as_bytes(), &mut block);
-        for at in found.into_iter().map(|at| part.start + at) {
+        let at_part = offsets_ignoring_ascii_case(&page[part.start..reach], word, &mut block);
+        for at in at_part.into_iter().map(|at| part.start + at) {
             if at < part.end {
                 mark(at..at + word.len())?;
+                offsets.push(at);
             }
         }
     }
@@ -93,7 +107,10 @@ fn mark_part(
     for at in memchr::memchr_iter(b'\\', bytes) {
         mark(part.start + at..part.start + at + 1)?;
     }
-    for (at, c) in non_ascii_chars(page, part) {
+    let high = non_ascii_offsets(bytes, part.start);
+    let from = found.non_ascii.len();
+    found.non_ascii.extend(high);
+    for (at, c) in chars_at(page, &found.non_ascii[from..]) {
         if !crate::text::only_separates(c) {
             mark(at..at + c.len_utf8())?;
         }
@@ -134,11 +151,13 @@ fn fitted(page: &[u8], layout: &[Range<u64>]) -> Option<Vec<Range<usize>>> {
     Some(spans)
 }
 
-/// Each non-ASCII char beginning in `part` of `page`, with its offset (a
-/// byte that does not begin a char is skipped; invalid UTF-8 is the
-/// parser's to refuse).
-fn non_ascii_chars(page: &[u8], part: Range<usize>) -> impl Iterator<Item = (usize, char)> + '_ {
-    non_ascii_offsets(&page[part.clone()], part.start)
+/// Each char beginning at one of `offsets` (non-ASCII bytes of `page`),
+/// with its offset (a byte that does not begin a char is skipped; invalid
+/// UTF-8 is the parser's to refuse).
+fn chars_at<'a>(page: &'a [u8], offsets: &'a [usize]) -> impl Iterator<Item = (usize, char)> + 'a {
+    offsets
+        .iter()
+        .copied()
         .filter(move |&at| page[at] >= 0xC0)
         .filter_map(move |at| {
             let len = match page[at] {
@@ -185,7 +204,7 @@ mod tests {
         ]);
         let words = ["reinforcement".to_string()];
         assert_eq!(
-            candidates(&bytes, &layout, &words),
+            candidates(&bytes, &layout, &words).map(|(v, _)| v),
             Some(vec![0, 2, 3, 4]),
             "b holds only separators; c an escape, d a letter that folds"
         );
@@ -195,18 +214,23 @@ mod tests {
     fn a_layout_that_does_not_fit_the_bytes_reads_the_whole_page() {
         let (bytes, layout) = page(&[r#"{"slug":"a"}"#, r#"{"slug":"b"}"#]);
         let words = ["slug".to_string()];
-        assert_eq!(candidates(&bytes, &layout, &words), Some(vec![0, 1]));
+        assert_eq!(
+            candidates(&bytes, &layout, &words).map(|(v, _)| v),
+            Some(vec![0, 1])
+        );
         let header = ["page".to_string()];
         assert_eq!(
-            candidates(&bytes, &layout, &header),
+            candidates(&bytes, &layout, &header).map(|(v, _)| v),
             None,
             "a word outside every video: the page is read whole"
         );
         let shifted: Vec<Range<u64>> = layout.iter().map(|r| r.start + 1..r.end).collect();
-        assert_eq!(candidates(&bytes, &shifted, &words), None, "not an object");
-        assert_eq!(
-            candidates(&bytes, &layout[..1], &words),
-            None,
+        assert!(
+            candidates(&bytes, &shifted, &words).is_none(),
+            "not an object"
+        );
+        assert!(
+            candidates(&bytes, &layout[..1], &words).is_none(),
             "a video left out"
         );
         let mut longer = bytes.clone();
@@ -214,6 +238,34 @@ mod tests {
             layout[1].start as usize..layout[1].start as usize,
             *b"{\"slug\":\"x\"},",
         );
-        assert_eq!(candidates(&longer, &layout, &words), None, "a video put in");
+        assert!(
+            candidates(&longer, &layout, &words).is_none(),
+            "a video put in"
+        );
+    }
+
+    #[test]
+    fn the_offsets_found_are_every_one_the_page_hint_would_search_for() {
+        let videos: Vec<String> = (0..40)
+            .map(|i| {
+                format!(r#"{{"slug":"v{i}","cues":[[0,1,"Café LEARNING {i} learning, naïve"]]}}"#)
+            })
+            .collect();
+        let refs: Vec<&str> = videos.iter().map(String::as_str).collect();
+        let (bytes, layout) = page(&refs);
+        let words = ["learning".to_string(), "cafe".to_string()];
+        let (_, found) = candidates(&bytes, &layout, &words).expect("the layout fits");
+        let mut block = Vec::new();
+        for (word, offsets) in &found.words {
+            assert_eq!(
+                offsets,
+                &offsets_ignoring_ascii_case(&bytes, word, &mut block)
+            );
+        }
+        assert_eq!(found.words[0].1.len(), 80);
+        assert_eq!(
+            found.non_ascii,
+            non_ascii_offsets(&bytes, 0).collect::<Vec<_>>()
+        );
     }
 }

@@ -147,19 +147,19 @@ fn confirm_candidates(
         Err(e) => return Some(Err(e.to_string())),
     };
     let page: &[u8] = &bytes[..];
-    let chosen = super::candidates::candidates(page, layout, &words)?;
+    let (chosen, found) = super::candidates::candidates(page, layout, &words)?;
     let views = chosen
         .iter()
         .map(|&i| {
             let span = &page[layout[i].start as usize..layout[i].end as usize];
-            serde_json::from_slice::<VideoView>(span).ok()
+            crate::format::from_json::<VideoView>(span).ok()
         })
         .collect::<Option<Vec<VideoView>>>()?;
     let read = page.len() as u64;
     let shared: super::prefilter::Shared = bytes.clone();
     let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, &views, read, scratch);
     Some(Ok(if c.terms.uses_page_hint() {
-        PageHint::within(scratch, &shared, confirm)
+        PageHint::within_found(scratch, &shared, Some(found), confirm)
     } else {
         confirm(scratch)
     }))

@@ -58,6 +58,18 @@ pub struct PageHint {
     block: Vec<u8>,
 }
 
+/// What a pass over a whole page already found, so the hint need not
+/// search it again: every offset, ascending, of each word and of every
+/// non-ASCII byte of the page (as [`offsets_ignoring_ascii_case`] and
+/// [`non_ascii_offsets`] give them over the whole page).
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Each word (lower-case ASCII) and its offsets.
+    pub words: Vec<(Vec<u8>, Vec<usize>)>,
+    /// The offsets of the non-ASCII bytes.
+    pub non_ascii: Vec<usize>,
+}
+
 impl PageHint {
     /// Runs `f` with `page` set as the current page, then forgets it.
     pub fn within<T, S: AsMut<PageHint>>(
@@ -65,16 +77,34 @@ impl PageHint {
         page: &Shared,
         f: impl FnOnce(&mut S) -> T,
     ) -> T {
-        scratch.as_mut().set(Some(Arc::clone(page)));
+        Self::within_found(scratch, page, None, f)
+    }
+
+    /// [`PageHint::within`], starting from what `found` holds for `page`.
+    pub fn within_found<T, S: AsMut<PageHint>>(
+        scratch: &mut S,
+        page: &Shared,
+        found: Option<Found>,
+        f: impl FnOnce(&mut S) -> T,
+    ) -> T {
+        scratch.as_mut().set(Some(Arc::clone(page)), found);
         let out = f(scratch);
-        scratch.as_mut().set(None);
+        scratch.as_mut().set(None, None);
         out
     }
 
-    fn set(&mut self, page: Option<Shared>) {
+    fn set(&mut self, page: Option<Shared>, found: Option<Found>) {
         self.page = page;
-        self.non_ascii = None;
-        self.found.clear();
+        match found {
+            Some(found) => {
+                self.non_ascii = Some(found.non_ascii);
+                self.found = found.words;
+            }
+            None => {
+                self.non_ascii = None;
+                self.found.clear();
+            }
+        }
     }
 
     /// The look-up for `word` (lower-case ASCII, not empty) on the current
