@@ -7,6 +7,8 @@
 //! [`super::terms::Terms::judge`], made for every layer); a chat that cannot be checked
 //! (its video has no record) is named in [`Confirmed::notes`].
 
+use std::sync::Arc;
+
 use super::filters::{Verdict, VideoFacts};
 use super::matcher::TokenStream;
 use super::plan::{Compiled, Target};
@@ -54,16 +56,9 @@ pub(super) fn confirm_page(
     let err = |e: crate::source::ReadError| e.to_string();
     match p.layer {
         Layer::Transcripts => {
-            if let Some(chunks) = targets.and_then(|t| read_targets(site, p, t)) {
-                let views = targets
-                    .into_iter()
-                    .flatten()
-                    .zip(&chunks)
-                    .map(|(t, bytes)| t.span.check(bytes, &t.slug))
-                    .collect::<Option<Vec<VideoView>>>();
-                if let Some(views) = views {
-                    let bytes = chunks.iter().map(|b| b.len() as u64).sum();
-                    return Ok(confirm_videos(site, p, c, &views, bytes, scratch));
+            if let Some((t, runs)) = targets.and_then(|t| Some((t, read_targets(site, p, t)?))) {
+                if let Some(found) = confirm_runs(site, p, c, t, &runs, scratch) {
+                    return Ok(found);
                 }
                 tracing::info!(
                     "{}/{} page {}: a video's bytes are not the ones indexed; reading the whole page",
@@ -165,42 +160,97 @@ fn confirm_candidates(
     }))
 }
 
-/// The bytes of each target's span, when reading them beats reading the
-/// page: spans covering at most half of the page, fetched in runs (spans
-/// less than [`MERGE_GAP`] apart are read as one). `None` (a read failed,
-/// or the spans are most of the page) sends the caller to the whole page,
-/// which then reports any failure itself.
-fn read_targets(site: &Site, p: &PageRef, targets: &[Target]) -> Option<Vec<Vec<u8>>> {
+/// Bytes read in one piece for some of the targets, and where each of
+/// those targets' spans lies in them.
+struct Run {
+    bytes: Arc<Vec<u8>>,
+    /// (the target's position in the targets, its span's offsets here).
+    spans: Vec<(usize, std::ops::Range<usize>)>,
+}
+
+/// The runs of bytes holding the targets' spans, when reading them beats
+/// reading the page: spans covering at most half of the page, fetched in
+/// runs (spans less than [`MERGE_GAP`] apart are read as one). `None` (a
+/// read failed, or the spans are most of the page) sends the caller to
+/// the whole page, which then reports any failure itself.
+fn read_targets(site: &Site, p: &PageRef, targets: &[Target]) -> Option<Vec<Run>> {
     let wanted: u64 = targets.iter().map(|t| t.span.len()).sum();
     if wanted.saturating_mul(2) > p.bytes {
         return None;
     }
-    let mut runs: Vec<std::ops::Range<u64>> = Vec::new();
-    for t in targets {
+    let mut runs: Vec<(std::ops::Range<u64>, Vec<usize>)> = Vec::new();
+    for (i, t) in targets.iter().enumerate() {
         match runs.last_mut() {
-            Some(r) if t.span.start >= r.end && t.span.start - r.end <= MERGE_GAP => {
-                r.end = r.end.max(t.span.end)
+            Some((r, held)) if t.span.start >= r.end && t.span.start - r.end <= MERGE_GAP => {
+                r.end = r.end.max(t.span.end);
+                held.push(i);
             }
-            _ => runs.push(t.span.start..t.span.end),
+            _ => runs.push((t.span.start..t.span.end, vec![i])),
         }
     }
-    let fetched = site.page_ranges(Layer::Transcripts, &p.channel, p.page, &runs);
+    let ranges: Vec<_> = runs.iter().map(|(r, _)| r.clone()).collect();
+    let fetched = site.page_ranges(Layer::Transcripts, &p.channel, p.page, &ranges);
     let fetched = fetched
         .map_err(|e| tracing::info!("{e}; reading the whole page"))
         .ok()?;
-    targets
-        .iter()
-        .map(|t| {
-            let (run, bytes) = runs
-                .iter()
-                .zip(&fetched)
-                .find(|(r, _)| r.contains(&t.span.start))?;
-            let from = (t.span.start - run.start) as usize;
-            bytes
-                .get(from..from + t.span.len() as usize)
-                .map(<[u8]>::to_vec)
+    let runs = runs.into_iter().zip(fetched).map(|((range, held), bytes)| {
+        let spans = held.into_iter().map(|i| {
+            let from = (targets[i].span.start - range.start) as usize;
+            let to = from + targets[i].span.len() as usize;
+            (to <= bytes.len()).then_some((i, from..to))
+        });
+        Some(Run {
+            spans: spans.collect::<Option<Vec<_>>>()?,
+            bytes: Arc::new(bytes),
         })
-        .collect()
+    });
+    runs.collect()
+}
+
+/// Confirms the targets read in `runs`, each run with the matcher's page
+/// hint set on it (one SIMD search of the run per word instead of one per
+/// cue); `None` when a target's bytes are not the ones indexed, and the
+/// caller reads the whole page.
+fn confirm_runs(
+    site: &Site,
+    p: &PageRef,
+    c: &Compiled,
+    targets: &[Target],
+    runs: &[Run],
+    scratch: &mut TokenStream,
+) -> Option<Confirmed> {
+    let views = runs
+        .iter()
+        .map(|run| {
+            let view = |(i, r): &(usize, std::ops::Range<usize>)| {
+                targets[*i]
+                    .span
+                    .check(&run.bytes[r.clone()], &targets[*i].slug)
+            };
+            run.spans
+                .iter()
+                .map(view)
+                .collect::<Option<Vec<VideoView>>>()
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let read = targets.iter().map(|t| t.span.len()).sum();
+    let mut out = Confirmed {
+        bytes: read,
+        ..Confirmed::default()
+    };
+    for (run, views) in runs.iter().zip(&views) {
+        let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, views, 0, scratch);
+        let found = if c.terms.uses_page_hint() {
+            let shared: super::prefilter::Shared = run.bytes.clone();
+            PageHint::within(scratch, &shared, confirm)
+        } else {
+            confirm(scratch)
+        };
+        out.videos.extend(found.videos);
+        out.notes.extend(found.notes);
+        out.undated += found.undated;
+    }
+    Some(out)
 }
 
 /// Spans closer than this are fetched in one read: a request costs more
