@@ -75,7 +75,7 @@ impl Rows {
     /// Every row, in file order; `None` when the file cannot be parsed.
     pub fn every(&self) -> Option<&[VideoRow]> {
         self.every
-            .get_or_init(|| serde_json::from_slice(&self.bytes).ok())
+            .get_or_init(|| crate::format::from_json(&self.bytes).ok())
             .as_deref()
     }
 }
@@ -86,7 +86,7 @@ fn parse_list(rows: &[u8]) -> Option<Vec<VideoRow>> {
     list.push(b'[');
     list.extend_from_slice(rows);
     list.push(b']');
-    serde_json::from_slice(&list).ok()
+    crate::format::from_json(&list).ok()
 }
 
 /// A page's byte range of rows in `videos.json` (`[start, end)`), by page id.
