@@ -40,7 +40,8 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
 #[allow(unsafe_code)] // a symbol name jemalloc reads; the only exception to the crate's rule
 #[export_name = "_rjem_malloc_conf"]
-pub static MALLOC_CONF: &[u8; 80] = b"background_thread:true,dirty_decay_ms:500,muzzy_decay_ms:0,oversize_threshold:0\0";
+pub static MALLOC_CONF: &[u8; 80] =
+    b"background_thread:true,dirty_decay_ms:500,muzzy_decay_ms:0,oversize_threshold:0\0";
 
 /// Which archive to serve by default. Precedence: hub > remote > local.
 #[derive(Parser)]
