@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::filters::{Verdict, VideoFacts};
 use super::matcher::TokenStream;
 use super::plan::{Compiled, Target};
-use super::prefilter::PageHint;
+use super::prefilter::{Found, PageHint, Shared};
 use super::terms::{Field, Judged, Times};
 use super::{Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
@@ -80,15 +80,11 @@ pub(super) fn confirm_page(
                 Some(kept) => kept,
                 None => site.page_view(&p.channel, p.page).map_err(err)?,
             };
-            let shared: super::prefilter::Shared = kept.backing_cart().clone();
+            let shared: Shared = kept.backing_cart().clone();
             let (page, read) = (kept.get(), kept.backing_cart().len() as u64);
             let confirm =
                 |scratch: &mut TokenStream| confirm_videos(site, p, c, &page.videos, read, scratch);
-            Ok(if c.terms.uses_page_hint() {
-                PageHint::within(scratch, &shared, confirm)
-            } else {
-                confirm(scratch)
-            })
+            Ok(hinted(c, scratch, &shared, None, confirm))
         }
         Layer::Chat => chat_results(site, p, c, scratch).map_err(err),
         Layer::Posts => {
@@ -151,13 +147,26 @@ fn confirm_candidates(
         })
         .collect::<Option<Vec<VideoView>>>()?;
     let read = page.len() as u64;
-    let shared: super::prefilter::Shared = bytes.clone();
+    let shared: Shared = bytes.clone();
     let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, &views, read, scratch);
-    Some(Ok(if c.terms.uses_page_hint() {
-        PageHint::within_found(scratch, &shared, Some(found), confirm)
+    Some(Ok(hinted(c, scratch, &shared, Some(found), confirm)))
+}
+
+/// Runs `confirm` with the matcher's page hint set on `page` (starting
+/// from what a pass over it already `found`) when the query's matchers
+/// use the hint, else as it is.
+fn hinted(
+    c: &Compiled,
+    scratch: &mut TokenStream,
+    page: &Shared,
+    found: Option<Found>,
+    confirm: impl FnOnce(&mut TokenStream) -> Confirmed,
+) -> Confirmed {
+    if c.terms.uses_page_hint() {
+        PageHint::within(scratch, page, found, confirm)
     } else {
         confirm(scratch)
-    }))
+    }
 }
 
 /// Bytes read in one piece for some of the targets, and where each of
@@ -240,12 +249,8 @@ fn confirm_runs(
     };
     for (run, views) in runs.iter().zip(&views) {
         let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, views, 0, scratch);
-        let found = if c.terms.uses_page_hint() {
-            let shared: super::prefilter::Shared = run.bytes.clone();
-            PageHint::within(scratch, &shared, confirm)
-        } else {
-            confirm(scratch)
-        };
+        let shared: Shared = run.bytes.clone();
+        let found = hinted(c, scratch, &shared, None, confirm);
         out.videos.extend(found.videos);
         out.notes.extend(found.notes);
         out.undated += found.undated;

@@ -71,17 +71,9 @@ pub struct Found {
 }
 
 impl PageHint {
-    /// Runs `f` with `page` set as the current page, then forgets it.
+    /// Runs `f` with `page` set as the current page (its words' offsets
+    /// starting from what a pass over it already `found`), then forgets it.
     pub fn within<T, S: AsMut<PageHint>>(
-        scratch: &mut S,
-        page: &Shared,
-        f: impl FnOnce(&mut S) -> T,
-    ) -> T {
-        Self::within_found(scratch, page, None, f)
-    }
-
-    /// [`PageHint::within`], starting from what `found` holds for `page`.
-    pub fn within_found<T, S: AsMut<PageHint>>(
         scratch: &mut S,
         page: &Shared,
         found: Option<Found>,
@@ -276,7 +268,7 @@ mod tests {
             page_of("[\"Transformers\",\"a TRANSFORMERSz\",\"no\",\"caf\u{e9} x\",\"transform\"]");
         let texts: Vec<&str> = text((*page).as_ref()).split('"').collect();
         let mut s = Scratch::default();
-        PageHint::within(&mut s, &page, |s| {
+        PageHint::within(&mut s, &page, None, |s| {
             let hint = s.0.word(b"transformers").unwrap();
             let copy = String::from("no Transformers");
             let asked = [texts[1], texts[3], texts[5], &copy, texts[7], texts[9]];
@@ -298,7 +290,7 @@ mod tests {
         let page = page_of("transformers");
         let all = text((*page).as_ref());
         let mut s = Scratch::default();
-        PageHint::within(&mut s, &page, |s| {
+        PageHint::within(&mut s, &page, None, |s| {
             let hint = s.0.word(b"transformers").unwrap();
             let cut = [&all[..11], &all[1..], all, &all[12..]];
             assert_eq!(hint.candidates(&cut, |_| true), [2]);
@@ -313,7 +305,7 @@ mod tests {
             body.push_str(&"y".repeat(BLOCK));
             let page = page_of(&body);
             let mut s = Scratch::default();
-            PageHint::within(&mut s, &page, |s| {
+            PageHint::within(&mut s, &page, None, |s| {
                 let hint = s.0.word(b"transformers").unwrap();
                 assert_eq!(hint.offsets, [at + 6], "word at {at}");
                 assert_eq!(hint.non_ascii, [at + 3, at + 4], "é at {at}");

@@ -64,7 +64,7 @@ proptest! {
         for q in QUERIES {
             let m = Matcher::phrase(q).unwrap();
             let alone = m.hits(texts.iter().copied(), &mut scratch);
-            let hinted = PageHint::within(&mut scratch, &json, |s| {
+            let hinted = PageHint::within(&mut scratch, &json, None, |s| {
                 m.hits(texts.iter().copied(), s)
             });
             prop_assert_eq!(&alone, &hinted, "query {:?} on {}", q, String::from_utf8_lossy((*json).as_ref()));
@@ -85,6 +85,8 @@ fn an_escaped_text_is_copied_and_still_found() {
     assert_eq!(texts[0], "Transformers", "the escape is undone in a copy");
     let m = Matcher::phrase("transformers").unwrap();
     let mut scratch = TokenStream::default();
-    let hits = PageHint::within(&mut scratch, &json, |s| m.hits(texts.iter().copied(), s));
+    let hits = PageHint::within(&mut scratch, &json, None, |s| {
+        m.hits(texts.iter().copied(), s)
+    });
     assert_eq!(hits, [0, 1]);
 }
