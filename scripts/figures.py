@@ -150,9 +150,8 @@ def real_captions(work, corpus, repeat):
     again = [timed(cmd)[0] for _ in range(repeat)]
     python = os.path.join(REPO, ".venv", "bin", "python")
     out = os.path.join(work, "fts5.json")
-    run([python, "-c", "import json, sys; sys.path.insert(0, sys.argv[1]); import fts5_compare as f; "
-         "json.dump(f.compare(sys.argv[2], sys.argv[3], f.QUESTIONS, int(sys.argv[4])), open(sys.argv[5], 'w'))",
-         os.path.join(REPO, "scripts"), archive, index, str(repeat), out])
+    run([python, os.path.join(REPO, "scripts", "fts5_compare.py"), archive, index, "--runs", str(repeat),
+         "--json", out])
     with open(out) as fh:
         compared = json.load(fh)
     return {"videos": videos, "channels": 5, "first_import_s": round(first, 2),

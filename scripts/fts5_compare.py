@@ -2,7 +2,10 @@
 run through SQLite FTS5 (the engine of yt-fts: positions stored, the text
 never read again) and through this project, on the same archive.
 
-  python3 scripts/fts5_compare.py ARCHIVE INDEX [--rare W] [--phrase P] [--common W] [--runs N]
+  python3 scripts/fts5_compare.py ARCHIVE INDEX [--rare W] [--phrase P] [--common W] [--runs N] [--json OUT]
+
+With --json the measurements are written to OUT as JSON (what
+scripts/figures.py reads) and docs/fts5.md is left alone.
 
 ARCHIVE is a composed public dir with a fresh INDEX (`archilyzer-index
 build`). FTS5 gets one row per cue (the cue's text, its video and start),
@@ -170,13 +173,17 @@ def main():
         sys.exit(__doc__)
     archive, index = (os.path.abspath(a) for a in args[:2])
     opts = dict(zip(args[2::2], args[3::2]))
-    unknown = set(opts) - {"--rare", "--phrase", "--common", "--runs"}
+    unknown = set(opts) - {"--rare", "--phrase", "--common", "--runs", "--json"}
     if unknown:
         sys.exit(f"fts5_compare: unknown option {sorted(unknown)[0]}\n\n{__doc__}")
     runs = int(opts.get("--runs", "7"))
     questions = [(name, opts.get(flag, words)) for (name, words), flag in
                  zip(QUESTIONS, ("--rare", "--phrase", "--common"))]
     c = compare(archive, index, questions, runs)
+    if "--json" in opts:
+        with open(opts["--json"], "w") as fh:
+            json.dump(c, fh)
+        return
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                             text=True).stdout.strip()
     load = os.getloadavg()[0] / os.cpu_count()
