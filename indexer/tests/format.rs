@@ -112,7 +112,11 @@ fn the_generated_archive_has_every_value_and_file_of_the_format() {
                 states.insert(v.state.as_str());
                 media.insert(v.media_type.as_str());
                 ages.insert(v.age.as_str());
-                sources.insert(v.caption_source.as_str());
+                sources.insert(
+                    v.caption_source
+                        .expect("the generator writes every caption source")
+                        .as_str(),
+                );
                 platforms.insert(ch.platform.as_str());
                 dash_ids += usize::from(v.slug.starts_with('-'));
                 if ch.platform == Platform::Rumble

@@ -203,13 +203,13 @@ fn a_ytdlp_folder_imports_with_metadata_and_the_original_language_track() {
         (
             archilyzer_core::format::Age::Restricted,
             Some("es"),
-            CaptionSource::Auto
+            Some(CaptionSource::Auto)
         )
     );
     let rumble = videos.iter().find(|v| v.slug == "v4abcde").unwrap();
     assert_eq!(
         (rumble.platform, rumble.caption_source),
-        (Some(Platform::Rumble), CaptionSource::Manual)
+        (Some(Platform::Rumble), Some(CaptionSource::Manual))
     );
     assert_eq!(rumble.cues[0].text, "from json3");
     let bare = &site.transcript_page("imported", 1).unwrap().videos[0];
@@ -362,7 +362,11 @@ fn transcript_tool_results_join_the_archive_with_their_provenance() {
     let talk = &site.transcript_page("some-channel", 1).unwrap().videos[0];
     assert_eq!(
         (talk.slug.as_str(), talk.caption_source, talk.platform),
-        ("-abc123XYZ_", CaptionSource::Auto, Some(Platform::Youtube))
+        (
+            "-abc123XYZ_",
+            Some(CaptionSource::Auto),
+            Some(Platform::Youtube)
+        )
     );
     let times: Vec<(f64, f64)> = talk.cues.iter().map(|c| (c.start, c.end)).collect();
     assert_eq!(times, vec![(1.5, 12.0), (12.0, 30.0)]);
@@ -373,7 +377,7 @@ fn transcript_tool_results_join_the_archive_with_their_provenance() {
             clip.caption_source,
             clip.lang.as_deref()
         ),
-        ("7301234567890123456", CaptionSource::Asr, Some("es"))
+        ("7301234567890123456", Some(CaptionSource::Asr), Some("es"))
     );
     assert!(
         clip.description.contains("NOT CONFIDENT, not evidence"),
@@ -912,7 +916,7 @@ fn import_takes_the_spoken_language_and_never_a_machine_translation_unasked() {
     assert_eq!(spanish.cues[0].text, "hola amigos");
     assert_eq!(
         (spanish.lang.as_deref(), spanish.caption_source),
-        (Some("es"), CaptionSource::Auto)
+        (Some("es"), Some(CaptionSource::Auto))
     );
     assert!(
         stderr.contains("onlytransl: only machine-translated captions (onlytransl.en.vtt, translated from es): listed without a transcript; import --keep-translations keeps them, marked as translations"),
@@ -930,7 +934,7 @@ fn import_takes_the_spoken_language_and_never_a_machine_translation_unasked() {
     let english = video(&out, "englishone");
     assert_eq!(
         (english.cues[0].text.as_str(), english.caption_source),
-        ("written by the uploader", CaptionSource::Manual)
+        ("written by the uploader", Some(CaptionSource::Manual))
     );
 }
 
@@ -946,7 +950,7 @@ fn a_kept_translation_is_marked_and_search_labels_it() {
             kept.lang.as_deref(),
             kept.caption_source
         ),
-        ("good morning", Some("en"), CaptionSource::Translated)
+        ("good morning", Some("en"), Some(CaptionSource::Translated))
     );
     assert_eq!(
         video(&out, "spanishone").cues[0].text,

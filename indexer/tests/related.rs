@@ -30,8 +30,7 @@ fn every_video(
     for p in pages.iter().filter(|p| p.layer == Layer::Transcripts) {
         let site = &archive.sites()[p.site];
         for v in &site.transcript_page(&p.channel, p.page).unwrap().videos {
-            let view = v.as_view_without_cues();
-            if !filters.passes(&VideoFacts::of_view(p.site, &p.channel, &view)) {
+            if !filters.passes(&VideoFacts::of_video(p.site, &p.channel, v)) {
                 continue;
             }
             let mut words: HashMap<String, u32> = HashMap::new();

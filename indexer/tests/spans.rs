@@ -309,8 +309,8 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
             .every_row()
             .unwrap()
             .iter()
-            .filter(|v| v.row.channel == rare.channel && v.row.page == rare.number);
-        rows.clone().nth(rare.holder).unwrap().row.slug.clone()
+            .filter(|v| v.channel == rare.channel && v.page == rare.number);
+        rows.clone().nth(rare.holder).unwrap().slug.clone()
     };
     let local = open_local(&tmp.path().join("alpha"));
     let expected = local.find_video(&slug, &[]).unwrap().unwrap().video;

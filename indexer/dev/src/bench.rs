@@ -154,9 +154,9 @@ pub fn rows(
         .every_row()
         .unwrap_or_default()
         .iter()
-        .filter(|v| v.row.channel == first_channel && v.site == site.id())
+        .filter(|v| v.channel == first_channel && v.site == site.id())
         .take(20)
-        .map(|v| (v.row.channel.clone(), v.row.slug.clone()))
+        .map(|v| (v.channel.clone(), v.slug.clone()))
         .collect();
     Ok(vec![
         Row {
@@ -265,7 +265,7 @@ fn median_year(raw: &RawIndex) -> Option<String> {
         .every_row()
         .unwrap_or_default()
         .iter()
-        .filter_map(|v| v.row.upload_date.as_deref())
+        .filter_map(|v| v.upload_date.as_deref())
         .filter_map(|d| d.get(..4))
         .collect();
     years.sort_unstable();

@@ -698,7 +698,7 @@ fn bare_record(caption_source: CaptionSource, lang: Option<String>) -> VideoReco
         tags: vec![],
         curated_tags: vec![],
         recorded_date: None,
-        caption_source,
+        caption_source: Some(caption_source),
         lang,
         cues: Vec::new(),
     }

@@ -136,7 +136,7 @@ pub(super) fn video(path: &Path) -> Result<Imported> {
             tags: vec![],
             curated_tags: vec![],
             recorded_date: None,
-            caption_source: source,
+            caption_source: Some(source),
             lang: v["lang"].as_str().map(str::to_string),
             cues,
         },

@@ -333,7 +333,9 @@ impl<'a> Channel<'a> {
         self.rows.push(SummaryRow::of(
             &self.entry.slug,
             page,
-            &record.as_view_without_cues(),
+            &record.slug,
+            &record.title,
+            record.facts(),
         ));
         self.stats.insert(record.slug.clone(), stats_of(&record));
         if let Some(path) = &v.chat {

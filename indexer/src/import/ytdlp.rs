@@ -91,11 +91,11 @@ pub(super) fn load_cues(
                 report.note_skipped_cues(&track.path, &parsed.skipped);
                 record.duration = record.duration.or(parsed.cues.last().map(|c| c.end));
                 record.cues = parsed.cues;
-                record.caption_source = match (rule, track.manual) {
+                record.caption_source = Some(match (rule, track.manual) {
                     (None, _) => CaptionSource::Translated,
                     (Some(_), true) => CaptionSource::Manual,
                     (Some(_), false) => CaptionSource::Auto,
-                };
+                });
                 record.lang = (!track.lang().is_empty()).then(|| track.lang().to_string());
                 return;
             }
@@ -228,7 +228,7 @@ fn record(id: &str, info: &Info) -> Imported {
             tags: info.tags.clone().unwrap_or_default(),
             curated_tags: vec![],
             recorded_date: None,
-            caption_source: CaptionSource::Auto,
+            caption_source: Some(CaptionSource::Auto),
             lang: None,
             cues: Vec::new(),
         },

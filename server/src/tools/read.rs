@@ -11,7 +11,7 @@ use crate::editor::transcript::{self, Fallback};
 use crate::sources::Sources;
 use crate::tool::ToolResult;
 use archilyzer_core::archive::{Archive, Found, Site};
-use archilyzer_core::format::VideoRecord;
+use archilyzer_core::format::{HasFacts, VideoRecord};
 use archilyzer_core::links::{clock, LinkTarget};
 use archilyzer_core::query::count::{Asked, Queries, VideoCount};
 use archilyzer_core::source::SourceHandle;
@@ -699,7 +699,7 @@ pub fn get_video_metadata(
         "- duration: {} · age: {} · captions: {} ({})\n",
         v.duration.map(clock).unwrap_or_else(|| "unknown".into()),
         v.age.as_str(),
-        v.caption_source.as_str(),
+        v.facts().captions().as_str(),
         v.lang.as_deref().unwrap_or("?")
     ));
     if !v.tags.is_empty() {

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::transcripts::{Age, MediaType, Paged, State};
+use super::transcripts::Paged;
+use super::HasFacts;
 
 /// `summaries/index.json`: one row per video, no transcript text.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -17,54 +18,35 @@ pub struct Summaries {
     pub videos: Vec<SummaryRow>,
 }
 
-/// A video as `summaries/index.json` lists it: enough to plan a filtered question without reading pages.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SummaryRow {
-    /// The channel's slug.
-    pub channel: String,
-    /// The video's slug (its platform id).
-    pub slug: String,
-    /// Its title.
-    pub title: String,
-    /// `YYYYMMDD`, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub upload_date: Option<String>,
-    /// Video or livestream.
-    #[serde(default)]
-    pub media_type: MediaType,
-    /// All ages or age-restricted.
-    #[serde(default)]
-    pub age: Age,
-    /// Available, deleted, private…
-    #[serde(default)]
-    pub state: State,
-    /// Its length in seconds, when known (what duration filters and
-    /// hours of speech read).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration: Option<f64>,
-    /// The transcript page that holds the video (1-based).
-    pub page: u32,
-    /// Curated tag ids, so a `tags` filter can be planned without pages.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub curated_tags: Vec<String>,
+super::facts::with_facts! {
+    /// A video as `summaries/index.json` lists it: enough to plan a filtered question without reading pages.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct SummaryRow {
+        /// The channel's slug.
+        pub channel: String,
+        /// The video's slug (its platform id).
+        pub slug: String,
+        /// Its title.
+        pub title: String,
+        ..Facts,
+        /// The transcript page that holds the video (1-based).
+        pub page: u32,
+    }
 }
 
 impl SummaryRow {
-    /// The row of a video found on `page` of `channel`.
-    pub fn of(channel: &str, page: u32, v: &super::VideoView) -> Self {
-        SummaryRow {
+    /// The row of video `slug` (`title`, `facts`) found on `page` of `channel`.
+    pub fn of(channel: &str, page: u32, slug: &str, title: &str, facts: super::Facts) -> Self {
+        let mut row = SummaryRow {
             channel: channel.to_string(),
-            slug: v.slug.to_string(),
-            title: v.title.to_string(),
-            upload_date: v.upload_date.as_deref().map(str::to_string),
-            media_type: v.media_type,
-            age: v.age,
-            state: v.state,
-            duration: v.duration,
+            slug: slug.to_string(),
+            title: title.to_string(),
             page,
-            curated_tags: v.curated_tags.iter().map(|t| t.to_string()).collect(),
-        }
+            ..SummaryRow::default()
+        };
+        row.set_facts(facts);
+        row
     }
 }
 

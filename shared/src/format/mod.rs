@@ -34,12 +34,14 @@ macro_rules! array_record {
 
 mod corpus;
 mod extras;
+pub mod facts;
 pub mod spans;
 mod transcripts;
 mod view;
 
 pub use corpus::*;
 pub use extras::*;
+pub use facts::{Facts, HasFacts};
 pub use transcripts::*;
 pub use view::{CueView, PageView, VideoView};
 

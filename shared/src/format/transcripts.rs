@@ -72,86 +72,29 @@ impl Paged for TranscriptPage {
     }
 }
 
-/// Everything known about one video, and its captions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct VideoRecord {
-    /// The platform's id (for Rumble the embed id; `webpageUrl` carries the
-    /// URL's slug id). Unique within a channel.
-    pub slug: String,
-    /// Its title.
-    pub title: String,
-    /// `YYYYMMDD`; absent when the source did not say.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub upload_date: Option<String>,
-    /// Seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration: Option<f64>,
-    /// The watch page on its platform.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub webpage_url: Option<String>,
-    /// Where it is hosted, when it differs from the channel's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub platform: Option<Platform>,
-    /// Video or livestream.
-    #[serde(default)]
-    pub media_type: MediaType,
-    /// All ages or age-restricted.
-    #[serde(default)]
-    pub age: Age,
-    /// Available, deleted, private…
-    #[serde(default)]
-    pub state: State,
-    /// The uploader's description.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
-    /// The uploader's own keywords.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tags: Vec<String>,
-    /// Ids from `tags.json`: the operator's vocabulary.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub curated_tags: Vec<String>,
-    /// `YYYYMMDD` of the original live recording, for mirrors.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub recorded_date: Option<String>,
-    /// Who made the captions: the uploader, the platform, or our ASR.
-    #[serde(default)]
-    pub caption_source: CaptionSource,
-    /// The language of the captions, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lang: Option<String>,
-    /// The caption lines, in time order.
-    #[serde(default)]
-    pub cues: Vec<Cue>,
-}
-
-impl VideoRecord {
-    /// Its facts and texts as a [`super::VideoView`] borrowing from it,
-    /// *without its cues* (a view's cue keeps its start as written, which
-    /// a parsed record no longer has): for summary rows and filter facts,
-    /// never for matching.
-    pub fn as_view_without_cues(&self) -> super::VideoView<'_> {
-        use std::borrow::Cow::Borrowed;
-        super::VideoView {
-            slug: Borrowed(&self.slug),
-            title: Borrowed(&self.title),
-            upload_date: self.upload_date.as_deref().map(Borrowed),
-            webpage_url: self.webpage_url.as_deref().map(Borrowed),
-            platform: self.platform,
-            media_type: self.media_type,
-            age: self.age,
-            state: self.state,
-            description: Borrowed(&self.description),
-            tags: self.tags.iter().map(|t| Borrowed(t.as_str())).collect(),
-            curated_tags: self
-                .curated_tags
-                .iter()
-                .map(|t| Borrowed(t.as_str()))
-                .collect(),
-            duration: self.duration,
-            caption_source: self.caption_source,
-            cues: Vec::new(),
-        }
+super::facts::with_facts! {
+    /// Everything known about one video, and its captions.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct VideoRecord {
+        /// The platform's id (for Rumble the embed id; `webpageUrl` carries the
+        /// URL's slug id). Unique within a channel.
+        pub slug: String,
+        /// Its title.
+        pub title: String,
+        ..Facts,
+        /// The watch page on its platform.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub webpage_url: Option<String>,
+        /// The uploader's description.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        pub description: String,
+        /// The uploader's own keywords.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub tags: Vec<String>,
+        /// The caption lines, in time order.
+        #[serde(default)]
+        pub cues: Vec<Cue>,
     }
 }
 

@@ -12,7 +12,7 @@ use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::transcripts::{Age, MediaType, Paged, State};
+use super::transcripts::Paged;
 
 /// A transcript page parsed for a scan: strings borrowed from the file's bytes where they need no unescaping.
 /// `Yokeable`: a kept page holds its view beside the bytes it borrows from
@@ -35,52 +35,31 @@ impl Paged for PageView<'_> {
     }
 }
 
-/// A video as a scan sees it (the fields filters and matching read).
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct VideoView<'a> {
-    /// Its slug.
-    #[serde(borrow)]
-    pub slug: Cow<'a, str>,
-    /// Its title.
-    #[serde(borrow)]
-    pub title: Cow<'a, str>,
-    /// `YYYYMMDD`, when known.
-    #[serde(borrow, default)]
-    pub upload_date: Option<Cow<'a, str>>,
-    /// Its watch page.
-    #[serde(borrow, default)]
-    pub webpage_url: Option<Cow<'a, str>>,
-    /// Where it is hosted.
-    #[serde(default)]
-    pub platform: Option<super::Platform>,
-    /// Video or livestream.
-    #[serde(default)]
-    pub media_type: MediaType,
-    /// All ages or age-restricted.
-    #[serde(default)]
-    pub age: Age,
-    /// Available, deleted, private…
-    #[serde(default)]
-    pub state: State,
-    /// The uploader's description.
-    #[serde(borrow, default)]
-    pub description: Cow<'a, str>,
-    /// The uploader's tags.
-    #[serde(borrow, default)]
-    pub tags: Vec<Cow<'a, str>>,
-    /// The curated tags' ids.
-    #[serde(borrow, default)]
-    pub curated_tags: Vec<Cow<'a, str>>,
-    /// Its length in seconds, when known.
-    #[serde(default)]
-    pub duration: Option<f64>,
-    /// Who made the captions (a machine translation is labelled).
-    #[serde(default)]
-    pub caption_source: super::CaptionSource,
-    /// The caption lines.
-    #[serde(borrow, default)]
-    pub cues: Vec<CueView<'a>>,
+super::facts::with_facts! {
+    /// A video as a scan sees it: its facts, and its texts borrowed.
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct VideoView<'a> {
+        /// Its slug.
+        #[serde(borrow)]
+        pub slug: Cow<'a, str>,
+        /// Its title.
+        #[serde(borrow)]
+        pub title: Cow<'a, str>,
+        ..Facts,
+        /// Its watch page.
+        #[serde(borrow, default)]
+        pub webpage_url: Option<Cow<'a, str>>,
+        /// The uploader's description.
+        #[serde(borrow, default)]
+        pub description: Cow<'a, str>,
+        /// The uploader's tags.
+        #[serde(borrow, default)]
+        pub tags: Vec<Cow<'a, str>>,
+        /// The caption lines.
+        #[serde(borrow, default)]
+        pub cues: Vec<CueView<'a>>,
+    }
 }
 
 /// A cue: its start time as written, and its text.
@@ -127,6 +106,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for CueView<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::State;
 
     #[test]
     fn a_view_reads_what_a_scan_needs_and_borrows_plain_strings() {

@@ -303,7 +303,7 @@ fn sort_videos(meta: &Meta, videos: &mut [VideoRow]) {
         .collect();
     videos.sort_by_cached_key(|v| {
         position
-            .get(&(v.site.as_str(), v.row.channel.as_str(), v.row.page))
+            .get(&(v.site.as_str(), v.channel.as_str(), v.page))
             .copied()
             .unwrap_or(usize::MAX)
     });

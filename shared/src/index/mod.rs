@@ -129,7 +129,7 @@ use serde::{Deserialize, Serialize};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::format::spans::VideoSpan;
-use crate::format::{SummaryRow, VideoView};
+use crate::format::{HasFacts, VideoView};
 
 /// The spans the index in `dir` recorded, for
 /// [`Archive::read_spans_with`]: looked up in the kept index, loaded
@@ -246,67 +246,26 @@ impl From<Layer> for LayerName {
     }
 }
 
-/// A row of `videos.json`: a summaries row and the site it belongs to.
-/// It is written with the summaries row's fields inline, and read through
-/// `FlatRow`, since serde's `flatten` reads through a buffer of every
-/// key and value (it made opening an index several milliseconds slower
-/// per 10,000 videos).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(from = "FlatRow")]
-pub struct VideoRow {
-    /// The site's id.
-    pub site: String,
-    /// The video's facts, as `summaries/index.json` would list them.
-    #[serde(flatten)]
-    pub row: SummaryRow,
-    /// Where the video sits in its page file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub span: Option<VideoSpan>,
-}
-
-/// A [`VideoRow`] as `videos.json` spells it: every field at one level.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct FlatRow {
-    site: String,
-    channel: String,
-    slug: String,
-    title: String,
-    #[serde(default)]
-    upload_date: Option<String>,
-    #[serde(default)]
-    media_type: crate::format::MediaType,
-    #[serde(default)]
-    age: crate::format::Age,
-    #[serde(default)]
-    state: crate::format::State,
-    #[serde(default)]
-    duration: Option<f64>,
-    page: u32,
-    #[serde(default)]
-    curated_tags: Vec<String>,
-    #[serde(default)]
-    span: Option<VideoSpan>,
-}
-
-impl From<FlatRow> for VideoRow {
-    fn from(f: FlatRow) -> VideoRow {
-        VideoRow {
-            site: f.site,
-            row: SummaryRow {
-                channel: f.channel,
-                slug: f.slug,
-                title: f.title,
-                upload_date: f.upload_date,
-                media_type: f.media_type,
-                age: f.age,
-                state: f.state,
-                duration: f.duration,
-                page: f.page,
-                curated_tags: f.curated_tags,
-            },
-            span: f.span,
-        }
+crate::format::facts::with_facts! {
+    /// A row of `videos.json`: a video's site, channel, page, title and
+    /// facts (what `summaries/index.json` lists), and its span.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct VideoRow {
+        /// The site's id.
+        pub site: String,
+        /// The channel's slug.
+        pub channel: String,
+        /// The video's slug.
+        pub slug: String,
+        /// Its title.
+        pub title: String,
+        ..Facts,
+        /// The transcript page that holds it (1-based).
+        pub page: u32,
+        /// Where the video sits in its page file.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub span: Option<VideoSpan>,
     }
 }
 
@@ -316,18 +275,24 @@ impl VideoRow {
         PageKey {
             site: self.site.clone(),
             layer: LayerName::Transcripts,
-            channel: self.row.channel.clone(),
-            page: self.row.page,
+            channel: self.channel.clone(),
+            page: self.page,
         }
     }
 
     /// The row of `v`, on `page` of `channel` of site `site`, at `span`.
     pub fn of(site: &str, channel: &str, page: u32, v: &VideoView, span: VideoSpan) -> Self {
-        VideoRow {
+        let mut row = VideoRow {
             site: site.to_string(),
-            row: SummaryRow::of(channel, page, v),
+            channel: channel.to_string(),
+            slug: v.slug.to_string(),
+            title: v.title.to_string(),
+            page,
             span: Some(span),
-        }
+            ..VideoRow::default()
+        };
+        row.set_facts(v.facts());
+        row
     }
 }
 

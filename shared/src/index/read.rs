@@ -76,17 +76,12 @@ impl RawIndex {
             every
                 .iter()
                 .enumerate()
-                .map(|(i, v)| {
-                    (
-                        (v.site.clone(), v.row.channel.clone(), v.row.slug.clone()),
-                        i,
-                    )
-                })
+                .map(|(i, v)| ((v.site.clone(), v.channel.clone(), v.slug.clone()), i))
                 .collect()
         });
         let key = (site.to_string(), channel.to_string(), slug.to_string());
         let row = &every[*rows.get(&key)?];
-        Some((row.row.page, row.span.clone()?))
+        Some((row.page, row.span.clone()?))
     }
 
     /// The rows of transcript page `id`, in page order (a video's

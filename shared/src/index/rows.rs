@@ -173,7 +173,7 @@ mod tests {
             rows.page(id)
                 .unwrap()
                 .iter()
-                .map(|r| r.row.slug.clone())
+                .map(|r| r.slug.clone())
                 .collect()
         };
         assert_eq!(slugs(0), ["v1", "v2"]);

@@ -17,7 +17,7 @@ use super::terms::{Field, Judged, Times};
 use super::{Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::{CaptionSource, Post, VideoView};
+use crate::format::{CaptionSource, HasFacts, Post, VideoView};
 
 /// What one page gave: its matching videos (or posts), and what could
 /// not be checked.
@@ -278,7 +278,7 @@ fn confirm_videos(
     for v in videos {
         let verdict = c
             .filters
-            .verdict(&VideoFacts::of_view(p.site, &p.channel, v));
+            .verdict(&VideoFacts::of_video(p.site, &p.channel, v));
         if verdict == Verdict::Fails {
             continue;
         }
@@ -326,10 +326,9 @@ fn chat_results(
                 continue;
             }
         };
-        let view = record.as_view_without_cues();
         let verdict = c
             .filters
-            .verdict(&VideoFacts::of_view(p.site, &p.channel, &view));
+            .verdict(&VideoFacts::of_video(p.site, &p.channel, &record));
         if verdict == Verdict::Fails {
             continue;
         }
@@ -356,7 +355,7 @@ fn chat_results(
                 date: record.upload_date.clone(),
                 url: record.webpage_url.clone(),
                 platform: record.platform,
-                captions: record.caption_source,
+                captions: record.facts().captions(),
                 length: length_of(fields[0].texts.iter().copied()),
             },
         );
@@ -463,7 +462,7 @@ fn video_result(
             date: v.upload_date.as_deref().map(str::to_string),
             url: v.webpage_url.as_deref().map(str::to_string),
             platform: v.platform,
-            captions: v.caption_source,
+            captions: v.facts().captions(),
             length: length_of(v.cues.iter().map(|c| c.text.as_ref())),
         },
     ))

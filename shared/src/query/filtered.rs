@@ -49,7 +49,8 @@ pub fn pages(archive: &Archive, pages: &[PageRef], filters: &Filters) -> Option<
                 let passes = rows
                     .get(&(ch.slug.as_str(), slug.as_str()))
                     .is_none_or(|r| {
-                        filters.verdict(&VideoFacts::of_row(site_index, r)) != Verdict::Fails
+                        filters.verdict(&VideoFacts::of_row(site_index, &r.channel, *r))
+                            != Verdict::Fails
                     });
                 if passes {
                     keep.insert((site_index, ch.slug.as_str(), page));

@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 
 use crate::archive::Archive;
-use crate::format::{Age, MediaType, State, SummaryRow, VideoView};
+use crate::format::{Age, Facts, HasFacts, MediaType, State};
 use crate::time::{parse_clock, parse_day, Clock, Day, DayRange, InvertedRange};
 
 pub use super::filter_args::FilterArgs;
@@ -78,62 +78,47 @@ pub enum Verdict {
     Fails,
 }
 
-/// What the predicate looks at, from a summary row or a record. Made
-/// only by the constructors below, so planning (rows) and confirming
-/// (pages, records) read the same facts the same way.
+/// What the predicate looks at: a video's site, channel and facts, from a
+/// row (planning) or the video itself (confirming). Made only by the
+/// constructors below, so both read the same facts the same way.
 pub struct VideoFacts<'a> {
     /// The site's position in [`crate::archive::Archive::sites`].
     pub site: usize,
     /// The channel's slug.
     pub channel: &'a str,
-    /// `YYYYMMDD`, when known.
-    pub upload_date: Option<&'a str>,
-    /// Video or livestream.
-    pub media_type: MediaType,
-    /// All ages or age-restricted.
-    pub age: Age,
-    /// Available, deleted, private…
-    pub state: State,
-    /// The curated tags' ids.
-    pub curated_tags: Vec<&'a str>,
-    /// Its length in seconds, when known.
-    pub duration: Option<f64>,
-    /// Whether an unknown length may pass a length bound: true for a
-    /// summaries or index row, where an archive written before rows held
-    /// lengths has none, so the page is read and the record decides;
-    /// false for the record itself.
-    pub unknown_length_may_pass: bool,
+    /// The video's facts.
+    pub facts: Facts<'a>,
+    /// Whether an unknown fact (a length, a caption kind) may pass a
+    /// filter on it: true for a summaries or index row, since an archive
+    /// written before rows held that fact has none, so the page is read
+    /// and the video decides; false for the video itself.
+    pub unknown_may_pass: bool,
 }
 
 impl<'a> VideoFacts<'a> {
     /// From a summaries (or index) row of site number `site`.
-    pub fn of_row(site: usize, row: &'a SummaryRow) -> Self {
-        VideoFacts {
-            site,
-            channel: &row.channel,
-            upload_date: row.upload_date.as_deref(),
-            media_type: row.media_type,
-            age: row.age,
-            state: row.state,
-            curated_tags: row.curated_tags.iter().map(String::as_str).collect(),
-            duration: row.duration,
-            unknown_length_may_pass: true,
-        }
-    }
-
-    /// From a video as a page is parsed for a scan.
-    pub fn of_view(site: usize, channel: &'a str, v: &'a VideoView<'a>) -> Self {
+    pub fn of_row(site: usize, channel: &'a str, row: &'a impl HasFacts) -> Self {
         VideoFacts {
             site,
             channel,
-            upload_date: v.upload_date.as_deref(),
-            media_type: v.media_type,
-            age: v.age,
-            state: v.state,
-            curated_tags: v.curated_tags.iter().map(|t| t.as_ref()).collect(),
-            duration: v.duration,
-            unknown_length_may_pass: false,
+            facts: row.facts(),
+            unknown_may_pass: true,
         }
+    }
+
+    /// From a video as its page holds it (a record or a view).
+    pub fn of_video(site: usize, channel: &'a str, v: &'a impl HasFacts) -> Self {
+        VideoFacts {
+            site,
+            channel,
+            facts: v.facts(),
+            unknown_may_pass: false,
+        }
+    }
+
+    /// `YYYYMMDD`, when known.
+    fn day(&self) -> Option<&'a str> {
+        self.facts.upload_date.as_deref()
     }
 }
 
@@ -184,7 +169,7 @@ impl Filters {
     /// a page when one of its videos is not [`Verdict::Fails`], and
     /// confirming lists the videos that pass and counts the undated ones.
     pub fn verdict(&self, v: &VideoFacts) -> Verdict {
-        let undated = v.upload_date.is_none_or(str::is_empty);
+        let undated = v.day().is_none_or(str::is_empty);
         if self.passes(v) {
             Verdict::Passes
         } else if undated && self.passes_ignoring_date(v) {
@@ -197,34 +182,47 @@ impl Filters {
     /// Whether `v` passes every filter but the dates.
     fn passes_ignoring_date(&self, v: &VideoFacts) -> bool {
         self.channel_in_scope(v.site, v.channel)
-            && self.states.as_ref().is_none_or(|s| s.contains(&v.state))
+            && self
+                .states
+                .as_ref()
+                .is_none_or(|s| s.contains(v.facts.state))
             && self
                 .media_type
                 .as_ref()
-                .is_none_or(|m| m.contains(&v.media_type))
-            && self.age.as_ref().is_none_or(|a| a.contains(&v.age))
+                .is_none_or(|m| m.contains(v.facts.media_type))
+            && self.age.as_ref().is_none_or(|a| a.contains(v.facts.age))
             && self.tags.as_ref().is_none_or(|t| {
-                v.curated_tags
+                v.facts
+                    .curated_tags
                     .iter()
-                    .any(|x| t.contains(&(v.site, x.to_string())))
+                    .any(|x| t.contains(&(v.site, x.clone())))
             })
             && self.length_passes(v)
     }
 
     /// Whether `v`'s length is within the bounds: an unknown length is
-    /// outside any bound, except where [`VideoFacts::unknown_length_may_pass`].
+    /// outside any bound, except where [`VideoFacts::unknown_may_pass`].
     fn length_passes(&self, v: &VideoFacts) -> bool {
-        let within = |bound: Option<f64>, ok: fn(f64, f64) -> bool| match (bound, v.duration) {
+        let within = |bound: Option<f64>, ok: fn(f64, f64) -> bool| match (bound, *v.facts.duration)
+        {
             (None, _) => true,
-            (Some(_), None) => v.unknown_length_may_pass,
+            (Some(_), None) => v.unknown_may_pass,
             (Some(b), Some(d)) => ok(d, b),
         };
         within(self.min_duration, |d, min| d >= min) && within(self.max_duration, |d, max| d <= max)
     }
 
+    /// Whether every fact a set filter reads is known for `v`, so that
+    /// [`Filters::passes`] decides it rather than letting an unknown pass
+    /// ([`VideoFacts::unknown_may_pass`]).
+    pub fn knows(&self, v: &VideoFacts) -> bool {
+        let bounded = self.min_duration.is_some() || self.max_duration.is_some();
+        !(bounded && v.facts.duration.is_none())
+    }
+
     /// Whether `v` may answer (see [`Filters::verdict`]).
     pub fn passes(&self, v: &VideoFacts) -> bool {
-        self.passes_ignoring_date(v) && self.date_passes(v.upload_date.unwrap_or(""))
+        self.passes_ignoring_date(v) && self.date_passes(v.day().unwrap_or(""))
     }
 
     /// The predicate for a post: it has a channel and a date and none of

@@ -273,7 +273,8 @@ fn filter_selection(archive: &Archive, index: &Index, filters: &Filters) -> Sele
         };
         let passing: Vec<u32> = (0..rows.len() as u32)
             .filter(|&i| {
-                filters.verdict(&VideoFacts::of_row(site, &rows[i as usize].row)) != Verdict::Fails
+                let row = &rows[i as usize];
+                filters.verdict(&VideoFacts::of_row(site, &row.channel, row)) != Verdict::Fails
             })
             .collect();
         if passing.len() == rows.len() && !rows.is_empty() {
@@ -301,7 +302,7 @@ fn targets(index: &Index, allowed: Option<&Selection>, id: u32) -> Option<Vec<Ta
         .map(|&h| {
             let row = rows.get(h as usize)?;
             Some(Target {
-                slug: row.row.slug.clone(),
+                slug: row.slug.clone(),
                 span: row.span.clone()?,
             })
         })

@@ -116,14 +116,13 @@ impl<'a> Background<'a> {
         let index = self.index.as_ref()?;
         let id = index.vouched.ids.get(pos).copied().flatten()?;
         let rows = index.raw.page_rows(id)?;
-        let bounded = filters.min_duration.is_some() || filters.max_duration.is_some();
         let first = &rows.first()?.site;
         let site = self.archive.sites().iter().position(|s| s.id() == first)?;
         let mut passing = 0;
         for r in rows {
-            let facts = VideoFacts::of_row(site, &r.row);
+            let facts = VideoFacts::of_row(site, &r.channel, r);
             if filters.passes(&facts) {
-                if bounded && r.row.duration.is_none() {
+                if !filters.knows(&facts) {
                     return None;
                 }
                 passing += 1;
@@ -149,8 +148,7 @@ impl<'a> Background<'a> {
             .videos
             .iter()
             .filter(|v| {
-                let view = v.as_view_without_cues();
-                filters.is_none_or(|f| f.passes(&VideoFacts::of_view(p.site, &p.channel, &view)))
+                filters.is_none_or(|f| f.passes(&VideoFacts::of_video(p.site, &p.channel, *v)))
             })
             .map(|v| {
                 let mut words = video_words(v, self.fields);
@@ -226,10 +224,10 @@ impl<'a> Background<'a> {
                     Some((
                         VideoId {
                             site: r.site.clone(),
-                            channel: r.row.channel.clone(),
-                            slug: r.row.slug.clone(),
+                            channel: r.channel.clone(),
+                            slug: r.slug.clone(),
                         },
-                        r.row.title.clone(),
+                        r.title.clone(),
                     ))
                 })),
                 None => out.extend(self.page_holders(self.whole[&p.page], word)),

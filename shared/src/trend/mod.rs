@@ -462,7 +462,7 @@ fn speech_in_scope(
             continue;
         };
         for row in &summaries.videos {
-            if filters.verdict(&VideoFacts::of_row(i, row)) != Verdict::Passes {
+            if filters.verdict(&VideoFacts::of_row(i, &row.channel, row)) != Verdict::Passes {
                 continue;
             }
             let slot = speech

@@ -411,7 +411,9 @@ fn write_channel(root: &Path, videos: &Videos, plan: &ChannelPlan) -> Result<Cha
         out.summaries.push(SummaryRow::of(
             &plan.slug,
             page,
-            &record.as_view_without_cues(),
+            &record.slug,
+            &record.title,
+            record.facts(),
         ));
         if let Some(cluster) = mirror {
             out.clusters.push(cluster);

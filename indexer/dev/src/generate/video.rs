@@ -101,11 +101,13 @@ impl<'v> Videos<'v> {
                 .collect(),
             curated_tags: curated_for(index, &mut rng),
             recorded_date: (plan.platform == Platform::Twitch).then(|| civil_date(day - 1)),
-            caption_source: CaptionSource::ALL[if index < 3 {
-                index
-            } else {
-                rng.random_range(0..3)
-            }],
+            caption_source: Some(
+                CaptionSource::ALL[if index < 3 {
+                    index
+                } else {
+                    rng.random_range(0..3)
+                }],
+            ),
             lang: Some(if rng.random_bool(0.9) { "en" } else { "es" }.to_string()),
             cues,
         }
@@ -142,7 +144,7 @@ impl<'v> Videos<'v> {
             webpage_url: Some(webpage_url),
             platform: Some(plan.platform),
             state: State::Available,
-            caption_source: CaptionSource::Asr,
+            caption_source: Some(CaptionSource::Asr),
             ..orig.clone()
         };
         for c in &mut copy.cues {
