@@ -489,6 +489,13 @@ fn impossible_filter_values_are_refused_never_answered_as_nothing() {
     .starts_with("group \"zzzzzzzzzz\" matches no group of this archive"));
     assert_eq!(
         bad(FilterArgs {
+            captions: vec!["whisper".into()],
+            ..Default::default()
+        }),
+        "captions \"whisper\" is not one of manual, auto, asr, translated"
+    );
+    assert_eq!(
+        bad(FilterArgs {
             date_from: Some("yesterday".into()),
             ..Default::default()
         }),

@@ -48,6 +48,9 @@ pub struct FilterArgs {
     /// At most this long.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_duration: Option<String>,
+    /// Who made the captions: `manual`, `auto`, `asr`, `translated`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub captions: Vec<String>,
 }
 
 /// The shape of a filter's value.
@@ -225,6 +228,15 @@ pub const FILTERS: &[Filter] = &[
         shape: Shape::Seconds(|a| &a.max_duration, |a| &mut a.max_duration),
         check: Some(seconds),
         link: LinkField::Refused("drop it, or share the search without a length bound"),
+    },
+    Filter {
+        name: "captions",
+        flag: "captions",
+        singular: None,
+        help: "Only videos whose captions were made this way: manual (by the uploader), auto (the platform's speech recognition), asr (our own speech to text), translated (a machine translation).",
+        shape: Shape::List(|a| &a.captions, |a| &mut a.captions),
+        check: None,
+        link: LinkField::Refused("drop the captions filter, or share the search without it"),
     },
     Filter {
         name: "tags",

@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 
 use crate::archive::Archive;
-use crate::format::{Age, Facts, HasFacts, MediaType, State};
+use crate::format::{Age, CaptionSource, Facts, HasFacts, MediaType, State};
 use crate::time::{parse_clock, parse_day, Clock, Day, DayRange, InvertedRange};
 
 pub use super::filter_args::FilterArgs;
@@ -42,6 +42,8 @@ pub struct Filters {
     pub min_duration: Option<f64>,
     /// The longest length kept, in seconds.
     pub max_duration: Option<f64>,
+    /// The caption kinds kept; `None` = any.
+    pub captions: Option<Vec<CaptionSource>>,
     /// The resolved scope, and a site whose tags could not be read, for
     /// the footer.
     pub notes: Vec<String>,
@@ -143,6 +145,8 @@ impl Filters {
         f.tags = tag_filter(&args.tags, archive, &mut f.notes)?;
         f.include_undated = args.include_undated;
         (f.min_duration, f.max_duration) = lengths(args)?;
+        let kinds: Vec<&str> = CaptionSource::ALL.iter().map(|s| s.as_str()).collect();
+        f.captions = enum_filter(&args.captions, "captions", CaptionSource::parse, &kinds)?;
         Ok(f)
     }
 
@@ -156,6 +160,7 @@ impl Filters {
             || self.tags.is_some()
             || self.min_duration.is_some()
             || self.max_duration.is_some()
+            || self.captions.is_some()
     }
 
     /// Whether a channel of site number `site` is in the channel scope.
@@ -198,6 +203,20 @@ impl Filters {
                     .any(|x| t.contains(&(v.site, x.clone())))
             })
             && self.length_passes(v)
+            && self.captions_pass(v)
+    }
+
+    /// Whether `v`'s captions are of a kind kept: unknown (a row written
+    /// before rows carried it) passes where [`VideoFacts::unknown_may_pass`],
+    /// and a video that does not say has the format's default.
+    fn captions_pass(&self, v: &VideoFacts) -> bool {
+        let Some(kept) = &self.captions else {
+            return true;
+        };
+        match v.facts.caption_source {
+            None if v.unknown_may_pass => true,
+            _ => kept.contains(&v.facts.captions()),
+        }
     }
 
     /// Whether `v`'s length is within the bounds: an unknown length is
@@ -218,6 +237,7 @@ impl Filters {
     pub fn knows(&self, v: &VideoFacts) -> bool {
         let bounded = self.min_duration.is_some() || self.max_duration.is_some();
         !(bounded && v.facts.duration.is_none())
+            && !(self.captions.is_some() && v.facts.caption_source.is_none())
     }
 
     /// Whether `v` may answer (see [`Filters::verdict`]).
@@ -233,7 +253,8 @@ impl Filters {
             || self.age.is_some()
             || self.tags.is_some()
             || self.min_duration.is_some()
-            || self.max_duration.is_some();
+            || self.max_duration.is_some()
+            || self.captions.is_some();
         !video_only && self.channel_in_scope(site, channel) && self.date_passes(date)
     }
 }
@@ -478,4 +499,38 @@ fn tag_filter(
         out.extend(matched);
     }
     Ok(Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{SummaryRow, VideoRecord};
+
+    fn record(json: &str) -> VideoRecord {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_caption_filter_keeps_its_kinds_and_lets_only_a_rows_unknown_pass() {
+        let f = Filters {
+            captions: Some(vec![CaptionSource::Auto, CaptionSource::Asr]),
+            ..Filters::default()
+        };
+        let auto = record(r#"{"slug":"a","title":"t","captionSource":"auto"}"#);
+        let manual = record(r#"{"slug":"m","title":"t","captionSource":"manual"}"#);
+        let silent = record(r#"{"slug":"s","title":"t"}"#);
+        let video = |v| f.passes(&VideoFacts::of_video(0, "c", v));
+        assert!(video(&auto));
+        assert!(!video(&manual));
+        assert!(!video(&silent), "a record that does not say is manual");
+        let old_row: SummaryRow =
+            serde_json::from_str(r#"{"channel":"c","slug":"s","title":"t","page":1}"#).unwrap();
+        let facts = VideoFacts::of_row(0, "c", &old_row);
+        assert!(
+            f.passes(&facts),
+            "a row that does not say may pass: its page is read"
+        );
+        assert!(!f.knows(&facts), "and the row cannot decide it");
+        assert!(!f.passes_post(0, "c", "20240101"), "a post has no captions");
+    }
 }
