@@ -108,37 +108,38 @@ fn a_two_page_index_has_exactly_these_bytes() {
             at("cafe", 13),
             at("cee", 18),
             at("elk", 25),
-            at("fox", 32),
-            at("grey", 46),
-            at("owl", 54),
-            at("red", 62),
-            at("tan", 69),
-            at("the", 76)
+            at("fox", 34),
+            at("grey", 48),
+            at("owl", 56),
+            at("red", 64),
+            at("tan", 71),
+            at("the", 80)
         ],
         "each word's value is the offset of its list in the decompressed postings"
     );
     // Page ids: 0 = page-0001 (v1, the red fox), 1 = page-0002 (v2, a
     // blue café; v3, the grey owl; v4 and v5, tan elk). Each page is
     // followed by how many of its videos hold the word and a flag byte:
-    // bit 1 when the holders' positions follow (at most one video in four
-    // holds it; else any video may: more hold it, or only the channel
-    // name, a page-wide field, does), bit 2 when a census of fields
+    // bit 1 when the holders' positions follow (some but not all of the
+    // page's videos hold it; else any video may: all hold it, or only the
+    // channel name, a page-wide field, does), as deltas (or, with bit 3,
+    // as a bitmap where that is shorter), bit 2 when a census of fields
     // follows (combinations, then each as field bits, 1 captions and
     // 2 title, and a count), which is left out when every holder holds
     // the word in the captions alone.
     #[rustfmt::skip]
-    let expected: [u8; 84] = [
+    let expected: [u8; 88] = [
         1, 1, 1, 1, 0,                // a:    page 1, 1 video: position 0 (v2), captions
         1, 1, 1, 3, 0, 1, 3, 1,       // blue: the same, in captions and title
         1, 1, 1, 1, 0,                // cafe: as a
         2, 0, 0, 0, 1, 0, 0,          // cee:  pages 0 and 0+1, no video, any
-        1, 1, 2, 2, 1, 3, 2,          // elk:  page 1, 2 videos of 4: any; both in captions and title
+        1, 1, 2, 3, 2, 1, 1, 3, 2,    // elk:  page 1, 2 videos of 4: positions 2 and 2+1, both in captions and title
         2, 0, 1, 2, 1, 3, 1,          // fox:  page 0, its one video, captions and title;
            1, 1, 3, 0, 1, 2, 1,       //       page 1, v2 only, in its title only
         1, 1, 1, 3, 1, 1, 2, 1,       // grey: page 1, position 1 (v3), title only
         1, 1, 1, 3, 1, 1, 3, 1,       // owl:  the same, captions and title
         1, 0, 1, 2, 1, 3, 1,          // red:  page 0, its one video, captions and title
-        1, 1, 2, 2, 1, 3, 2,          // tan:  as elk
+        1, 1, 2, 3, 2, 1, 1, 3, 2,    // tan:  as elk
         2, 0, 1, 0, 1, 1, 1, 1,       // the:  page 0; page 1, v3 only; captions alone
     ];
     assert_eq!(postings, expected);
@@ -175,7 +176,7 @@ fn a_two_page_index_has_exactly_these_bytes() {
     let file_len = std::fs::metadata(dir.join(files::POSTINGS)).unwrap().len();
     assert_eq!(
         meta["postingsBlocks"],
-        serde_json::json!([[0, 0], [84, file_len]])
+        serde_json::json!([[0, 0], [88, file_len]])
     );
     let mut written: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

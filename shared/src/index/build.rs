@@ -36,12 +36,6 @@ use crate::text::{for_each_token, NORMALIZER_VERSION};
 /// in milliseconds.
 const POSTINGS_ZSTD_LEVEL: i32 = 9;
 
-/// A posting names its holders only when at most one video in this many
-/// holds the word: past that, reading the videos one by one saves little
-/// (a read of more than half a page's bytes reads the page), and the lists
-/// of common words would make the index several times larger.
-const HOLDERS_AT_MOST: u32 = 4;
-
 /// What a build reports as it goes.
 #[derive(Debug)]
 pub enum BuildEvent<'a> {
@@ -126,7 +120,7 @@ impl PageWords {
             .into_iter()
             .map(|(w, holders)| {
                 let videos = holders.len() as u32;
-                let narrows = spans && videos <= units / HOLDERS_AT_MOST && !page_wide.contains(&w);
+                let narrows = spans && videos < units && !page_wide.contains(&w);
                 let entry = Entry {
                     videos,
                     census: Census::of(&lists.fields[holders.clone()], self.own),

@@ -19,8 +19,12 @@
 //!               its page id, a varint count of the videos (chat
 //!               threads, posts) on that page that hold it, and a flag
 //!               byte: bit 1 when the positions of the holders on the
-//!               page follow (transcript pages where at most one video in
-//!               four holds the word; else any video of the page may),
+//!               page follow (transcript pages where some but not all of
+//!               the videos hold the word, and not in a page-wide field;
+//!               else any video of the page may) as varint deltas, or,
+//!               with bit 3 too, as a bitmap (a varint length in bytes,
+//!               then bit `i % 8` of byte `i / 8` set for the video at
+//!               position `i`: whichever is shorter),
 //!               bit 2 when a census of fields follows (see [`fields`]:
 //!               a varint count of combinations, then each as a byte of
 //!               field bits and a varint count of holders; without it,
@@ -63,6 +67,12 @@
 //!   transcript page's byte range of rows in it, so opening an index
 //!   parses no row and a search parses the rows of the pages it plans
 //!   (12,629 rows were most of a one-shot search's time).
+//! - 7 (2026-12): a posting names the holders whenever some but not all
+//!   of its page's videos hold the word (was: at most one in four), as a
+//!   bitmap where that is shorter than the list, so which videos say a
+//!   word is known from the postings alone (`significant_terms` counts
+//!   its foreground without reading it; a phrase of two common words
+//!   reads only the videos holding both).
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -139,7 +149,7 @@ pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
 }
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -378,6 +388,8 @@ pub(crate) fn encode_posting(out: &mut Vec<u8>, p: &Posting, prev: u32) {
 const HOLDERS_FOLLOW: u8 = 1;
 /// The flag bit that says a census follows.
 const CENSUS_FOLLOWS: u8 = 2;
+/// With [`HOLDERS_FOLLOW`]: the holders are a bitmap, not a list.
+const HOLDERS_AS_BITMAP: u8 = 4;
 
 /// [`encode_posting`] from the parts of a posting: page `page` after page
 /// `prev`, `videos` holding the word, which when `holders`, in which
@@ -392,12 +404,24 @@ pub(crate) fn encode_entry(
     put_varint(out, u64::from(page - prev));
     let count = holders.map_or(videos, |h| h.len() as u32);
     put_varint(out, u64::from(count));
-    let flag = holders.map_or(0, |_| HOLDERS_FOLLOW) | census.map_or(0, |_| CENSUS_FOLLOWS);
+    let list = holders.map(holder_list);
+    let bitmap = holders.map(holder_bitmap).filter(|b| {
+        let mut prefix = Vec::new();
+        put_varint(&mut prefix, b.len() as u64);
+        list.as_ref()
+            .is_some_and(|l| prefix.len() + b.len() < l.len())
+    });
+    let flag = holders.map_or(0, |_| HOLDERS_FOLLOW)
+        | bitmap.as_ref().map_or(0, |_| HOLDERS_AS_BITMAP)
+        | census.map_or(0, |_| CENSUS_FOLLOWS);
     out.push(flag);
-    let mut last = 0;
-    for &h in holders.unwrap_or_default() {
-        put_varint(out, u64::from(h - last));
-        last = h;
+    match (bitmap, list) {
+        (Some(bitmap), _) => {
+            put_varint(out, bitmap.len() as u64);
+            out.extend_from_slice(&bitmap);
+        }
+        (None, Some(list)) => out.extend_from_slice(&list),
+        (None, None) => {}
     }
     if let Some(census) = census {
         put_varint(out, census.0.len() as u64);
@@ -406,6 +430,49 @@ pub(crate) fn encode_entry(
             put_varint(out, u64::from(*n));
         }
     }
+}
+
+/// Ascending holders as varint deltas from the one before (the first
+/// from 0).
+fn holder_list(holders: &[u32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(holders.len());
+    let mut last = 0;
+    for &h in holders {
+        put_varint(&mut out, u64::from(h - last));
+        last = h;
+    }
+    out
+}
+
+/// Holders as a bitmap: bit `h % 8` of byte `h / 8` for each holder `h`,
+/// no byte past the last holder's.
+fn holder_bitmap(holders: &[u32]) -> Vec<u8> {
+    let len = holders.last().map_or(0, |&h| h as usize / 8 + 1);
+    let mut out = vec![0u8; len];
+    for &h in holders {
+        out[h as usize / 8] |= 1 << (h % 8);
+    }
+    out
+}
+
+/// The inverse of [`holder_bitmap`], `count` holders; `None` when the
+/// bitmap does not hold exactly `count`, or ends in an empty byte.
+fn decode_bitmap(bytes: &[u8], at: &mut usize, count: u32) -> Option<Vec<u32>> {
+    let len = usize::try_from(get_varint(bytes, at)?).ok()?;
+    let bitmap = bytes.get(*at..at.checked_add(len)?)?;
+    *at += len;
+    if bitmap.last() == Some(&0) {
+        return None;
+    }
+    let mut holders = Vec::with_capacity(count.min(1 << 16) as usize);
+    for (i, &byte) in bitmap.iter().enumerate() {
+        let mut bits = byte;
+        while bits != 0 {
+            holders.push(i as u32 * 8 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
+    (holders.len() == count as usize).then_some(holders)
 }
 
 /// The inverse of [`encode_postings`]; `None` if the bytes are damaged
@@ -426,12 +493,14 @@ pub(crate) fn decode_postings(bytes: &[u8], offset: usize, limit: u32) -> Option
         let videos = u32::try_from(get_varint(bytes, &mut at)?).ok()?;
         let flag = *bytes.get(at)?;
         at += 1;
-        if flag & !(HOLDERS_FOLLOW | CENSUS_FOLLOWS) != 0 {
+        if flag & !(HOLDERS_FOLLOW | CENSUS_FOLLOWS | HOLDERS_AS_BITMAP) != 0 {
             return None;
         }
-        let holders = match flag & HOLDERS_FOLLOW {
+        let holders = match flag & (HOLDERS_FOLLOW | HOLDERS_AS_BITMAP) {
             0 => None,
-            _ => Some(decode_holders(bytes, &mut at, videos)?),
+            HOLDERS_FOLLOW => Some(decode_holders(bytes, &mut at, videos)?),
+            HOLDERS_AS_BITMAP => return None,
+            _ => Some(decode_bitmap(bytes, &mut at, videos)?),
         };
         let census = match flag & CENSUS_FOLLOWS {
             0 => None,
@@ -504,6 +573,7 @@ mod tests {
             })
             .collect();
         postings[3].holders = Some(vec![0, 7, 300]);
+        postings[2].holders = Some(vec![0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 15]);
         let (c, t) = (fields::Fields::CAPTIONS, fields::Fields::TITLE);
         postings[3].census = Some(fields::Census(vec![(c, 1), (t, 2)]));
         postings[4].census = Some(fields::Census(vec![(c, 299), (c.with(t), 1)]));

@@ -411,7 +411,7 @@ mod tests {
             "states": ["deleted"], "date_from": "2024-01-01", "date_to": "20241231",
             "include_undated": true, "min_duration": 600, "max_duration": "1:00:00",
             "media_type": "video", "age": "restricted", "channels": ["a"], "channel": "b",
-            "groups": ["g"], "tags": ["t"]
+            "groups": ["g"], "tags": ["t"], "captions": ["auto"]
         });
         let args = FilterArgs::from_json(call.as_object().unwrap());
         assert_eq!(
