@@ -236,8 +236,9 @@ impl Filters {
     /// ([`VideoFacts::unknown_may_pass`]).
     pub fn knows(&self, v: &VideoFacts) -> bool {
         let bounded = self.min_duration.is_some() || self.max_duration.is_some();
-        !(bounded && v.facts.duration.is_none())
-            && !(self.captions.is_some() && v.facts.caption_source.is_none())
+        let unknown_length = bounded && v.facts.duration.is_none();
+        let unknown_captions = self.captions.is_some() && v.facts.caption_source.is_none();
+        !unknown_length && !unknown_captions
     }
 
     /// Whether `v` may answer (see [`Filters::verdict`]).
