@@ -82,6 +82,7 @@ pub fn command(args: &RelatedArgs) -> Result<ExitCode> {
             let opts = SignificantOptions {
                 min_videos: args.min_videos,
                 limit: args.limit.unwrap_or(25),
+                ..SignificantOptions::default()
             };
             let found =
                 significant_terms(&archive, dir.as_deref(), &request, opts).map_err(refuse)?;

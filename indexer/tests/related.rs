@@ -15,7 +15,7 @@ use archilyzer_core::format::paths::Layer;
 use archilyzer_core::query::filters::VideoFacts;
 use archilyzer_core::query::{search, FilterArgs, Filters, Request};
 use archilyzer_core::related::{
-    related_videos, significant_terms, AlikeOptions, SignificantOptions,
+    related_videos, significant_terms, AlikeOptions, Counting, SignificantOptions,
 };
 use archilyzer_core::text::tokens;
 
@@ -188,14 +188,19 @@ fn significant_terms_are_jlh_over_every_video_s_words_with_the_index_fresh_stale
             "{query}: a real test needs terms, got {}",
             expected.len()
         );
-        for (archive, dir) in [
+        let ways = [Counting::Cheaper, Counting::Text, Counting::Postings];
+        for ((archive, dir), counting) in [
             (&fresh, Some(&fresh_index)),
             (&fresh, None),
             (&stale, Some(&stale_index)),
-        ] {
+        ]
+        .into_iter()
+        .flat_map(|at| ways.map(|way| (at, way)))
+        {
             let opts = SignificantOptions {
                 min_videos: 3,
                 limit: 1000,
+                counting,
             };
             let got = significant_terms(archive, dir.map(|d| d.as_path()), &request, opts).unwrap();
             let got: Vec<(String, u64, u64)> = got
@@ -206,7 +211,7 @@ fn significant_terms_are_jlh_over_every_video_s_words_with_the_index_fresh_stale
             assert_eq!(
                 got,
                 expected[..expected.len().min(1000)],
-                "{query}, index {dir:?}"
+                "{query}, index {dir:?}, counted {counting:?}"
             );
         }
     }

@@ -126,13 +126,14 @@ fn a_two_page_index_has_exactly_these_bytes() {
     // as a bitmap where that is shorter), bit 2 when a census of fields
     // follows (combinations, then each as field bits, 1 captions and
     // 2 title, and a count), which is left out when every holder holds
-    // the word in the captions alone.
+    // the word in the captions alone, and bit 4 when a page-wide field
+    // (the channel name) holds it too.
     #[rustfmt::skip]
     let expected: [u8; 88] = [
         1, 1, 1, 1, 0,                // a:    page 1, 1 video: position 0 (v2), captions
         1, 1, 1, 3, 0, 1, 3, 1,       // blue: the same, in captions and title
         1, 1, 1, 1, 0,                // cafe: as a
-        2, 0, 0, 0, 1, 0, 0,          // cee:  pages 0 and 0+1, no video, any
+        2, 0, 0, 8, 1, 0, 8,          // cee:  pages 0 and 0+1, no video, any: the channel name (bit 4)
         1, 1, 2, 3, 2, 1, 1, 3, 2,    // elk:  page 1, 2 videos of 4: positions 2 and 2+1, both in captions and title
         2, 0, 1, 2, 1, 3, 1,          // fox:  page 0, its one video, captions and title;
            1, 1, 3, 0, 1, 2, 1,       //       page 1, v2 only, in its title only

@@ -122,6 +122,7 @@ pub fn significant_terms(
     let opts = SignificantOptions {
         min_videos: args.min_videos,
         limit: args.limit,
+        ..SignificantOptions::default()
     };
     let found =
         significant(&archive, index.as_deref(), &request, opts).map_err(|e| e.to_string())?;

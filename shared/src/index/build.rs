@@ -88,7 +88,8 @@ struct PageWords {
     /// threads, posts) that hold it.
     words: Holders,
     /// Words of page-wide fields (the channel name): they hold for every
-    /// video of the page, so their postings never name holders.
+    /// video of the page in the metadata scope, which their postings say
+    /// with a flag beside the holders named.
     page_wide: FxHashSet<Box<str>>,
     /// Units on the page.
     units: u32,
@@ -120,10 +121,11 @@ impl PageWords {
             .into_iter()
             .map(|(w, holders)| {
                 let videos = holders.len() as u32;
-                let narrows = spans && videos < units && !page_wide.contains(&w);
+                let narrows = spans && videos > 0 && videos < units;
                 let entry = Entry {
                     videos,
                     census: Census::of(&lists.fields[holders.clone()], self.own),
+                    page_wide: page_wide.contains(&w),
                     holders: narrows.then_some(holders),
                 };
                 (w, entry)
@@ -152,6 +154,7 @@ struct ReadPage {
 struct Entry {
     videos: u32,
     census: Option<Census>,
+    page_wide: bool,
     holders: Option<std::ops::Range<usize>>,
 }
 
@@ -331,7 +334,7 @@ impl Postings {
                 (id, e.last_page),
                 entry.videos,
                 holders,
-                entry.census.as_ref(),
+                (entry.census.as_ref(), entry.page_wide),
             );
             e.last_page = id;
             e.count += 1;

@@ -139,6 +139,28 @@ impl RawIndex {
             })
     }
 
+    /// The size of the postings, decompressed.
+    pub fn postings_bytes(&self) -> u64 {
+        self.meta.postings_blocks.last().map_or(0, |end| end[0])
+    }
+
+    /// Calls `each` with every entry of the postings at `offset` read in
+    /// place (see [`super::PostingView`]); an error when they are damaged
+    /// or `each` gives up (`None`).
+    pub(crate) fn for_each_posting(
+        &self,
+        offset: u64,
+        each: impl FnMut(super::PostingView<'_>) -> Option<()>,
+    ) -> Result<(), IndexError> {
+        let limit = self.meta.pages.len() as u32;
+        self.postings
+            .at(offset)
+            .and_then(|(block, at)| super::for_each_posting(&block, at, limit, each))
+            .ok_or_else(|| {
+                IndexError::damaged(files::POSTINGS, "damaged at this word; rebuild the index")
+            })
+    }
+
     /// How many videos hold the word whose postings are at `offset` in
     /// some field of `f` (chat threads and posts count as one each, in
     /// the chat and posts fields); `None` if the postings are damaged.

@@ -62,7 +62,13 @@ impl Selection {
         Selection(
             postings
                 .into_iter()
-                .map(|p| (p.page, p.holders.map_or(Holders::Any, Holders::Only)))
+                .map(|p| {
+                    let holders = match p.holders {
+                        Some(named) if !p.page_wide => Holders::Only(named),
+                        _ => Holders::Any,
+                    };
+                    (p.page, holders)
+                })
                 .collect(),
         )
     }

@@ -35,7 +35,7 @@ pub(crate) struct Background<'a> {
     fields: Fields,
     /// Index page ids counted from the postings, with their position in
     /// the archive's page table.
-    whole: HashMap<u32, usize>,
+    whole: rustc_hash::FxHashMap<u32, usize>,
     pages: Vec<PageRef>,
     /// Videos of the pages read.
     pub read: Vec<ReadVideo>,
@@ -72,7 +72,7 @@ impl<'a> Background<'a> {
             archive,
             index,
             fields,
-            whole: HashMap::new(),
+            whole: Default::default(),
             pages: Vec::new(),
             read: Vec::new(),
             videos: 0,
@@ -182,6 +182,28 @@ impl<'a> Background<'a> {
             .collect())
     }
 
+    /// Videos saying `word` in the fields on the pages counted from the
+    /// postings; `None` when they cannot be read.
+    fn census(&self, word: &str) -> Option<u64> {
+        let Some(index) = &self.index else {
+            return Some(0);
+        };
+        let Some(offset) = index.raw.terms.get(word) else {
+            return Some(0);
+        };
+        let mut n = 0;
+        index
+            .raw
+            .for_each_posting(offset, |p| {
+                if self.whole.contains_key(&p.page) {
+                    n += u64::from(p.units_in(LayerName::Transcripts, self.fields));
+                }
+                Some(())
+            })
+            .ok()?;
+        Some(n)
+    }
+
     /// Background videos saying `word` in the fields.
     pub fn count(&self, word: &str) -> u64 {
         let read = self
@@ -189,12 +211,9 @@ impl<'a> Background<'a> {
             .iter()
             .filter(|v| v.words.contains_key(word))
             .count() as u64;
-        let census: u64 = match self.postings(word) {
-            Ok(postings) => postings
-                .iter()
-                .map(|p| u64::from(p.units_in(LayerName::Transcripts, self.fields)))
-                .sum(),
-            Err(()) => self.whole_page_words(word).len() as u64,
+        let census: u64 = match self.census(word) {
+            Some(n) => n,
+            None => self.whole_page_words(word).len() as u64,
         };
         census + read
     }

@@ -40,9 +40,11 @@
 
 mod alike;
 mod background;
+mod foreground;
 mod significant;
 
 pub use alike::{related_videos, AlikeOptions, Related, RelatedVideo, WeightedTerm};
+pub use foreground::Counting;
 pub use significant::{significant_terms, SignificantOptions, SignificantTerm, SignificantTerms};
 
 use std::collections::BTreeSet;

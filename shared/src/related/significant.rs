@@ -1,12 +1,14 @@
 //! `significant_terms`: the words said unusually often where a query is
 //! said (the definitions are in the module above).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 
 use super::background::Background;
-use super::{bound, video_fields, video_words, RelatedError};
+use super::foreground::{Counting, Foreground, Matched};
+use super::{bound, video_fields, RelatedError};
 use crate::archive::Archive;
+use crate::index::Index;
 use crate::query::{search_each, Filters, Request};
 
 /// How many terms, from how many foreground videos.
@@ -16,6 +18,9 @@ pub struct SignificantOptions {
     pub min_videos: usize,
     /// Terms to give, highest score first.
     pub limit: usize,
+    /// How the foreground's words are counted (the same counts either
+    /// way; the default takes the cheaper).
+    pub counting: Counting,
 }
 
 impl Default for SignificantOptions {
@@ -23,6 +28,7 @@ impl Default for SignificantOptions {
         SignificantOptions {
             min_videos: 3,
             limit: 25,
+            counting: Counting::Cheaper,
         }
     }
 }
@@ -90,7 +96,7 @@ pub fn significant_terms(
         max_videos: None,
         ..request.clone()
     };
-    let mut matched: BTreeMap<(String, String, u32), HashSet<String>> = BTreeMap::new();
+    let mut matched = Matched::new();
     let found = search_each(
         archive,
         index_dir,
@@ -106,7 +112,17 @@ pub fn significant_terms(
         &mut |_, _| {},
     )?;
     let mut unreadable = found.unreadable.clone();
-    let (fg, foreground) = foreground_words(archive, &matched, fields, &mut unreadable);
+    let (pages, _) = archive.page_table();
+    let index = index_dir.and_then(|dir| Index::open(dir, archive, &pages).0);
+    let fg = Foreground::count(
+        archive,
+        index.as_ref(),
+        &pages,
+        &matched,
+        (fields, opts.counting),
+        &mut unreadable,
+    );
+    let (foreground, fg_pages_read, fg) = (fg.videos, fg.pages_read, fg.words);
     let own: HashSet<String> = if request.regex {
         HashSet::new()
     } else {
@@ -132,43 +148,12 @@ pub fn significant_terms(
         terms,
         terms_total,
         min_videos,
-        pages_read: found.pages_read + matched.len() + bg.pages_read + bg.pages_read_for_holders(),
+        pages_read: found.pages_read + fg_pages_read + bg.pages_read + bg.pages_read_for_holders(),
         index: bg.status.describe(),
         partial: found.coverage.partial || !unreadable.is_empty(),
         unreadable,
         notes: found.notes,
     })
-}
-
-/// How many of the matched videos say each word in `fields`, and how many
-/// matched videos were found on their pages.
-fn foreground_words(
-    archive: &Archive,
-    matched: &BTreeMap<(String, String, u32), HashSet<String>>,
-    fields: crate::index::fields::Fields,
-    unreadable: &mut Vec<String>,
-) -> (rustc_hash::FxHashMap<String, u64>, usize) {
-    let mut fg: rustc_hash::FxHashMap<String, u64> = Default::default();
-    let mut videos = 0;
-    for ((site_id, channel, page), slugs) in matched {
-        let Some(site) = archive.sites().iter().find(|s| s.id() == site_id) else {
-            continue;
-        };
-        let page = match site.transcript_page(channel, *page) {
-            Ok(p) => p,
-            Err(e) => {
-                unreadable.push(format!("{site_id}/{channel} page {page}: {e}"));
-                continue;
-            }
-        };
-        for v in page.videos.iter().filter(|v| slugs.contains(&v.slug)) {
-            videos += 1;
-            for w in video_words(v, fields).into_keys() {
-                *fg.entry(w).or_default() += 1;
-            }
-        }
-    }
-    (fg, videos)
 }
 
 /// The scored words, highest first (ties: more foreground videos, then
