@@ -1,0 +1,91 @@
+"""What significant_terms and related_videos cost through a running server.
+
+  .venv/bin/python scripts/related_cost.py ARCHIVE INDEX [--query Q ...] [--runs N] [--videos K]
+
+ARCHIVE is a composed public dir with a fresh INDEX (`archilyzer-index
+build`); the server is target/release/archilyzer-mcp, driven by the Python
+`mcp` client (the test venv, .venv). For each query (default: the three
+questions of scripts/fts5_compare.py), `enumerate_matches` and
+`significant_terms` are called in turn N times (default 7), each call with
+an exclude no video holds that changes each run, so no worklist is kept
+from an earlier call; the medians and the median of the paired ratios are
+printed. Then `related_videos` is asked of K videos (default 15) taken at
+random (seed 1) from the index's rows: the median, and the first call,
+which warms the caches.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import time
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+sys.path.insert(0, os.path.dirname(__file__))
+from fts5_compare import QUESTIONS  # noqa: E402
+
+SERVER = os.path.join(os.path.dirname(__file__), "..", "target", "release", "archilyzer-mcp")
+
+
+async def timed(session, tool, args):
+    """Milliseconds of one call; an error answer stops the run."""
+    start = time.perf_counter()
+    res = await session.call_tool(tool, args)
+    took = (time.perf_counter() - start) * 1000
+    if res.is_error:
+        sys.exit(f"{tool} {args}: {res.content[0].text}")
+    return took
+
+
+async def pair(session, query, runs):
+    """enumerate_matches and significant_terms of `query`, in turn."""
+    times = {"enumerate_matches": [], "significant_terms": []}
+    for i in range(runs):
+        for tool, ts in times.items():
+            args = {"query": query, "exclude": [f"zzqv{i}x"], "max_chars": 4000}
+            ts.append(await timed(session, tool, args))
+    e, s = times["enumerate_matches"], times["significant_terms"]
+    ratio = statistics.median(b / a for a, b in zip(e, s))
+    print(f"{query!r}: enumerate_matches {statistics.median(e):.1f} ms, "
+          f"significant_terms {statistics.median(s):.1f} ms, paired ratio {ratio:.2f}")
+
+
+async def related(session, index, k):
+    """related_videos of `k` videos taken at random from the index's rows."""
+    with open(os.path.join(index, "videos.json")) as f:
+        rows = json.load(f)
+    random.seed(1)
+    ts = []
+    for row in random.sample(rows, k):
+        args = {"video_id": row["slug"], "channel": row["channel"], "max_chars": 4000}
+        ts.append(await timed(session, "related_videos", args))
+    print(f"related_videos of {k} videos: median {statistics.median(ts):.1f} ms, "
+          f"max {max(ts):.1f} ms, first call {ts[0]:.1f} ms")
+
+
+async def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("archive")
+    ap.add_argument("index")
+    ap.add_argument("--query", action="append")
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--videos", type=int, default=15)
+    a = ap.parse_args()
+    queries = a.query or [q for _, q in QUESTIONS]
+    params = StdioServerParameters(command=SERVER, args=["--local", a.archive, "--index", a.index])
+    async with stdio_client(params) as (r, w):
+        async with ClientSession(r, w) as session:
+            await session.initialize()
+            await session.call_tool("list_channels", {})
+            for q in queries:
+                await pair(session, q, a.runs)
+            await related(session, a.index, a.videos)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
