@@ -181,8 +181,13 @@ impl Store for LocalStore {
         // zeroed by returning its pages to the kernel and faulting them in
         // again, a tenth of a phrase search; writing zeros into pages
         // already mapped costs a fraction of that.
-        let mut buf = Vec::with_capacity((range.end - range.start) as usize);
-        buf.resize((range.end - range.start) as usize, 0);
+        let want = (range.end - range.start) as usize;
+        #[expect(
+            clippy::slow_vector_initialization,
+            reason = "vec![0; n] asks the allocator for zeroed memory, the slow path here"
+        )]
+        let mut buf = Vec::with_capacity(want);
+        buf.resize(want, 0);
         f.read_exact_at(&mut buf, range.start)
             .map_err(|e| ReadError::io(shown.display(), &e))?;
         Ok(Some(buf))
