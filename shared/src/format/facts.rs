@@ -10,7 +10,7 @@
 //! describes a video (a transcript page's video, a `summaries/index.json`
 //! row, a row of the index's `videos.json`), so each struct that reads one
 //! holds them as its own fields. The list below is the only place they
-//! are named: [`with_facts!`] adds every fact, with its documentation and
+//! are named: `with_facts!` adds every fact, with its documentation and
 //! serde attributes, to each struct it wraps (written `..Facts,` where the
 //! facts go), and implements [`HasFacts`] for it, through which filters
 //! read any of them alike ([`Facts`], the facts borrowed).
@@ -27,7 +27,7 @@
 
 use super::CaptionSource;
 
-/// Declares [`Facts`], [`HasFacts`] and [`with_facts!`] from the one list
+/// Declares [`Facts`], [`HasFacts`] and `with_facts!` from the one list
 /// of facts (`$d` is a `$`, which the inner macro needs for its own
 /// variables). Types in the list are spelled from the crate's root, since
 /// they are expanded in other modules.
@@ -40,7 +40,7 @@ macro_rules! declare_facts {
             $( $(#[doc = $doc])* pub $name: &'a $ty, )*
         }
 
-        /// A struct that holds every fact (made by [`with_facts!`]).
+        /// A struct that holds every fact (made by `with_facts!`).
         pub trait HasFacts {
             /// Its facts, borrowed.
             fn facts(&self) -> Facts<'_>;
@@ -108,7 +108,7 @@ declare_facts! { $
     recorded_date: Option<String>,
     /// Who made the captions: the uploader, the platform, our speech to
     /// text, a machine translation. Absent in a record means the format's
-    /// default ([`Facts::captions`]); absent in a row written before rows
+    /// default ([`crate::format::Facts::captions`]); absent in a row written before rows
     /// carried it means unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     caption_source: Option<crate::format::CaptionSource>,

@@ -43,7 +43,7 @@ const TEXT_BELOW: u64 = 4;
 /// counts (`indexer/tests/related.rs` runs them all).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Counting {
-    /// On their text, or from the postings, whichever [`TEXT_BELOW`]
+    /// On their text, or from the postings, whichever `TEXT_BELOW`
     /// says is cheaper.
     #[default]
     Cheaper,
