@@ -1,6 +1,9 @@
-"""What significant_terms and related_videos cost through a running server.
+"""docs/related-cost.md, generated: what significant_terms and
+related_videos cost through a running server.
 
-  .venv/bin/python scripts/related_cost.py ARCHIVE INDEX [--query Q ...] [--runs N] [--videos K]
+  .venv/bin/python scripts/related_cost.py ARCHIVE INDEX [--query Q ...] [--runs N] [--videos K] [--print]
+
+With --print the page is printed and docs/related-cost.md left alone.
 
 ARCHIVE is a composed public dir with a fresh INDEX (`archilyzer-index
 build`); the server is target/release/archilyzer-mcp, driven by the Python
@@ -18,8 +21,10 @@ import argparse
 import asyncio
 import json
 import os
+import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 
@@ -29,7 +34,9 @@ from mcp.client.stdio import stdio_client
 sys.path.insert(0, os.path.dirname(__file__))
 from fts5_compare import QUESTIONS  # noqa: E402
 
-SERVER = os.path.join(os.path.dirname(__file__), "..", "target", "release", "archilyzer-mcp")
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SERVER = os.path.join(REPO, "target", "release", "archilyzer-mcp")
+OUT = os.path.join(REPO, "docs", "related-cost.md")
 
 
 async def timed(session, tool, args):
@@ -51,8 +58,7 @@ async def pair(session, query, runs):
             ts.append(await timed(session, tool, args))
     e, s = times["enumerate_matches"], times["significant_terms"]
     ratio = statistics.median(b / a for a, b in zip(e, s))
-    print(f"{query!r}: enumerate_matches {statistics.median(e):.1f} ms, "
-          f"significant_terms {statistics.median(s):.1f} ms, paired ratio {ratio:.2f}")
+    return f"| `{query}` | {statistics.median(e):.1f} | {statistics.median(s):.1f} | {ratio:.2f}× |"
 
 
 async def related(session, index, k):
@@ -64,8 +70,8 @@ async def related(session, index, k):
     for row in random.sample(rows, k):
         args = {"video_id": row["slug"], "channel": row["channel"], "max_chars": 4000}
         ts.append(await timed(session, "related_videos", args))
-    print(f"related_videos of {k} videos: median {statistics.median(ts):.1f} ms, "
-          f"max {max(ts):.1f} ms, first call {ts[0]:.1f} ms")
+    return (f"`related_videos` of {k} videos taken at random: median {statistics.median(ts):.1f} ms, "
+            f"slowest {max(ts):.1f} ms, the first call (caches cold) {ts[0]:.1f} ms.")
 
 
 async def main():
@@ -75,6 +81,7 @@ async def main():
     ap.add_argument("--query", action="append")
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--videos", type=int, default=15)
+    ap.add_argument("--print", action="store_true")
     a = ap.parse_args()
     queries = a.query or [q for _, q in QUESTIONS]
     params = StdioServerParameters(command=SERVER, args=["--local", a.archive, "--index", a.index])
@@ -82,9 +89,35 @@ async def main():
         async with ClientSession(r, w) as session:
             await session.initialize()
             await session.call_tool("list_channels", {})
-            for q in queries:
-                await pair(session, q, a.runs)
-            await related(session, a.index, a.videos)
+            rows = [await pair(session, q, a.runs) for q in queries]
+            alike = await related(session, a.index, a.videos)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                            text=True).stdout.strip()
+    load = os.getloadavg()[0] / os.cpu_count()
+    lines = [
+        "# What related words and videos cost",
+        "",
+        f"Written by `python3 scripts/related_cost.py` at commit `{commit}` on "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores, load {load:.2f} per core. Do not edit by hand: run the script again.",
+        "",
+        f"Archive: `{a.archive}`. Through a running `archilyzer-mcp` and the Python client, each question "
+        f"asked {a.runs} times of both tools in turn, with an exclude no video holds that changes each "
+        "call (so nothing is kept from an earlier one); medians, and the median of the paired ratios.",
+        "",
+        "| query | `enumerate_matches` ms | `significant_terms` ms | ratio |",
+        "|---|---|---|---|",
+        *rows,
+        "",
+        alike,
+        "",
+    ]
+    text = "\n".join(lines)
+    if a.print:
+        print(text)
+    else:
+        with open(OUT, "w") as fh:
+            fh.write(text)
 
 
 if __name__ == "__main__":
