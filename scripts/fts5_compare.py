@@ -167,6 +167,17 @@ def table(c):
     return lines
 
 
+def written_by(script):
+    """The first line of a page `script` writes: the commit, when, and on
+    what machine under what load."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                            text=True).stdout.strip()
+    load = os.getloadavg()[0] / os.cpu_count()
+    return (f"Written by `python3 scripts/{script}` at commit `{commit}` on "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {platform.processor() or platform.machine()}, "
+            f"{os.cpu_count()} cores, load {load:.2f} per core. Do not edit by hand: run the script again.")
+
+
 def main():
     args = sys.argv[1:]
     if len(args) < 2 or len(args) % 2:
@@ -184,15 +195,10 @@ def main():
         with open(opts["--json"], "w") as fh:
             json.dump(c, fh)
         return
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
-                            text=True).stdout.strip()
-    load = os.getloadavg()[0] / os.cpu_count()
     lines = [
         "# Against SQLite FTS5",
         "",
-        f"Written by `python3 scripts/fts5_compare.py` at commit `{commit}` on "
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} cores, load {load:.2f} per core. Do not edit by hand: run the script again.",
+        written_by("fts5_compare.py"),
         "",
         f"Archive: {c['cues']} cues in its transcript pages. FTS5 table built in {c['fts5_build_s']:.1f} s (Python's "
         "`sqlite3`, one row per cue). Medians of " + str(runs) + " runs; FTS5 counts cues (hits) and videos "

@@ -21,10 +21,8 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 
@@ -32,7 +30,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fts5_compare import QUESTIONS  # noqa: E402
+from fts5_compare import QUESTIONS, written_by  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER = os.path.join(REPO, "target", "release", "archilyzer-mcp")
@@ -91,15 +89,10 @@ async def main():
             await session.call_tool("list_channels", {})
             rows = [await pair(session, q, a.runs) for q in queries]
             alike = await related(session, a.index, a.videos)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
-                            text=True).stdout.strip()
-    load = os.getloadavg()[0] / os.cpu_count()
     lines = [
         "# What related words and videos cost",
         "",
-        f"Written by `python3 scripts/related_cost.py` at commit `{commit}` on "
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} cores, load {load:.2f} per core. Do not edit by hand: run the script again.",
+        written_by("related_cost.py"),
         "",
         f"Archive: `{a.archive}`. Through a running `archilyzer-mcp` and the Python client, each question "
         f"asked {a.runs} times of both tools in turn, with an exclude no video holds that changes each "

@@ -123,11 +123,6 @@ impl Facts<'_> {
     pub fn captions(&self) -> CaptionSource {
         self.caption_source.unwrap_or_default()
     }
-
-    /// The upload day, `None` when unknown or empty.
-    pub fn day(&self) -> Option<&str> {
-        self.upload_date.as_deref().filter(|d| !d.is_empty())
-    }
 }
 
 #[cfg(test)]

@@ -62,6 +62,15 @@ impl Posting {
     pub fn units_in(&self, layer: LayerName, f: fields::Fields) -> u32 {
         units_in(self.census.as_ref(), self.videos, layer, f)
     }
+
+    /// The holders of a transcript page's posting when it names them and
+    /// every one holds the word in some field of `f` (so they are exactly
+    /// the videos holding it there); `None` when the page must be read to
+    /// say.
+    pub fn named_in(&self, f: fields::Fields) -> Option<&[u32]> {
+        let all = self.units_in(LayerName::Transcripts, f) == self.videos;
+        self.holders.as_deref().filter(|_| all)
+    }
 }
 
 /// A postings list: the count, then per page (ascending) its id delta, its
@@ -262,6 +271,12 @@ impl PostingView<'_> {
     /// As [`Posting::units_in`].
     pub fn units_in(&self, layer: LayerName, f: fields::Fields) -> u32 {
         units_in(self.census.as_ref(), self.videos, layer, f)
+    }
+
+    /// As [`Posting::named_in`], the holders left encoded.
+    pub fn named_in(&self, f: fields::Fields) -> Option<HeldBy<'_>> {
+        let all = self.units_in(LayerName::Transcripts, f) == self.videos;
+        self.holders.filter(|_| all)
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::background::Background;
+use super::background::{Background, Opened};
 use super::{bound, video_fields, video_words, RelatedError, VideoId};
 use crate::archive::Archive;
 use crate::query::{FilterArgs, Filters};
@@ -130,7 +130,7 @@ pub fn related_videos(
         .collect();
     let bg = Background::new(
         archive,
-        index_dir,
+        Opened::new(archive, index_dir),
         &filters,
         fields,
         tf.keys().cloned().collect(),

@@ -53,21 +53,52 @@ pub(crate) struct Background<'a> {
     wanted: rustc_hash::FxHashSet<String>,
 }
 
+/// The archive's page table and the index opened on it: made once per
+/// question, for the foreground and the background alike.
+pub(crate) struct Opened {
+    /// The page table.
+    pub pages: Vec<PageRef>,
+    /// What could not be listed in it.
+    pub unreadable: Vec<String>,
+    /// The index, when one is used.
+    pub index: Option<Index>,
+    /// What the index could do.
+    pub status: IndexStatus,
+}
+
+impl Opened {
+    /// The page table of `archive`, and the index in `index_dir` on it.
+    pub fn new(archive: &Archive, index_dir: Option<&std::path::Path>) -> Opened {
+        let (pages, unreadable) = archive.page_table();
+        let (index, status) = match index_dir {
+            Some(dir) => Index::open(dir, archive, &pages),
+            None => (None, IndexStatus::NotUsed),
+        };
+        Opened {
+            pages,
+            unreadable,
+            index,
+            status,
+        }
+    }
+}
+
 impl<'a> Background<'a> {
     /// The background of `filters` on `archive` in the fields `fields`,
     /// remembering on the pages it reads the words of `wanted`.
     pub fn new(
         archive: &'a Archive,
-        index_dir: Option<&std::path::Path>,
+        opened: Opened,
         filters: &Filters,
         fields: Fields,
         wanted: rustc_hash::FxHashSet<String>,
     ) -> Result<Background<'a>, RelatedError> {
-        let (pages, mut unreadable) = archive.page_table();
-        let (index, status) = match index_dir {
-            Some(dir) => Index::open(dir, archive, &pages),
-            None => (None, IndexStatus::NotUsed),
-        };
+        let Opened {
+            pages,
+            mut unreadable,
+            index,
+            status,
+        } = opened;
         let mut bg = Background {
             archive,
             index,
@@ -237,7 +268,7 @@ impl<'a> Background<'a> {
         };
         for p in postings {
             let rows = self.index.as_ref().and_then(|i| i.raw.page_rows(p.page));
-            match named_holders(&p, self.fields).zip(rows) {
+            match p.named_in(self.fields).zip(rows) {
                 Some((positions, rows)) => out.extend(positions.iter().filter_map(|&i| {
                     let r = rows.get(i as usize)?;
                     Some((
@@ -298,13 +329,4 @@ enum Rows {
     AllPass(u32, usize),
     /// No video passes.
     NonePass,
-}
-
-/// The positions of the videos holding the word on the posting's page in
-/// some field of `f`, when the posting names them and every one of them
-/// holds it in a field of `f`; `None` when the page must be read to say.
-fn named_holders(p: &Posting, f: Fields) -> Option<&[u32]> {
-    let holders = p.holders.as_deref()?;
-    let all_in_fields = p.units_in(LayerName::Transcripts, f) == p.videos;
-    all_in_fields.then_some(holders)
 }

@@ -330,6 +330,5 @@ fn decide(p: &PostingView, ix: &Indexed, fields: Fields) -> Option<u64> {
     if holding as usize == ix.of {
         return Some(ix.held.len() as u64);
     }
-    let named = p.holders.filter(|_| holding == p.videos)?;
-    named.count_in(&ix.mask)
+    p.named_in(fields)?.count_in(&ix.mask)
 }

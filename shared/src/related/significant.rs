@@ -4,11 +4,10 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::background::Background;
+use super::background::{Background, Opened};
 use super::foreground::{Counting, Foreground, Matched};
 use super::{bound, video_fields, RelatedError};
 use crate::archive::Archive;
-use crate::index::Index;
 use crate::query::{search_each, Filters, Request};
 
 /// How many terms, from how many foreground videos.
@@ -112,12 +111,11 @@ pub fn significant_terms(
         &mut |_, _| {},
     )?;
     let mut unreadable = found.unreadable.clone();
-    let (pages, _) = archive.page_table();
-    let index = index_dir.and_then(|dir| Index::open(dir, archive, &pages).0);
+    let opened = Opened::new(archive, index_dir);
     let fg = Foreground::count(
         archive,
-        index.as_ref(),
-        &pages,
+        opened.index.as_ref(),
+        &opened.pages,
         &matched,
         (fields, opts.counting),
         &mut unreadable,
@@ -133,7 +131,7 @@ pub fn significant_terms(
         .filter(|(w, &n)| n >= min_videos as u64 && !own.contains(*w))
         .map(|(w, _)| w.clone())
         .collect();
-    let bg = Background::new(archive, index_dir, &filters, fields, wanted)?;
+    let bg = Background::new(archive, opened, &filters, fields, wanted)?;
     unreadable.extend(bg.unreadable.iter().cloned());
     let mut terms = score(&fg, &bg, foreground);
     let terms_total = terms.len();
