@@ -187,7 +187,7 @@ impl<'a> Pager<'a> {
             name: name.to_string(),
             platform,
             pages: self.pages,
-            slug_to_page: self.slug_to_page,
+            slug_to_page: self.slug_to_page.into(),
         };
         write_json(
             self.root,

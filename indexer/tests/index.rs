@@ -314,7 +314,7 @@ fn a_truncated_or_corrupt_index_file_gives_a_full_scan() {
         ("postings.zst", "truncate"),
         ("terms.fst", "garbage"),
         ("meta.json", "truncate"),
-        ("videos.json", "garbage"),
+        ("spans.bin", "garbage"),
     ] {
         let f = fixture();
         let path = f.index.join(file);
@@ -342,6 +342,32 @@ fn a_truncated_or_corrupt_index_file_gives_a_full_scan() {
             );
         }
     }
+}
+
+#[test]
+fn a_damaged_video_table_leaves_the_filters_to_the_pages() {
+    let f = fixture();
+    let path = f.index.join("videos.json");
+    let len = std::fs::metadata(&path).unwrap().len() as usize;
+    std::fs::write(&path, vec![0xA5u8; len]).unwrap();
+    let word = a_word_of(&page_file(&f, "daily-dispatch", 1));
+    let (status, _, _) = assert_parity(&f, &plain(&word));
+    assert_eq!(status, IndexStatus::Fresh, "the words need no row");
+    let filtered = Request {
+        filters: FilterArgs {
+            states: vec!["deleted".into()],
+            ..Default::default()
+        },
+        ..plain(&word)
+    };
+    assert_parity(&f, &filtered);
+    let r = search(&open_local(&f.site), Some(&f.index), &filtered).unwrap();
+    assert!(
+        r.notes.iter().any(|n| n
+            == "the index's videos.json is damaged: the filters were decided on the pages themselves; rebuild the index"),
+        "{:?}",
+        r.notes
+    );
 }
 
 #[test]

@@ -144,18 +144,24 @@ fn a_two_page_index_has_exactly_these_bytes() {
         2, 0, 1, 0, 1, 1, 1, 1,       // the:  page 0; page 1, v3 only; captions alone
     ];
     assert_eq!(postings, expected);
-    // Each video row carries its span: exactly its object in the page file.
+    // Each video's span is a 24-byte record of spans.bin, in the rows'
+    // order (start, end, xxh3 of those bytes; little-endian u64 each):
+    // exactly its object in the page file. meta.json gives each page its
+    // first record and count.
     let rows: Vec<serde_json::Value> =
         serde_json::from_slice(&std::fs::read(dir.join(files::VIDEOS)).unwrap()).unwrap();
+    let table = std::fs::read(dir.join(files::SPANS)).unwrap();
+    assert_eq!(table.len(), 24 * rows.len());
     let spans: Vec<(String, String)> = rows
         .iter()
-        .map(|r| {
+        .zip(table.chunks(24))
+        .map(|(r, record)| {
+            assert!(r.get("span").is_none(), "a row does not repeat its span");
             let page = &pages[r["page"].as_u64().unwrap() as usize - 1];
-            let span = &r["span"];
-            let (a, b) = (span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
-            let text = page[a as usize..b as usize].to_string();
+            let word = |k: usize| u64::from_le_bytes(record[k * 8..k * 8 + 8].try_into().unwrap());
+            let text = page[word(0) as usize..word(1) as usize].to_string();
             assert_eq!(
-                span[2].as_str().unwrap(),
+                format!("{:016x}", word(2)),
                 archilyzer_core::format::spans::digest(text.as_bytes())
             );
             (r["slug"].as_str().unwrap().to_string(), text)
@@ -178,6 +184,16 @@ fn a_two_page_index_has_exactly_these_bytes() {
     assert_eq!(
         meta["postingsBlocks"],
         serde_json::json!([[0, 0], [88, file_len]])
+    );
+    let records: Vec<&serde_json::Value> = meta["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["records"])
+        .collect();
+    assert_eq!(
+        records,
+        [&serde_json::json!([0, 1]), &serde_json::json!([1, 4])]
     );
     let mut written: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

@@ -56,7 +56,12 @@ impl<'a> OldChannel<'a> {
             .unwrap_or_default();
         let page_of = manifest
             .as_ref()
-            .map(|m| m.slug_to_page.clone().into_iter().collect())
+            .map(|m| {
+                m.slug_to_page
+                    .iter()
+                    .map(|(s, &p)| (s.clone(), p))
+                    .collect()
+            })
             .unwrap_or_default();
         OldChannel {
             previous,

@@ -6,9 +6,10 @@
 //! (a positioned read on disk, a `Range` request over HTTP) instead of the
 //! whole page.
 //!
-//! Promise: [`VideoSpan::check`] accepts bytes only when they hash to the
-//! span's digest *and* parse as the one video the span names. Bytes that
-//! fail either test prove nothing about the page, and the reader must go
+//! Promise: [`VideoSpan::check`] accepts bytes only when they are as long
+//! as the span, hash to its digest *and* parse as a video
+//! ([`VideoSpan::check_record`] also requires the slug it is asked for).
+//! Bytes that fail prove nothing about the page, and the reader must go
 //! back to the whole page (the index never decides a hit; see
 //! `crate::index`).
 
@@ -114,20 +115,30 @@ impl VideoSpan {
         self.len() == 0
     }
 
-    /// [`VideoSpan::check`], parsed into an owned record.
+    /// [`VideoSpan::check`], parsed into an owned record that must be
+    /// video `slug`.
     pub fn check_record(&self, bytes: &[u8], slug: &str) -> Option<VideoRecord> {
-        self.check(bytes, slug)?;
-        super::from_json(bytes).ok()
-    }
-
-    /// `bytes` parsed as the video `slug`, if they are exactly the bytes
-    /// this span was taken from; `None` sends the reader to the whole page.
-    pub fn check<'a>(&self, bytes: &'a [u8], slug: &str) -> Option<VideoView<'a>> {
-        if bytes.len() as u64 != self.len() || digest(bytes) != self.digest {
+        if !self.holds(bytes) {
             return None;
         }
-        let video: VideoView = super::from_json(bytes).ok()?;
+        let video: VideoRecord = super::from_json(bytes).ok()?;
         (video.slug == slug).then_some(video)
+    }
+
+    /// Whether `bytes` are the ones this span was taken from: as long,
+    /// with the same digest.
+    fn holds(&self, bytes: &[u8]) -> bool {
+        bytes.len() as u64 == self.len() && digest(bytes) == self.digest
+    }
+
+    /// `bytes` parsed as a video, if they are exactly the bytes this span
+    /// was taken from (same length, same digest); `None` sends the reader
+    /// to the whole page.
+    pub fn check<'a>(&self, bytes: &'a [u8]) -> Option<VideoView<'a>> {
+        if !self.holds(bytes) {
+            return None;
+        }
+        super::from_json(bytes).ok()
     }
 }
 
@@ -149,10 +160,10 @@ mod tests {
         for (span, slug) in spans.iter().zip(["a", "b"]) {
             let bytes = &PAGE.as_bytes()[span.start as usize..span.end as usize];
             assert!(bytes.starts_with(b"{") && bytes.ends_with(b"}"));
-            let video = span.check(bytes, slug).expect("the span's own bytes pass");
+            let video = span.check(bytes).expect("the span's own bytes pass");
             assert_eq!(video.slug, slug);
         }
-        assert_eq!(spans[1].check(b"{}", "b").map(|v| v.slug.len()), None);
+        assert_eq!(spans[1].check(b"{}").map(|v| v.slug.len()), None);
     }
 
     #[test]
@@ -180,11 +191,12 @@ mod tests {
             .collect();
         let a = &PAGE.as_bytes()[spans[0].start as usize..spans[0].end as usize];
         // The right bytes under the wrong name, and same-sized other bytes.
-        assert!(spans[0].check(a, "b").is_none());
+        assert!(spans[0].check_record(a, "b").is_none());
+        assert!(spans[0].check_record(a, "a").is_some());
         let mut edited = a.to_vec();
         let x = edited.iter().rposition(|&b| b == b'x').unwrap();
         edited[x] = b'y';
-        assert!(spans[0].check(&edited, "a").is_none());
-        assert!(spans[0].check(&a[1..], "a").is_none());
+        assert!(spans[0].check(&edited).is_none());
+        assert!(spans[0].check(&a[1..]).is_none());
     }
 }

@@ -27,7 +27,120 @@ pub struct Manifest {
     pub pages: Vec<PageEntry>,
     /// Video slug (or post id) → 1-based page number.
     #[serde(default)]
-    pub slug_to_page: BTreeMap<String, u32>,
+    pub slug_to_page: SlugToPage,
+}
+
+/// A manifest's `slugToPage`, checked when the manifest is read (every
+/// value a page number) but built into a map only when first looked
+/// into: a search's page table needs the pages alone, and building the
+/// map of a 2,500-video channel costs more than the rest of its manifest.
+#[derive(Default)]
+pub struct SlugToPage {
+    /// The object as the file holds it (`None`: made from a map).
+    raw: Option<Box<serde_json::value::RawValue>>,
+    map: std::sync::OnceLock<BTreeMap<String, u32>>,
+}
+
+impl std::ops::Deref for SlugToPage {
+    type Target = BTreeMap<String, u32>;
+
+    fn deref(&self) -> &BTreeMap<String, u32> {
+        self.map.get_or_init(|| {
+            // Checked at read (see `Deserialize`), so this parse succeeds.
+            self.raw
+                .as_ref()
+                .and_then(|raw| serde_json::from_str(raw.get()).ok())
+                .unwrap_or_default()
+        })
+    }
+}
+
+impl std::ops::DerefMut for SlugToPage {
+    fn deref_mut(&mut self) -> &mut BTreeMap<String, u32> {
+        let _ = &**self;
+        self.raw = None;
+        self.map.get_mut().expect("built by the deref above")
+    }
+}
+
+impl From<BTreeMap<String, u32>> for SlugToPage {
+    fn from(map: BTreeMap<String, u32>) -> Self {
+        SlugToPage {
+            raw: None,
+            map: map.into(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a SlugToPage {
+    type Item = (&'a String, &'a u32);
+    type IntoIter = std::collections::btree_map::Iter<'a, String, u32>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Clone for SlugToPage {
+    fn clone(&self) -> Self {
+        SlugToPage {
+            raw: self.raw.clone(),
+            map: self.map.clone(),
+        }
+    }
+}
+
+impl PartialEq for SlugToPage {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for SlugToPage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl Serialize for SlugToPage {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for SlugToPage {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
+        serde_json::from_str::<PageNumbers>(raw.get()).map_err(serde::de::Error::custom)?;
+        Ok(SlugToPage {
+            raw: Some(raw),
+            map: std::sync::OnceLock::new(),
+        })
+    }
+}
+
+/// An object whose every value is a page number, checked without
+/// building anything.
+struct PageNumbers;
+
+impl<'de> Deserialize<'de> for PageNumbers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = PageNumbers;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of slug → page number")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<PageNumbers, A::Error> {
+                while m.next_entry::<serde::de::IgnoredAny, u32>()?.is_some() {}
+                Ok(PageNumbers)
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }
 
 /// One page file as the manifest records it.
@@ -201,3 +314,27 @@ names!(CaptionSource {
     Asr => "asr",
     Translated => "translated",
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slug_to_page_is_checked_at_read_and_looked_into_later() {
+        let good = r#"{"channel":"c","pages":[],"slugToPage":{"a":1,"b\u0022":2}}"#;
+        let m: Manifest = serde_json::from_str(good).unwrap();
+        assert_eq!(m.slug_to_page.get("b\""), Some(&2));
+        assert_eq!(m.slug_to_page.len(), 2);
+        let back: Manifest = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back, m);
+        let mut edited = m.clone();
+        edited.slug_to_page.remove("a");
+        let written = serde_json::to_string(&edited).unwrap();
+        assert!(written.contains(r#""slugToPage":{"b\"":2}"#), "{written}");
+        let bad = r#"{"channel":"c","pages":[],"slugToPage":{"a":"one"}}"#;
+        let e = serde_json::from_str::<Manifest>(bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected u32"), "{e}");
+    }
+}

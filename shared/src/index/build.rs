@@ -233,6 +233,7 @@ pub fn build(
             .unwrap_or(0),
         postings_blocks: Vec::new(),
         videos_digest: String::new(),
+        spans_digest: String::new(),
         pages: keys
             .into_iter()
             .zip(&pages)
@@ -243,6 +244,7 @@ pub fn build(
                 stamp: p.stamp.clone(),
                 failed: failures.remove(&i),
                 rows: None,
+                records: None,
             })
             .collect(),
     };
@@ -539,20 +541,24 @@ fn write(
     let (postings, table) = super::blocks::compress(&blob, &starts, POSTINGS_ZSTD_LEVEL)
         .map_err(|e| io(files::POSTINGS, &e))?;
     let (rows, ranges) = super::rows::encode(meta, videos).map_err(|e| io(files::VIDEOS, &e))?;
+    let spans = super::span_table::encode(videos);
     let mut meta = Meta {
         postings_blocks: table,
         videos_digest: crate::format::spans::digest(&rows),
+        spans_digest: crate::format::spans::digest(&spans),
         ..meta.clone()
     };
     for (page, range) in meta.pages.iter_mut().zip(ranges) {
-        page.rows = range;
+        page.rows = range.map(|r| r.0);
+        page.records = range.map(|r| r.1);
     }
     let meta = serde_json::to_vec(&meta).map_err(|e| io(files::META, &e))?;
-    let contents: [(&str, Vec<u8>); 5] = [
+    let contents: [(&str, Vec<u8>); 6] = [
         (files::TERMS, fst_bytes),
         (files::POSTINGS, postings),
         (files::VOCABULARY, text.into_bytes()),
         (files::VIDEOS, rows),
+        (files::SPANS, spans),
         (files::META, meta),
     ];
     let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", &e))?;

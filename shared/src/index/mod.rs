@@ -35,12 +35,16 @@
 //! terms.txt     every word, one per line, in order: the blob infix
 //!               lookups (regex literals inside words) scan with memchr
 //! videos.json   one row per video read, in page order: site, channel,
-//!               slug, title, date, media type, age, state, page, curated
-//!               tags, and its span in the page file ([`VideoSpan`]: byte
-//!               range and a digest of those bytes); meta.json holds its
-//!               xxh3 (`videosDigest`) and each page's byte range of rows
-//!               in it (`rows`), so a page's rows are parsed alone
-//!               ([`rows`])
+//!               slug, title, page and the video's facts (date, length,
+//!               media type, age, state, curated tags, ...); meta.json
+//!               holds its xxh3 (`videosDigest`) and each page's byte
+//!               range of rows in it (`rows`), so a page's rows are
+//!               parsed alone, and only when a search needs them ([`rows`])
+//! spans.bin     where each of those videos sits in its page file
+//!               ([`VideoSpan`]: byte range and a digest of those bytes),
+//!               24 bytes a video in the rows' order; meta.json holds its
+//!               xxh3 (`spansDigest`) and each page's first record and
+//!               count (`records`) (see [`span_table`])
 //! .archilyzer-output.json
 //!               the marker that says this folder is an index written by
 //!               this project (see [`crate::output`])
@@ -77,6 +81,10 @@
 //!   word is known from the postings alone (`significant_terms` counts
 //!   its foreground without reading it; a phrase of two common words
 //!   reads only the videos holding both).
+//! - 8 (2026-12): the videos' spans move from `videos.json` to
+//!   `spans.bin`, fixed-size records a search reads without parsing a
+//!   row; `videos.json` is read only when a search needs a row (a filter,
+//!   a related-videos answer), so a one-word search opens no 4 MB file.
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -132,6 +140,7 @@ mod reuse;
 pub mod rows;
 pub mod select;
 pub mod similar;
+pub mod span_table;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
 pub use cache::{load as load_kept, lookups as kept_index_lookups};
@@ -160,7 +169,7 @@ pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
 }
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -174,8 +183,10 @@ pub mod files {
     pub const VOCABULARY: &str = "terms.txt";
     /// One row per video.
     pub const VIDEOS: &str = "videos.json";
+    /// Each video's span in its page file.
+    pub const SPANS: &str = "spans.bin";
     /// Every data file, in the order a build writes them.
-    pub const ALL: [&str; 5] = [TERMS, POSTINGS, VOCABULARY, VIDEOS, META];
+    pub const ALL: [&str; 6] = [TERMS, POSTINGS, VOCABULARY, VIDEOS, SPANS, META];
 }
 
 /// `meta.json`.
@@ -198,6 +209,9 @@ pub struct Meta {
     /// The xxh3 of `videos.json` as written (see [`rows`]).
     #[serde(default)]
     pub videos_digest: String,
+    /// The xxh3 of `spans.bin` as written (see [`span_table`]).
+    #[serde(default)]
+    pub spans_digest: String,
 }
 
 /// One page as the build saw it.
@@ -231,6 +245,10 @@ pub struct PageMeta {
     /// with videos).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows: Option<[u64; 2]>,
+    /// Its first record in `spans.bin` and how many (transcript pages
+    /// with videos).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<[u32; 2]>,
 }
 
 impl PageKey {
@@ -284,8 +302,9 @@ crate::format::facts::with_facts! {
         ..Facts,
         /// The transcript page that holds it (1-based).
         pub page: u32,
-        /// Where the video sits in its page file.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        /// Where the video sits in its page file: kept in `spans.bin`,
+        /// not in the row's JSON, and set on the rows a reader parses.
+        #[serde(skip)]
         pub span: Option<VideoSpan>,
     }
 }

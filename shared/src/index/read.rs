@@ -27,7 +27,7 @@ pub struct RawIndex {
     pub terms: fst::Map<Vec<u8>>,
     postings: Blocks,
     vocabulary: Vec<u8>,
-    /// `videos.json`, parsed a page at a time.
+    /// `videos.json` and `spans.bin`, read when first needed.
     rows: Rows,
     ids: HashMap<PageKey, u32>,
     /// (site, channel, slug) → its row among every row, made when first asked.
@@ -48,7 +48,8 @@ impl RawIndex {
             .map_err(|e| IndexError::damaged(files::META, e))?;
         let terms =
             fst::Map::new(read(files::TERMS)?).map_err(|e| IndexError::damaged(files::TERMS, e))?;
-        let rows = Rows::open(read(files::VIDEOS)?, &meta)?;
+        let spans = super::span_table::SpanTable::open(read(files::SPANS)?, &meta)?;
+        let rows = Rows::open(dir.join(files::VIDEOS), &meta, spans);
         let ids: HashMap<PageKey, u32> = meta
             .pages
             .iter()
@@ -89,6 +90,18 @@ impl RawIndex {
     /// index cannot say, which a caller reads as "any video may".
     pub fn page_rows(&self, id: u32) -> Option<&[VideoRow]> {
         self.rows.page(id)
+    }
+
+    /// The spans of transcript page `id`'s videos, in page order, read
+    /// without parsing a row; `None` when the index cannot say.
+    pub fn page_spans(&self, id: u32) -> Option<Vec<VideoSpan>> {
+        self.rows.page_spans(id)
+    }
+
+    /// Whether `videos.json` was read and found damaged, so every row
+    /// asked for answered "cannot say".
+    pub fn rows_unusable(&self) -> bool {
+        self.rows.unusable()
     }
 
     /// Every row of `videos.json`; `None` when it cannot be parsed.

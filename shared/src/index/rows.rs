@@ -1,64 +1,95 @@
-//! `videos.json`, read a page at a time.
+//! `videos.json`, read a page at a time, and only when asked.
 //!
 //! The file is one JSON array of [`VideoRow`]s, grouped by page in
 //! page-table order; `meta.json` records, for each transcript page, the
 //! byte range of its rows in the file (`rows`), and the file's xxh3
-//! (`videosDigest`). Opening checks the digest (memory speed) and parses
-//! nothing; a page's rows are parsed when first asked for, and kept.
+//! (`videosDigest`). Opening reads nothing: the file is read and its
+//! digest checked when a search first needs a row (a filter, a related
+//! videos answer); a page's rows are parsed when first asked for, given
+//! their spans from [`SpanTable`], and kept.
 //!
-//! Promises: a file whose bytes are not the ones the build wrote is
-//! refused at open ([`Rows::open`] names it damaged, so the index is used
-//! for nothing); a page whose rows cannot be parsed all the same answers
-//! `None` ("cannot say"), which every caller reads as "any video of the
-//! page may hold a hit". A search that needs three pages parses three
-//! pages' rows, not 12,000 videos'.
+//! Promises: bytes that are not the ones the build wrote are never
+//! parsed, and neither are rows the file cannot hold: every page then
+//! answers `None` ("cannot say"), which every caller reads as "any video
+//! of the page may hold a hit", and the damage is logged once, naming the
+//! file. A search that needs three pages parses three pages' rows, not
+//! 12,000 videos'.
 
 use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use super::{files, IndexError, Meta, VideoRow};
+use super::span_table::SpanTable;
+use super::{files, Meta, VideoRow};
 
-/// The rows of `videos.json`, parsed on demand.
+/// The rows of `videos.json`, read and parsed on demand.
 pub struct Rows {
-    bytes: Vec<u8>,
+    path: PathBuf,
+    digest: String,
+    /// The file's bytes once read and checked (`None`: unusable).
+    bytes: OnceLock<Option<Vec<u8>>>,
     /// By page id: the byte range of its rows (`None`: it has none).
     ranges: Vec<Option<Range<usize>>>,
     /// By page id: its rows once parsed (`None` inside: unparseable).
     parsed: Vec<OnceLock<Option<Vec<VideoRow>>>>,
     every: OnceLock<Option<Vec<VideoRow>>>,
+    spans: SpanTable,
 }
 
 impl Rows {
-    /// The rows of `bytes`, as `meta` describes them; an error when the
-    /// bytes are not the ones the build recorded.
-    pub fn open(bytes: Vec<u8>, meta: &Meta) -> Result<Rows, IndexError> {
-        if crate::format::spans::digest(&bytes) != meta.videos_digest {
-            return Err(IndexError::damaged(
-                files::VIDEOS,
-                "its digest is not the one meta.json records",
-            ));
-        }
-        let mut ranges = Vec::with_capacity(meta.pages.len());
-        for p in &meta.pages {
-            let range = p.rows.map(|[a, b]| a as usize..b as usize);
-            if range
-                .as_ref()
-                .is_some_and(|r| r.start > r.end || r.end > bytes.len())
-            {
-                return Err(IndexError::damaged(
-                    files::META,
-                    "a page's rows lie outside videos.json",
-                ));
-            }
-            ranges.push(range);
-        }
-        let parsed = (0..ranges.len()).map(|_| OnceLock::new()).collect();
-        Ok(Rows {
-            bytes,
+    /// The rows of the file at `path`, as `meta` describes them, with
+    /// their spans from `spans`. Reads nothing.
+    pub fn open(path: PathBuf, meta: &Meta, spans: SpanTable) -> Rows {
+        let ranges = meta
+            .pages
+            .iter()
+            .map(|p| p.rows.map(|[a, b]| a as usize..b as usize))
+            .collect();
+        Rows {
+            path,
+            digest: meta.videos_digest.clone(),
+            bytes: OnceLock::new(),
             ranges,
-            parsed,
+            parsed: (0..meta.pages.len()).map(|_| OnceLock::new()).collect(),
             every: OnceLock::new(),
-        })
+            spans,
+        }
+    }
+
+    /// The spans of the videos of page `id`, in page order, without
+    /// reading a row; `None` when the page has none or one is unknown.
+    pub fn page_spans(&self, id: u32) -> Option<Vec<crate::format::spans::VideoSpan>> {
+        self.spans.page(id)
+    }
+
+    /// The file's bytes, read and checked once.
+    fn bytes(&self) -> Option<&[u8]> {
+        self.bytes
+            .get_or_init(|| {
+                let checked = std::fs::read(&self.path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| {
+                        (crate::format::spans::digest(&b) == self.digest)
+                            .then_some(b)
+                            .ok_or_else(|| "its digest is not the one meta.json records".into())
+                    });
+                checked
+                    .map_err(|e| {
+                        tracing::warn!(
+                            "{} ({}) is unusable: {e}; searches read the pages instead; rebuild the index",
+                            files::VIDEOS,
+                            self.path.display()
+                        )
+                    })
+                    .ok()
+            })
+            .as_deref()
+    }
+
+    /// Whether the file was read and found unusable (missing, or not the
+    /// bytes the build wrote); `false` until a row is first asked for.
+    pub fn unusable(&self) -> bool {
+        matches!(self.bytes.get(), Some(None))
     }
 
     /// The rows of page `id`, in page order (empty when it has none);
@@ -68,14 +99,30 @@ impl Rows {
             return Some(&[]);
         };
         self.parsed[id as usize]
-            .get_or_init(|| parse_list(&self.bytes[range.clone()]))
+            .get_or_init(|| {
+                let mut rows = parse_list(self.bytes()?.get(range.clone())?)?;
+                let records = self.spans.records(id);
+                if records.len() != rows.len() {
+                    return None;
+                }
+                for (row, i) in rows.iter_mut().zip(records) {
+                    row.span = self.spans.get(i);
+                }
+                Some(rows)
+            })
             .as_deref()
     }
 
     /// Every row, in file order; `None` when the file cannot be parsed.
     pub fn every(&self) -> Option<&[VideoRow]> {
         self.every
-            .get_or_init(|| crate::format::from_json(&self.bytes).ok())
+            .get_or_init(|| {
+                let mut rows: Vec<VideoRow> = crate::format::from_json(self.bytes()?).ok()?;
+                for (i, row) in rows.iter_mut().enumerate() {
+                    row.span = self.spans.get(i);
+                }
+                Some(rows)
+            })
             .as_deref()
     }
 }
@@ -89,11 +136,12 @@ fn parse_list(rows: &[u8]) -> Option<Vec<VideoRow>> {
     crate::format::from_json(&list).ok()
 }
 
-/// A page's byte range of rows in `videos.json` (`[start, end)`), by page id.
-pub type Ranges = Vec<Option<[u64; 2]>>;
+/// Where one page's rows lie: their bytes in `videos.json` and their
+/// records in `spans.bin` (first, count), by page id.
+pub type Ranges = Vec<Option<([u64; 2], [u32; 2])>>;
 
 /// `videos` (grouped by page, in page-table order) as `videos.json`'s
-/// bytes, and each page's byte range in them, by page id.
+/// bytes, and where each page's rows lie, by page id.
 pub fn encode(meta: &Meta, videos: &[VideoRow]) -> serde_json::Result<(Vec<u8>, Ranges)> {
     let ids: std::collections::HashMap<super::PageKey, usize> = meta
         .pages
@@ -113,12 +161,13 @@ pub fn encode(meta: &Meta, videos: &[VideoRow]) -> serde_json::Result<(Vec<u8>, 
         if let Some(&id) = ids.get(&v.page_key()) {
             // The build sorts rows by page (`sort_videos`), so a page's
             // rows are one run and its range grows to the run's end.
-            let r = ranges[id].get_or_insert([start, start]);
+            let (bytes, records) = ranges[id].get_or_insert(([start, start], [i as u32, 0]));
             debug_assert!(
-                r[1] + 1 == start || r[1] == start,
+                bytes[1] + 1 == start || bytes[1] == start,
                 "rows not grouped by page"
             );
-            r[1] = end;
+            bytes[1] = end;
+            records[1] += 1;
         }
     }
     out.push(b']');
@@ -128,58 +177,63 @@ pub fn encode(meta: &Meta, videos: &[VideoRow]) -> serde_json::Result<(Vec<u8>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::spans::VideoSpan;
 
     #[test]
-    fn a_page_reads_back_its_own_rows_and_damaged_bytes_are_refused() {
-        let row = |site: &str, channel: &str, page: u32, slug: &str| -> VideoRow {
-            serde_json::from_value(serde_json::json!({
-                "site": site, "channel": channel, "slug": slug, "title": slug, "page": page
+    fn a_page_reads_back_its_own_rows_and_spans_and_damaged_bytes_are_refused() {
+        let row = |channel: &str, page: u32, slug: &str, start: u64| -> VideoRow {
+            let mut row: VideoRow = serde_json::from_value(serde_json::json!({
+                "site": "s", "channel": channel, "slug": slug, "title": slug, "page": page
             }))
-            .unwrap()
+            .unwrap();
+            row.span = Some(VideoSpan {
+                start,
+                end: start + 5,
+                digest: crate::format::spans::digest(slug.as_bytes()),
+            });
+            row
         };
-        let key = |channel: &str, page: u32| super::super::PageMeta {
-            key: super::super::PageKey {
-                site: "s".into(),
-                layer: super::super::LayerName::Transcripts,
-                channel: channel.into(),
-                page,
-            },
-            sha256: String::new(),
-            stamp: None,
-            failed: None,
-            rows: None,
-        };
-        let mut meta = Meta {
-            format: super::super::FORMAT_VERSION,
-            normalizer: 0,
-            source: String::new(),
-            built_at: 0,
-            pages: vec![key("a", 1), key("a", 2), key("b", 1)],
-            postings_blocks: Vec::new(),
-            videos_digest: String::new(),
-        };
+        let mut meta: Meta = serde_json::from_value(serde_json::json!({
+            "format": 0, "normalizer": 0, "source": "", "builtAt": 0,
+            "pages": [
+                {"site": "s", "layer": "transcripts", "channel": "a", "page": 1, "sha256": ""},
+                {"site": "s", "layer": "transcripts", "channel": "a", "page": 2, "sha256": ""},
+                {"site": "s", "layer": "transcripts", "channel": "b", "page": 1, "sha256": ""}
+            ]
+        }))
+        .unwrap();
         let videos = vec![
-            row("s", "a", 1, "v1"),
-            row("s", "a", 1, "v2"),
-            row("s", "b", 1, "v3"),
+            row("a", 1, "v1", 0),
+            row("a", 1, "v2", 5),
+            row("b", 1, "v3", 0),
         ];
         let (bytes, ranges) = encode(&meta, &videos).unwrap();
         for (p, r) in meta.pages.iter_mut().zip(&ranges) {
-            p.rows = *r;
+            p.rows = r.map(|r| r.0);
+            p.records = r.map(|r| r.1);
         }
+        let spans = super::super::span_table::encode(&videos);
         meta.videos_digest = crate::format::spans::digest(&bytes);
-        let rows = Rows::open(bytes.clone(), &meta).unwrap();
-        let slugs = |id| -> Vec<String> {
-            rows.page(id)
-                .unwrap()
-                .iter()
-                .map(|r| r.slug.clone())
-                .collect()
+        meta.spans_digest = crate::format::spans::digest(&spans);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(files::VIDEOS);
+        std::fs::write(&path, &bytes).unwrap();
+        let open = || {
+            let table = SpanTable::open(spans.clone(), &meta).unwrap();
+            Rows::open(path.clone(), &meta, table)
         };
-        assert_eq!(slugs(0), ["v1", "v2"]);
-        assert!(slugs(1).is_empty(), "a page without rows has none");
-        assert_eq!(slugs(2), ["v3"]);
-        assert_eq!(rows.every().unwrap().len(), 3);
+        let rows = open();
+        assert_eq!(rows.page(0).unwrap(), &videos[..2], "rows and spans");
+        assert!(
+            rows.page(1).unwrap().is_empty(),
+            "a page without rows has none"
+        );
+        assert_eq!(rows.page(2).unwrap(), &videos[2..]);
+        assert_eq!(rows.every().unwrap(), &videos[..]);
+        assert_eq!(
+            rows.page_spans(2),
+            Some(vec![videos[2].span.clone().unwrap()])
+        );
         assert_eq!(
             serde_json::from_slice::<Vec<VideoRow>>(&bytes)
                 .unwrap()
@@ -189,6 +243,15 @@ mod tests {
         );
         let mut damaged = bytes;
         damaged[3] ^= 1;
-        assert!(Rows::open(damaged, &meta).is_err());
+        std::fs::write(&path, &damaged).unwrap();
+        let rows = open();
+        assert!(!rows.unusable(), "nothing read yet");
+        assert_eq!(rows.page(0), None, "damaged rows cannot say");
+        assert!(rows.unusable());
+        assert_eq!(rows.every(), None);
+        assert!(
+            rows.page_spans(0).is_some(),
+            "the spans do not need the rows"
+        );
     }
 }

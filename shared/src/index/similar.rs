@@ -10,12 +10,13 @@
 //! search only ever adds words), then most videos, then alphabetical, at
 //! most `limit`. It reads the term dictionary only, never a page.
 //!
-//! The dictionary is walked with [`Edits`], an automaton that keeps one
-//! row of the Levenshtein table per prefix (distances in characters, not
-//! bytes) and stops descending where every entry of the row is past the
-//! limit. Unlike a precompiled DFA (fst's `Levenshtein`, which for a
-//! 13-letter word with two edits allocates some 12 MB per lookup and
-//! took 50 ms) it costs a few rows per visited node.
+//! The dictionary is walked with [`Edits`], an automaton that keeps the
+//! band of one row of the Levenshtein table per prefix (distances in
+//! characters, not bytes; at most [`MAX_EDITS`]) and stops descending
+//! where every cell of the band is past the limit. Unlike a precompiled
+//! DFA (fst's `Levenshtein`, which for a 13-letter word with two edits
+//! allocates some 12 MB per lookup and took 50 ms) it costs a few bytes
+//! of state per visited node, and allocates nothing.
 
 use fst::{Automaton, IntoStreamer, Streamer};
 
@@ -133,6 +134,12 @@ fn distance(a: &str, b: &str) -> u32 {
     strsim::levenshtein(a, b) as u32
 }
 
+/// The most edits [`Edits`] counts: a larger `max` is taken as this.
+pub const MAX_EDITS: u32 = 2;
+
+/// Half the width of the band of the Levenshtein table an automaton keeps.
+const HALF: usize = MAX_EDITS as usize;
+
 /// Words within `max` Levenshtein edits (in characters) of a query word,
 /// as an fst automaton over UTF-8 bytes.
 #[derive(Debug, Clone)]
@@ -141,34 +148,70 @@ pub struct Edits {
     max: u8,
 }
 
-/// The automaton's state: the Levenshtein row of the prefix read so far,
-/// and the bytes of a character not yet complete.
-#[derive(Debug, Clone)]
+/// The automaton's state: the band of the Levenshtein row of the prefix
+/// read so far (a cell farther than [`MAX_EDITS`] from the diagonal is
+/// past any limit, so it is never kept), and the bytes of a character
+/// not yet complete. It fits in a few bytes: walking the dictionary
+/// allocates nothing.
+#[derive(Debug, Clone, Copy)]
 pub struct Row {
-    distances: Vec<u8>,
-    pending: Vec<u8>,
+    /// Characters read.
+    depth: usize,
+    /// Cell `k` is the distance to the query's first `depth - HALF + k`
+    /// characters (past the limit where that count is out of range).
+    band: [u8; 2 * HALF + 1],
+    pending: [u8; 4],
+    pending_len: u8,
 }
 
 impl Edits {
-    /// The automaton for `word` within `max` edits.
+    /// The automaton for `word` within `max` edits (at most [`MAX_EDITS`]).
     pub fn new(word: &str, max: u32) -> Self {
         Edits {
             query: word.chars().collect(),
-            max: max.min(250) as u8,
+            max: max.min(MAX_EDITS) as u8,
         }
     }
 
-    /// The row after one more character `c`.
-    fn step(&self, row: &[u8], c: char) -> Vec<u8> {
+    /// The distance a cell holds, for a prefix of `column` query
+    /// characters and `depth` word characters, at most `max + 1`.
+    fn cell(&self, depth: usize, column: isize, band: &[u8; 2 * HALF + 1]) -> u8 {
         let cap = self.max + 1;
-        let mut next = Vec::with_capacity(row.len());
-        next.push(row[0].saturating_add(1).min(cap));
-        for (j, &q) in self.query.iter().enumerate() {
-            let substitute = row[j] + u8::from(q != c);
-            let best = substitute.min(row[j + 1] + 1).min(next[j] + 1);
-            next.push(best.min(cap));
+        let k = column - depth as isize + HALF as isize;
+        if column < 0 || column as usize > self.query.len() || !(0..=2 * HALF as isize).contains(&k)
+        {
+            return cap;
         }
-        next
+        band[k as usize]
+    }
+
+    /// The row after one more character `c`.
+    fn step(&self, row: &Row, c: char) -> Row {
+        let cap = self.max + 1;
+        let depth = row.depth + 1;
+        let mut band = [cap; 2 * HALF + 1];
+        for k in 0..band.len() {
+            let column = depth as isize - HALF as isize + k as isize;
+            if column < 0 || column as usize > self.query.len() {
+                continue;
+            }
+            let value = if column == 0 {
+                depth.min(usize::from(cap)) as u8
+            } else {
+                let q = self.query[column as usize - 1];
+                let substitute = self.cell(row.depth, column - 1, &row.band) + u8::from(q != c);
+                let delete = self.cell(row.depth, column, &row.band) + 1;
+                let insert = if k > 0 { band[k - 1] + 1 } else { cap };
+                substitute.min(delete).min(insert)
+            };
+            band[k] = value.min(cap);
+        }
+        Row {
+            depth,
+            band,
+            pending: [0; 4],
+            pending_len: 0,
+        }
     }
 }
 
@@ -176,41 +219,47 @@ impl Automaton for Edits {
     type State = Option<Row>;
 
     fn start(&self) -> Self::State {
+        let cap = self.max + 1;
+        let mut band = [cap; 2 * HALF + 1];
+        for (k, cell) in band.iter_mut().enumerate() {
+            if let Some(column) = k.checked_sub(HALF).filter(|&c| c <= self.query.len()) {
+                *cell = column.min(usize::from(cap)) as u8;
+            }
+        }
         Some(Row {
-            distances: (0..=self.query.len())
-                .map(|i| (i.min(usize::from(self.max) + 1)) as u8)
-                .collect(),
-            pending: Vec::new(),
+            depth: 0,
+            band,
+            pending: [0; 4],
+            pending_len: 0,
         })
     }
 
     fn is_match(&self, state: &Self::State) -> bool {
         state.as_ref().is_some_and(|r| {
-            r.pending.is_empty() && r.distances.last().is_some_and(|&d| d <= self.max)
+            r.pending_len == 0 && self.cell(r.depth, self.query.len() as isize, &r.band) <= self.max
         })
     }
 
     fn can_match(&self, state: &Self::State) -> bool {
         state
             .as_ref()
-            .is_some_and(|r| r.distances.iter().any(|&d| d <= self.max))
+            .is_some_and(|r| r.band.iter().any(|&d| d <= self.max))
     }
 
     fn accept(&self, state: &Self::State, byte: u8) -> Self::State {
         let row = state.as_ref()?;
-        let mut pending = row.pending.clone();
-        pending.push(byte);
-        match std::str::from_utf8(&pending) {
-            Ok(text) => {
-                let c = text.chars().next()?;
-                Some(Row {
-                    distances: self.step(&row.distances, c),
-                    pending: Vec::new(),
-                })
-            }
-            Err(e) if e.error_len().is_none() && pending.len() < 4 => Some(Row {
-                distances: row.distances.clone(),
+        if row.pending_len == 0 && byte.is_ascii() {
+            return Some(self.step(row, char::from(byte)));
+        }
+        let mut pending = row.pending;
+        let len = usize::from(row.pending_len);
+        *pending.get_mut(len)? = byte;
+        match std::str::from_utf8(&pending[..=len]) {
+            Ok(text) => Some(self.step(row, text.chars().next()?)),
+            Err(e) if e.error_len().is_none() && len + 1 < 4 => Some(Row {
                 pending,
+                pending_len: row.pending_len + 1,
+                ..*row
             }),
             Err(_) => None,
         }
@@ -243,5 +292,36 @@ mod tests {
         );
         assert!(!within("zurich", "zuerich", 0));
         assert!(within("zurich", "zurich", 0));
+    }
+
+    #[test]
+    fn the_automaton_agrees_with_the_edit_distance() {
+        // Every pair of short words over a small alphabet (one letter of
+        // two bytes), each limit: the banded rows lose no word and keep
+        // no word too far.
+        let letters = ['a', 'b', 'é'];
+        let mut words = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = words
+                .iter()
+                .flat_map(|w| letters.iter().map(move |c| format!("{w}{c}")))
+                .collect();
+            words.extend(longer);
+            words.dedup();
+        }
+        words.sort();
+        words.dedup();
+        for query in words.iter().filter(|w| w.chars().count() <= 3) {
+            for word in &words {
+                let d = strsim::levenshtein(query, word) as u32;
+                for max in 0..=MAX_EDITS {
+                    assert_eq!(
+                        within(query, word, max),
+                        d <= max,
+                        "{query} / {word} / {max}"
+                    );
+                }
+            }
+        }
     }
 }

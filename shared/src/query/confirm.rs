@@ -232,9 +232,7 @@ fn confirm_runs(
         .iter()
         .map(|run| {
             let view = |(i, r): &(usize, std::ops::Range<usize>)| {
-                targets[*i]
-                    .span
-                    .check(&run.bytes[r.clone()], &targets[*i].slug)
+                targets[*i].span.check(&run.bytes[r.clone()])
             };
             run.spans
                 .iter()

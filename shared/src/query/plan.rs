@@ -107,9 +107,7 @@ pub struct Plan {
 /// A video the plan reads by its span instead of its whole page.
 #[derive(Debug, Clone)]
 pub struct Target {
-    /// The video's slug, which the span's bytes must parse as.
-    pub slug: String,
-    /// Where it sits in its page file.
+    /// Where it sits in its page file (its bytes must be the ones indexed).
     pub span: VideoSpan,
 }
 
@@ -129,10 +127,13 @@ pub fn plan(
         })
         .collect();
     let mut planned = in_scope.clone();
-    // The summaries are read only for pages no index vouches for: with a
-    // fresh index, planning never touches them.
+    let by_index = index.map(|ix| index_allows(archive, ix, c));
+    // The summaries are read only for pages no index vouches for (or
+    // whose video rows turned out damaged): with a fresh index, planning
+    // never touches them.
+    let rows_damaged = index.is_some_and(|ix| ix.raw.rows_unusable());
     let unvouched = index.is_none_or(|ix| in_scope.iter().any(|&i| ix.vouched.ids[i].is_none()));
-    let by_filter = if unvouched {
+    let by_filter = if unvouched || rows_damaged {
         super::filtered::pages(archive, pages, &c.filters)
     } else {
         None
@@ -140,12 +141,14 @@ pub fn plan(
     let filter_allows = |i: usize| by_filter.as_ref().is_none_or(|f| f[i]);
     let mut video_targets = HashMap::new();
     let mut layouts = HashMap::new();
-    match index {
-        Some(index) => {
-            let (allowed, note) = index_allows(archive, index, c);
+    match index.zip(by_index) {
+        Some((index, (allowed, note))) => {
             notes.extend(note);
             planned.retain(|&i| match index.vouched.ids[i] {
-                Some(id) => allowed.as_ref().is_none_or(|a| a.contains(id)),
+                Some(id) => {
+                    allowed.as_ref().is_none_or(|a| a.contains(id))
+                        && (!rows_damaged || filter_allows(i))
+                }
                 None => filter_allows(i),
             });
             for &i in &planned {
@@ -197,13 +200,8 @@ pub fn plan(
 /// Where each video of page `id` sits in its file, in page order, when
 /// the index knows every span.
 fn layout(index: &Index, id: u32) -> Option<Vec<std::ops::Range<u64>>> {
-    let rows = index.raw.page_rows(id)?;
-    if rows.is_empty() {
-        return None;
-    }
-    rows.iter()
-        .map(|r| r.span.as_ref().map(|s| s.start..s.end))
-        .collect()
+    let spans = index.raw.page_spans(id)?;
+    Some(spans.iter().map(|s| s.start..s.end).collect())
 }
 
 /// The note of a plan that reads every page in scope: whether an index
@@ -227,7 +225,7 @@ fn index_allows(
     archive: &Archive,
     index: &Index,
     c: &Compiled,
-) -> (Option<Selection>, Option<String>) {
+) -> (Option<Selection>, Vec<String>) {
     let conds: Vec<Cond> = c.terms.distinct().into_iter().map(Cond::of).collect();
     let by_query = if conds.contains(&Cond::All) {
         None
@@ -250,7 +248,10 @@ fn index_allows(
         (Some(q), Some(f)) => Some(q.intersect(&f)),
         (q, f) => q.or(f),
     };
-    (allowed, note)
+    let damaged = index.raw.rows_unusable().then(|| {
+        format!("the index's {} is damaged: the filters were decided on the pages themselves; rebuild the index", crate::index::files::VIDEOS)
+    });
+    (allowed, note.into_iter().chain(damaged).collect())
 }
 
 /// The videos of the index that pass the filters (or that only a date
@@ -293,18 +294,15 @@ fn targets(index: &Index, allowed: Option<&Selection>, id: u32) -> Option<Vec<Ta
     let Holders::Only(holders) = allowed?.get(id)? else {
         return None;
     };
-    let rows = index.raw.page_rows(id)?;
-    if holders.len() >= rows.len() {
+    let spans = index.raw.page_spans(id)?;
+    if holders.len() >= spans.len() {
         return None;
     }
     holders
         .iter()
         .map(|&h| {
-            let row = rows.get(h as usize)?;
-            Some(Target {
-                slug: row.slug.clone(),
-                span: row.span.clone()?,
-            })
+            let span = spans.get(h as usize)?.clone();
+            Some(Target { span })
         })
         .collect()
 }

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
@@ -27,8 +27,9 @@ pub struct Validators {
 pub struct DiskCache {
     dir: PathBuf,
     budget: u64,
-    /// File stem → (bytes, last use), rebuilt from the directory on open.
-    entries: Mutex<HashMap<String, (u64, SystemTime)>>,
+    /// File stem → (bytes, last use), read from the directory when first
+    /// needed: a process that reads only local files never lists it.
+    entries: OnceLock<Mutex<HashMap<String, (u64, SystemTime)>>>,
 }
 
 impl DiskCache {
@@ -36,21 +37,28 @@ impl DiskCache {
     /// directory cannot be created; callers then run without a disk cache.
     pub fn open(dir: &Path, budget: u64) -> std::io::Result<Self> {
         std::fs::create_dir_all(dir)?;
-        let mut entries = HashMap::new();
-        for entry in std::fs::read_dir(dir)?.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some(stem) = name.strip_suffix(".body") else {
-                continue;
-            };
-            if let Ok(meta) = entry.metadata() {
-                let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-                entries.insert(stem.to_string(), (meta.len(), used));
-            }
-        }
         Ok(DiskCache {
             dir: dir.to_path_buf(),
             budget,
-            entries: Mutex::new(entries),
+            entries: OnceLock::new(),
+        })
+    }
+
+    /// The entries, listed from the directory on first use.
+    fn entries(&self) -> &Mutex<HashMap<String, (u64, SystemTime)>> {
+        self.entries.get_or_init(|| {
+            let mut entries = HashMap::new();
+            for entry in std::fs::read_dir(&self.dir).into_iter().flatten().flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let Some(stem) = name.strip_suffix(".body") else {
+                    continue;
+                };
+                if let Ok(meta) = entry.metadata() {
+                    let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                    entries.insert(stem.to_string(), (meta.len(), used));
+                }
+            }
+            Mutex::new(entries)
         })
     }
 
@@ -62,7 +70,7 @@ impl DiskCache {
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default();
-        if let Some(e) = self.entries.lock().unwrap().get_mut(&stem) {
+        if let Some(e) = self.entries().lock().unwrap().get_mut(&stem) {
             e.1 = SystemTime::now();
         }
         Some((body, validators))
@@ -83,14 +91,14 @@ impl DiskCache {
             );
             return;
         }
-        let mut entries = self.entries.lock().unwrap();
+        let mut entries = self.entries().lock().unwrap();
         entries.insert(stem.clone(), (body.len() as u64, SystemTime::now()));
         self.evict(&mut entries, &stem);
     }
 
     /// Total bytes of the bodies held.
     pub fn bytes(&self) -> u64 {
-        self.entries.lock().unwrap().values().map(|e| e.0).sum()
+        self.entries().lock().unwrap().values().map(|e| e.0).sum()
     }
 
     fn write(&self, stem: &str, body: &[u8], validators: &Validators) -> std::io::Result<()> {
