@@ -21,7 +21,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-use archilyzer_core::archive::{Archive, PageRef};
+use archilyzer_core::archive::{Archive, PageRef, PageTable};
 
 /// How long before a scan every page must have last changed for its
 /// result to be kept.
@@ -53,18 +53,20 @@ impl<T> Store<T> {
 
     /// The result of `shape` on `archive`: the kept one when a call of
     /// the same shape made it on this archive, unchanged since; else
-    /// `make`'s (result, estimated bytes), then kept when the archive's
-    /// pages are settled. The flag says whether it was kept.
+    /// `make`'s (result, estimated bytes), made over the page table the
+    /// key was taken from, then kept when the archive's pages are
+    /// settled. The flag says whether it was kept.
     pub fn kept_or_made<E>(
         &self,
         archive: &Arc<Archive>,
         shape: &str,
-        make: impl FnOnce() -> Result<(T, usize), E>,
+        make: impl FnOnce(&PageTable) -> Result<(T, usize), E>,
     ) -> Result<(Arc<T>, bool), E> {
-        // One look at the page table (a stat of every page) for both the
-        // key and whether the pages are settled.
-        let (pages, _) = archive.page_table();
-        let key = key(&pages, shape);
+        // One look at the page table (a stat of every page) for the key,
+        // whether the pages are settled, and the scan.
+        let table = archive.page_table();
+        let pages = &table.0;
+        let key = key(pages, shape);
         let found = self
             .entries()
             .iter()
@@ -73,9 +75,9 @@ impl<T> Store<T> {
         if let Some(made) = found {
             return Ok((made, true));
         }
-        let (made, bytes) = make()?;
+        let (made, bytes) = make(&table)?;
         let made = Arc::new(made);
-        if settled(&pages) && bytes <= self.bytes {
+        if settled(pages) && bytes <= self.bytes {
             self.keep(archive, key, made.clone(), bytes);
         }
         Ok((made, false))
@@ -174,7 +176,7 @@ mod tests {
     /// Asks `store` for `shape` on `archive`, counting the scans in `made`.
     fn ask(store: &Store<u32>, archive: &Arc<Archive>, shape: &str, made: &Cell<u32>) -> bool {
         let (_, kept) = store
-            .kept_or_made(archive, shape, || {
+            .kept_or_made(archive, shape, |_| {
                 made.set(made.get() + 1);
                 Ok::<_, ()>((made.get(), 10))
             })

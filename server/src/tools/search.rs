@@ -19,13 +19,13 @@ use super::worklist::{self, EnumerateArgs};
 use crate::budget;
 use crate::sources::Sources;
 use crate::tool::{Progress, Tick, ToolResult};
-use archilyzer_core::archive::Archive;
+use archilyzer_core::archive::{Archive, PageTable};
 use archilyzer_core::collapse::{self, collapse, Counts, Row};
 use archilyzer_core::format::SiteScope;
 use archilyzer_core::links::LinkTarget;
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{
-    search_each, AlsoHeard, Coverage, Expansion, Request, Response, Scope, VideoResult,
+    search_each_over, AlsoHeard, Coverage, Expansion, Request, Response, Scope, VideoResult,
 };
 use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
@@ -110,13 +110,15 @@ fn run(
     sources: &Sources,
     handle: &SourceHandle,
     archive: &Archive,
+    table: &PageTable,
     request: &Request,
     progress: Progress,
 ) -> Result<Response, String> {
     let index = sources.index_dir(handle);
     let mut videos = Vec::new();
-    let mut response = search_each(
+    let mut response = search_each_over(
         archive,
+        table,
         index.as_deref(),
         request,
         &mut |v| videos.push(v),
@@ -447,8 +449,8 @@ pub fn search_transcripts(
         budget,
         default_order: Order::Relevance,
     };
-    let (found, kept) = FOUND.kept_or_made(&archive, &shape(&request, collapse), || {
-        let r = run(sources, handle, &archive, &request, progress)?;
+    let (found, kept) = FOUND.kept_or_made(&archive, &shape(&request, collapse), |table| {
+        let r = run(sources, handle, &archive, table, &request, progress)?;
         let found = Found::of(&archive, r, collapse);
         let bytes = found.bytes();
         Ok::<_, String>((found, bytes))
@@ -677,9 +679,10 @@ pub fn enumerate_matches(
     progress: Progress,
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
-    let (made, kept) = worklist::kept_or_made(&archive, args, || {
+    let (made, kept) = worklist::kept_or_made(&archive, args, |table| {
         make_worklist(
             &archive,
+            table,
             sources.index_dir(handle).as_deref(),
             args,
             progress,
@@ -771,6 +774,7 @@ pub fn enumerate_matches(
 /// small however many match.
 fn make_worklist(
     archive: &Archive,
+    table: &PageTable,
     index: Option<&std::path::Path>,
     args: &EnumerateArgs,
     progress: Progress,
@@ -779,8 +783,9 @@ fn make_worklist(
     request.max_videos = None;
     let mut videos = Vec::new();
     let mut hits = HashMap::new();
-    let mut r = search_each(
+    let mut r = search_each_over(
         archive,
+        table,
         index,
         &request,
         &mut |v| {

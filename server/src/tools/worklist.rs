@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use archilyzer_core::archive::Archive;
+use archilyzer_core::archive::{Archive, PageTable};
 use archilyzer_core::query::Response;
 
 use schemars::JsonSchema;
@@ -100,10 +100,10 @@ impl Made {
 pub fn kept_or_made(
     archive: &Arc<Archive>,
     args: &EnumerateArgs,
-    make: impl FnOnce() -> Result<Made, String>,
+    make: impl FnOnce(&PageTable) -> Result<Made, String>,
 ) -> Result<(Arc<Made>, bool), String> {
-    KEPT.kept_or_made(archive, &arguments_text(args), || {
-        make().map(|made| {
+    KEPT.kept_or_made(archive, &arguments_text(args), |table| {
+        make(table).map(|made| {
             let bytes = made.bytes();
             (made, bytes)
         })

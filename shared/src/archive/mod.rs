@@ -112,6 +112,12 @@ impl std::fmt::Debug for Archive {
     }
 }
 
+/// An archive's pages, and the manifests that could not be read (each
+/// named), as [`Archive::page_table`] found them at one moment: a call
+/// that needs the table twice (a kept result's key, then the scan) takes
+/// it once, so both see the same pages.
+pub type PageTable = (Vec<PageRef>, Vec<String>);
+
 /// Where an index recorded video `slug` of `channel` of `site`: its page
 /// number and span, if it has them (see `crate::index::span_lookup`).
 pub type SpanLookup = Box<dyn Fn(&str, &str, &str) -> Option<(u32, VideoSpan)> + Send + Sync>;
@@ -268,7 +274,7 @@ impl Archive {
     /// channel as `corpus.json` lists them, layer, page), with what the
     /// manifests say of each. A manifest that cannot be read is returned
     /// as a problem naming it, never skipped quietly.
-    pub fn page_table(&self) -> (Vec<PageRef>, Vec<String>) {
+    pub fn page_table(&self) -> PageTable {
         self.prefetch_manifests();
         let mut pages = Vec::new();
         let mut problems = Vec::new();

@@ -19,25 +19,28 @@ use serde_json::value::RawValue;
 use super::view::VideoView;
 use super::{FormatError, VideoRecord};
 
-array_record! {
-    /// A video's bytes in its page file: `[start, end, "digest"]`, with
-    /// `end` exclusive and the digest from [`digest`].
-    VideoSpan {
-        /// Offset of the video's first byte (`{`).
-        start: u64,
-        /// Offset just past its last byte (`}`).
-        end: u64,
-        /// [`digest`] of the bytes in between.
-        digest: String,
-    }
+/// A video's bytes in its page file: `start..end` (`end` exclusive) and
+/// the [`digest64`] of those bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct VideoSpan {
+    /// Offset of the video's first byte (`{`).
+    pub start: u64,
+    /// Offset just past its last byte (`}`).
+    pub end: u64,
+    /// [`digest64`] of the bytes in between.
+    pub digest: u64,
 }
 
-/// The xxh3 (64 bits, 16 hex digits) of `bytes`: enough to tell a changed
-/// span from the one indexed (a span is also checked to parse as the video
-/// it names), short enough to keep per video, and fast enough to check on
-/// every read (the whole page keeps its sha256 in the manifest).
+/// The xxh3 (64 bits) of `bytes`: enough to tell a changed span from the
+/// one indexed, short enough to keep per video, and fast enough to check
+/// on every read (the whole page keeps its sha256 in the manifest).
+pub fn digest64(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}
+
+/// [`digest64`] as 16 hex digits, as `meta.json` records a file's.
 pub fn digest(bytes: &[u8]) -> String {
-    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+    format!("{:016x}", digest64(bytes))
 }
 
 /// The page's videos, as raw JSON borrowed from its bytes.
@@ -59,7 +62,7 @@ pub fn videos<'a>(bytes: &'a [u8], name: &str) -> Result<Vec<(VideoSpan, &'a str
             let span = VideoSpan {
                 start,
                 end: start + text.len() as u64,
-                digest: digest(text.as_bytes()),
+                digest: digest64(text.as_bytes()),
             };
             (span, text)
         })
@@ -128,7 +131,7 @@ impl VideoSpan {
     /// Whether `bytes` are the ones this span was taken from: as long,
     /// with the same digest.
     fn holds(&self, bytes: &[u8]) -> bool {
-        bytes.len() as u64 == self.len() && digest(bytes) == self.digest
+        bytes.len() as u64 == self.len() && digest64(bytes) == self.digest
     }
 
     /// `bytes` parsed as a video, if they are exactly the bytes this span

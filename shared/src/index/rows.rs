@@ -189,7 +189,7 @@ mod tests {
             row.span = Some(VideoSpan {
                 start,
                 end: start + 5,
-                digest: crate::format::spans::digest(slug.as_bytes()),
+                digest: crate::format::spans::digest64(slug.as_bytes()),
             });
             row
         };

@@ -71,11 +71,7 @@ impl SpanTable {
         let record = self.bytes.get(at..at + RECORD)?;
         let word = |k: usize| u64::from_le_bytes(record[k * 8..k * 8 + 8].try_into().unwrap());
         let (start, end, digest) = (word(0), word(1), word(2));
-        (end > start).then(|| VideoSpan {
-            start,
-            end,
-            digest: format!("{digest:016x}"),
-        })
+        (end > start).then_some(VideoSpan { start, end, digest })
     }
 
     /// The spans of page `id`'s videos, in page order; `None` when the
@@ -94,10 +90,10 @@ impl SpanTable {
 pub fn encode(videos: &[VideoRow]) -> Vec<u8> {
     let mut out = Vec::with_capacity(videos.len() * RECORD);
     for v in videos {
-        let words = v.span.as_ref().map_or([0; 3], |s| {
-            let digest = u64::from_str_radix(&s.digest, 16).unwrap_or(0);
-            [s.start, s.end, digest]
-        });
+        let words = v
+            .span
+            .as_ref()
+            .map_or([0; 3], |s| [s.start, s.end, s.digest]);
         for w in words {
             out.extend_from_slice(&w.to_le_bytes());
         }
@@ -114,7 +110,7 @@ mod tests {
         let span = |start: u64, end: u64| VideoSpan {
             start,
             end,
-            digest: crate::format::spans::digest(&start.to_le_bytes()),
+            digest: crate::format::spans::digest64(&start.to_le_bytes()),
         };
         let row = |span: Option<VideoSpan>| VideoRow {
             span,

@@ -479,20 +479,28 @@ pub fn search_each(
     sink: &mut dyn FnMut(VideoResult),
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Response, QueryError> {
-    let (pages, problems) = archive.page_table();
+    let table = archive.page_table();
+    search_each_over(archive, &table, index_dir, request, sink, progress)
+}
+
+/// [`search_each`] over the pages of `table`, which the caller took from
+/// `archive` (see [`crate::archive::PageTable`]).
+pub fn search_each_over(
+    archive: &Archive,
+    table: &crate::archive::PageTable,
+    index_dir: Option<&Path>,
+    request: &Request,
+    sink: &mut dyn FnMut(VideoResult),
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Response, QueryError> {
+    let (pages, problems) = table;
     let (index, status) = match index_dir {
-        Some(dir) => crate::index::Index::open(dir, archive, &pages),
+        Some(dir) => crate::index::Index::open(dir, archive, pages),
         None => (None, IndexStatus::NotUsed),
     };
     let compiled = plan::Compiled::new(archive, request, index.as_ref())?;
-    let planned = plan::plan(
-        archive,
-        &pages,
-        index.as_ref(),
-        &compiled,
-        request.max_pages,
-    );
-    let scanned = scan::scan(archive, &pages, &planned, &compiled, sink, progress);
+    let planned = plan::plan(archive, pages, index.as_ref(), &compiled, request.max_pages);
+    let scanned = scan::scan(archive, pages, &planned, &compiled, sink, progress);
     let (also_heard, suggest_note) = suggest::also_heard(index.as_ref(), request);
     let expansion_notes = fuzzy_notes(&compiled, &scanned);
     Ok(Response {
@@ -509,7 +517,7 @@ pub fn search_each(
         index: status,
         notes: [
             cited_only_notes(archive),
-            missing_layer_notes(&pages, &compiled.scopes),
+            missing_layer_notes(pages, &compiled.scopes),
             compiled.notes,
             undated_note(scanned.undated),
             scanned.notes,
@@ -522,7 +530,7 @@ pub fn search_each(
             suggest_note.into_iter().collect(),
         ]
         .concat(),
-        unreadable: [problems, scanned.unreadable].concat(),
+        unreadable: [problems.clone(), scanned.unreadable].concat(),
         fuzzy: compiled
             .terms
             .expansions
