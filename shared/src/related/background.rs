@@ -36,6 +36,8 @@ pub(crate) struct Background<'a> {
     /// Index page ids counted from the postings, with their position in
     /// the archive's page table.
     whole: rustc_hash::FxHashMap<u32, usize>,
+    /// The same ids, as flags by id: what a census asks of every posting.
+    whole_ids: Vec<bool>,
     pages: Vec<PageRef>,
     /// Videos of the pages read.
     pub read: Vec<ReadVideo>,
@@ -104,6 +106,7 @@ impl<'a> Background<'a> {
             index,
             fields,
             whole: Default::default(),
+            whole_ids: Vec::new(),
             pages: Vec::new(),
             read: Vec::new(),
             videos: 0,
@@ -135,6 +138,10 @@ impl<'a> Background<'a> {
                     }
                 },
             }
+        }
+        bg.whole_ids = vec![false; bg.index.as_ref().map_or(0, |i| i.raw.meta.pages.len())];
+        for &id in bg.whole.keys() {
+            bg.whole_ids[id as usize] = true;
         }
         bg.pages = pages;
         bg.unreadable = unreadable;
@@ -226,7 +233,7 @@ impl<'a> Background<'a> {
         index
             .raw
             .for_each_posting(offset, |p| {
-                if self.whole.contains_key(&p.page) {
+                if self.whole_ids.get(p.page as usize) == Some(&true) {
                     n += u64::from(p.units_in(LayerName::Transcripts, self.fields));
                 }
                 Some(())

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use fst::Streamer;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::video_words;
+use super::for_each_word;
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
 use crate::format::spans::VideoSpan;
@@ -62,6 +62,42 @@ pub(super) struct Foreground {
     pub videos: usize,
     /// Pages read (whole or in part) to count them.
     pub pages_read: usize,
+}
+
+/// Words counted on videos' text: for each, the videos saying it and
+/// the last video that counted it, so a video counts a word once however
+/// often it says it, with one table for every video read.
+#[derive(Default)]
+struct Tally {
+    words: FxHashMap<String, (u64, usize)>,
+    videos: usize,
+}
+
+impl Tally {
+    /// Counts the words `v` says in `fields` (only the `wanted` ones,
+    /// when given).
+    fn add(&mut self, v: &VideoRecord, fields: Fields, wanted: Option<&FxHashSet<String>>) {
+        let n = self.videos;
+        self.videos += 1;
+        for_each_word(v, fields, |w| match self.words.get_mut(w) {
+            Some((_, seen)) if *seen == n => {}
+            Some((count, seen)) => {
+                *count += 1;
+                *seen = n;
+            }
+            None if wanted.is_none_or(|wanted| wanted.contains(w)) => {
+                self.words.insert(w.to_string(), (1, n));
+            }
+            None => {}
+        });
+    }
+
+    /// Adds the counts to `words`.
+    fn add_to(self, words: &mut FxHashMap<String, u64>) {
+        for (w, (count, _)) in self.words {
+            *words.entry(w).or_default() += count;
+        }
+    }
 }
 
 /// A page of matched videos.
@@ -124,14 +160,18 @@ impl Foreground {
         let (by_postings, by_text): (Vec<&Page>, Vec<&Page>) = found
             .iter()
             .partition(|p| postings.is_some() && p.indexed.is_some());
+        let mut tally = Tally::default();
         for p in by_text {
-            fg.videos += fg.add_text(p, None, fields, unreadable);
+            fg.videos += fg.add_text(p, &mut tally, None, fields, unreadable);
         }
+        tally.add_to(&mut fg.words);
         if let Some(index) = postings {
             let undecided = fg.add_postings(index, &by_postings, fields);
             for (p, words) in by_postings.iter().zip(&undecided) {
                 if !words.is_empty() {
-                    fg.add_text(p, Some(words), fields, unreadable);
+                    let mut tally = Tally::default();
+                    fg.add_text(p, &mut tally, Some(words), fields, unreadable);
+                    tally.add_to(&mut fg.words);
                 }
             }
             fg.videos += by_postings.iter().map(|p| p.slugs.len()).sum::<usize>();
@@ -145,6 +185,7 @@ impl Foreground {
     fn add_text(
         &mut self,
         p: &Page,
+        tally: &mut Tally,
         wanted: Option<&FxHashSet<String>>,
         fields: Fields,
         unreadable: &mut Vec<String>,
@@ -163,11 +204,7 @@ impl Foreground {
         };
         self.pages_read += 1;
         for v in &videos {
-            for w in video_words(v, fields).into_keys() {
-                if wanted.is_none_or(|wanted| wanted.contains(&w)) {
-                    *self.words.entry(w).or_default() += 1;
-                }
-            }
+            tally.add(v, fields, wanted);
         }
         videos.len()
     }

@@ -126,14 +126,19 @@ pub fn video_words(v: &VideoRecord, f: Fields) -> rustc_hash::FxHashMap<String, 
     let mut words: rustc_hash::FxHashMap<String, u32> = Default::default();
     // A word already seen is counted without a new allocation: most
     // tokens of a transcript are words it said before.
-    let mut add = |text: &str| {
-        crate::text::for_each_token(text, |t, _| match words.get_mut(t) {
-            Some(n) => *n += 1,
-            None => {
-                words.insert(t.to_string(), 1);
-            }
-        })
-    };
+    for_each_word(v, f, |t| match words.get_mut(t) {
+        Some(n) => *n += 1,
+        None => {
+            words.insert(t.to_string(), 1);
+        }
+    });
+    words
+}
+
+/// Calls `each` with every word `v` says in the fields of `f`, each time
+/// it says it (the index's tokeniser, the index's fields).
+pub fn for_each_word(v: &VideoRecord, f: Fields, mut each: impl FnMut(&str)) {
+    let mut add = |text: &str| crate::text::for_each_token(text, |t, _| each(t));
     if f.meets(Fields::TITLE) {
         add(&v.title);
     }
@@ -146,7 +151,6 @@ pub fn video_words(v: &VideoRecord, f: Fields) -> rustc_hash::FxHashMap<String, 
     if f.meets(Fields::CAPTIONS) {
         v.cues.iter().for_each(|c| add(&c.text));
     }
-    words
 }
 
 /// A video's identity in an answer.
