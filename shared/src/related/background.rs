@@ -38,6 +38,12 @@ pub(crate) struct Background<'a> {
     whole: rustc_hash::FxHashMap<u32, usize>,
     /// The same ids, as flags by id: what a census asks of every posting.
     whole_ids: Vec<bool>,
+    /// Censuses already taken (by the foreground's walk of the postings),
+    /// by word.
+    known: rustc_hash::FxHashMap<String, u64>,
+    /// Pages to read (positions in `pages`): those the postings cannot
+    /// count under the filters.
+    to_read: Vec<usize>,
     pages: Vec<PageRef>,
     /// Videos of the pages read.
     pub read: Vec<ReadVideo>,
@@ -95,9 +101,23 @@ impl<'a> Background<'a> {
         fields: Fields,
         wanted: rustc_hash::FxHashSet<String>,
     ) -> Result<Background<'a>, RelatedError> {
+        let mut bg = Background::plan(archive, opened, filters, fields);
+        bg.read(filters, wanted);
+        Ok(bg)
+    }
+
+    /// The background planned: which pages the postings count (the
+    /// [`Background::whole_ids`]) and which must be read, nothing read
+    /// yet; [`Background::read`] reads them.
+    pub fn plan(
+        archive: &'a Archive,
+        opened: Opened,
+        filters: &Filters,
+        fields: Fields,
+    ) -> Background<'a> {
         let Opened {
             pages,
-            mut unreadable,
+            unreadable,
             index,
             status,
         } = opened;
@@ -114,10 +134,11 @@ impl<'a> Background<'a> {
             status,
             unreadable: Vec::new(),
             lazily: Default::default(),
-            wanted,
+            wanted: Default::default(),
+            known: Default::default(),
+            to_read: Vec::new(),
         };
         for (pos, p) in pages.iter().enumerate() {
-            let site = &archive.sites()[p.site];
             if p.layer != Layer::Transcripts || !filters.channel_in_scope(p.site, &p.channel) {
                 continue;
             }
@@ -127,16 +148,7 @@ impl<'a> Background<'a> {
                     bg.videos += n;
                 }
                 Some(Rows::NonePass) => {}
-                None => match bg.read_page(site.as_ref(), p, Some(filters)) {
-                    Ok(videos) => {
-                        bg.pages_read += 1;
-                        bg.videos += videos.len();
-                        bg.read.extend(videos);
-                    }
-                    Err(e) => {
-                        unreadable.push(format!("{}/{} page {}: {e}", site.id(), p.channel, p.page))
-                    }
-                },
+                None => bg.to_read.push(pos),
             }
         }
         bg.whole_ids = vec![false; bg.index.as_ref().map_or(0, |i| i.raw.meta.pages.len())];
@@ -145,7 +157,51 @@ impl<'a> Background<'a> {
         }
         bg.pages = pages;
         bg.unreadable = unreadable;
-        Ok(bg)
+        bg
+    }
+
+    /// Reads the pages the postings cannot count, remembering the words
+    /// of `wanted` each passing video says.
+    pub fn read(&mut self, filters: &Filters, wanted: rustc_hash::FxHashSet<String>) {
+        self.wanted = wanted;
+        for pos in std::mem::take(&mut self.to_read) {
+            let p = &self.pages[pos];
+            let site = &self.archive.sites()[p.site];
+            match self.read_page(site.as_ref(), p, Some(filters)) {
+                Ok(videos) => {
+                    self.pages_read += 1;
+                    self.videos += videos.len();
+                    self.read.extend(videos);
+                }
+                Err(e) => self.unreadable.push(format!(
+                    "{}/{} page {}: {e}",
+                    site.id(),
+                    p.channel,
+                    p.page
+                )),
+            }
+        }
+    }
+
+    /// The index, when one is used.
+    pub fn index(&self) -> Option<&Index> {
+        self.index.as_ref()
+    }
+
+    /// The archive's page table.
+    pub fn pages(&self) -> &[PageRef] {
+        &self.pages
+    }
+
+    /// Flags by index page id: the pages counted from the postings.
+    pub fn whole_ids(&self) -> &[bool] {
+        &self.whole_ids
+    }
+
+    /// Takes `census` (word → videos saying it on the whole pages, as
+    /// [`Background::count`] would count it there) as already counted.
+    pub fn know(&mut self, census: rustc_hash::FxHashMap<String, u64>) {
+        self.known = census;
     }
 
     /// What the index says of page `pos` under `filters`: all its videos
@@ -223,6 +279,9 @@ impl<'a> Background<'a> {
     /// Videos saying `word` in the fields on the pages counted from the
     /// postings; `None` when they cannot be read.
     fn census(&self, word: &str) -> Option<u64> {
+        if let Some(&n) = self.known.get(word) {
+            return Some(n);
+        }
         let Some(index) = &self.index else {
             return Some(0);
         };

@@ -137,12 +137,18 @@ impl Indexed {
 impl Foreground {
     /// Counts the words of the `matched` videos in `fields`, with `index`
     /// (opened on `pages`, the archive's page table) where it vouches.
+    ///
+    /// When the words are counted from the postings, the same walk takes
+    /// each counted word's census of the background's `whole` pages
+    /// (flags by index page id) into `census`, so the background need
+    /// not walk those postings again.
     pub fn count(
         archive: &Archive,
         index: Option<&Index>,
         pages: &[PageRef],
         matched: &Matched,
         (fields, counting): (Fields, Counting),
+        census: (&[bool], &mut FxHashMap<String, u64>),
         unreadable: &mut Vec<String>,
     ) -> Foreground {
         let mut fg = Foreground::default();
@@ -166,7 +172,7 @@ impl Foreground {
         }
         tally.add_to(&mut fg.words);
         if let Some(index) = postings {
-            let undecided = fg.add_postings(index, &by_postings, fields);
+            let undecided = fg.add_postings(index, &by_postings, fields, census);
             for (p, words) in by_postings.iter().zip(&undecided) {
                 if !words.is_empty() {
                     let mut tally = Tally::default();
@@ -216,6 +222,7 @@ impl Foreground {
         index: &Index,
         pages: &[&Page],
         fields: Fields,
+        (whole, census): (&[bool], &mut FxHashMap<String, u64>),
     ) -> Vec<FxHashSet<String>> {
         let mut at: Vec<Option<(usize, &Indexed)>> = Vec::new();
         for (i, p) in pages.iter().enumerate() {
@@ -228,8 +235,11 @@ impl Foreground {
         let mut undecided = vec![FxHashSet::default(); pages.len()];
         let mut stream = index.raw.terms.stream();
         while let Some((word, offset)) = stream.next() {
-            let (mut n, mut cannot) = (0, Vec::new());
+            let (mut n, mut cannot, mut in_whole) = (0, Vec::new(), 0);
             let read = index.raw.for_each_posting(offset, |posting| {
+                if whole.get(posting.page as usize) == Some(&true) {
+                    in_whole += u64::from(posting.units_in(LayerName::Transcripts, fields));
+                }
                 if let Some(Some((i, ix))) = at.get(posting.page as usize) {
                     match decide(&posting, ix, fields) {
                         Some(k) => n += k,
@@ -238,6 +248,9 @@ impl Foreground {
                 }
                 Some(())
             });
+            if read.is_ok() && (n > 0 || !cannot.is_empty()) {
+                census.insert(String::from_utf8_lossy(word).into_owned(), in_whole);
+            }
             if read.is_err() {
                 // Damaged postings decide nothing: every page reads this word.
                 (n, cannot) = (0, (0..pages.len()).collect());

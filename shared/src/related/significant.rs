@@ -111,13 +111,15 @@ pub fn significant_terms(
         &mut |_, _| {},
     )?;
     let mut unreadable = found.unreadable.clone();
-    let opened = Opened::new(archive, index_dir);
+    let mut bg = Background::plan(archive, Opened::new(archive, index_dir), &filters, fields);
+    let mut census = Default::default();
     let fg = Foreground::count(
         archive,
-        opened.index.as_ref(),
-        &opened.pages,
+        bg.index(),
+        bg.pages(),
         &matched,
         (fields, opts.counting),
+        (bg.whole_ids(), &mut census),
         &mut unreadable,
     );
     let (foreground, fg_pages_read, fg) = (fg.videos, fg.pages_read, fg.words);
@@ -131,7 +133,8 @@ pub fn significant_terms(
         .filter(|(w, &n)| n >= min_videos as u64 && !own.contains(*w))
         .map(|(w, _)| w.clone())
         .collect();
-    let bg = Background::new(archive, opened, &filters, fields, wanted)?;
+    bg.know(census);
+    bg.read(&filters, wanted);
     unreadable.extend(bg.unreadable.iter().cloned());
     let mut terms = score(&fg, &bg, foreground);
     let terms_total = terms.len();
