@@ -34,7 +34,7 @@ pub struct Manifest {
 /// value a page number) but built into a map only when first looked
 /// into: a search's page table needs the pages alone, and building the
 /// map of a 2,500-video channel costs more than the rest of its manifest.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct SlugToPage {
     /// The object as the file holds it (`None`: made from a map).
     raw: Option<Box<serde_json::value::RawValue>>,
@@ -78,15 +78,6 @@ impl<'a> IntoIterator for &'a SlugToPage {
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
-    }
-}
-
-impl Clone for SlugToPage {
-    fn clone(&self) -> Self {
-        SlugToPage {
-            raw: self.raw.clone(),
-            map: self.map.clone(),
-        }
     }
 }
 

@@ -248,7 +248,7 @@ fn index_allows(
         (Some(q), Some(f)) => Some(q.intersect(&f)),
         (q, f) => q.or(f),
     };
-    let damaged = index.raw.rows_unusable().then(|| {
+    let damaged = (c.filters.narrows_videos() && index.raw.rows_unusable()).then(|| {
         format!("the index's {} is damaged: the filters were decided on the pages themselves; rebuild the index", crate::index::files::VIDEOS)
     });
     (allowed, note.into_iter().chain(damaged).collect())

@@ -17,7 +17,7 @@ use super::{video_words, RelatedError, VideoId};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::index::fields::Fields;
-use crate::index::{Index, IndexStatus, LayerName, Posting};
+use crate::index::{Index, IndexStatus, LayerName, Posting, PostingView};
 use crate::query::filters::{Filters, VideoFacts};
 
 /// A background video read from its page, with the wanted words it says
@@ -33,11 +33,8 @@ pub(crate) struct Background<'a> {
     archive: &'a Archive,
     index: Option<Index>,
     fields: Fields,
-    /// Index page ids counted from the postings, with their position in
-    /// the archive's page table.
-    whole: rustc_hash::FxHashMap<u32, usize>,
-    /// The same ids, as flags by id: what a census asks of every posting.
-    whole_ids: Vec<bool>,
+    /// The pages counted from the postings.
+    whole: Whole,
     /// Censuses already taken (by the foreground's walk of the postings),
     /// by word.
     known: rustc_hash::FxHashMap<String, u64>,
@@ -107,7 +104,7 @@ impl<'a> Background<'a> {
     }
 
     /// The background planned: which pages the postings count (the
-    /// [`Background::whole_ids`]) and which must be read, nothing read
+    /// [`Background::whole`] pages) and which must be read, nothing read
     /// yet; [`Background::read`] reads them.
     pub fn plan(
         archive: &'a Archive,
@@ -125,8 +122,10 @@ impl<'a> Background<'a> {
             archive,
             index,
             fields,
-            whole: Default::default(),
-            whole_ids: Vec::new(),
+            whole: Whole {
+                at: Vec::new(),
+                fields,
+            },
             pages: Vec::new(),
             read: Vec::new(),
             videos: 0,
@@ -150,10 +149,6 @@ impl<'a> Background<'a> {
                 Some(Rows::NonePass) => {}
                 None => bg.to_read.push(pos),
             }
-        }
-        bg.whole_ids = vec![false; bg.index.as_ref().map_or(0, |i| i.raw.meta.pages.len())];
-        for &id in bg.whole.keys() {
-            bg.whole_ids[id as usize] = true;
         }
         bg.pages = pages;
         bg.unreadable = unreadable;
@@ -193,9 +188,9 @@ impl<'a> Background<'a> {
         &self.pages
     }
 
-    /// Flags by index page id: the pages counted from the postings.
-    pub fn whole_ids(&self) -> &[bool] {
-        &self.whole_ids
+    /// The pages counted from the postings.
+    pub fn whole(&self) -> &Whole {
+        &self.whole
     }
 
     /// Takes `census` (word → videos saying it on the whole pages, as
@@ -272,7 +267,7 @@ impl<'a> Background<'a> {
         let all = index.raw.postings_with_counts(offset).map_err(|_| ())?;
         Ok(all
             .into_iter()
-            .filter(|p| self.whole.contains_key(&p.page))
+            .filter(|p| self.whole.position(p.page).is_some())
             .collect())
     }
 
@@ -292,9 +287,7 @@ impl<'a> Background<'a> {
         index
             .raw
             .for_each_posting(offset, |p| {
-                if self.whole_ids.get(p.page as usize) == Some(&true) {
-                    n += u64::from(p.units_in(LayerName::Transcripts, self.fields));
-                }
+                n += self.whole.units(&p);
                 Some(())
             })
             .ok()?;
@@ -346,7 +339,10 @@ impl<'a> Background<'a> {
                         r.title.clone(),
                     ))
                 })),
-                None => out.extend(self.page_holders(self.whole[&p.page], word)),
+                None => out.extend(
+                    (self.whole.position(p.page).into_iter())
+                        .flat_map(|pos| self.page_holders(pos, word)),
+                ),
             }
         }
         out
@@ -371,7 +367,7 @@ impl<'a> Background<'a> {
     /// The videos of every whole page saying `word`, read from the text:
     /// for a word whose postings cannot be read.
     fn whole_page_words(&self, word: &str) -> Vec<(VideoId, String)> {
-        let positions: Vec<usize> = self.whole.values().copied().collect();
+        let positions: Vec<usize> = self.whole.at.iter().flatten().copied().collect();
         positions
             .into_iter()
             .flat_map(|pos| self.page_holders(pos, word))
@@ -386,6 +382,40 @@ impl<'a> Background<'a> {
     /// Pages read for words whose holders the postings do not name.
     pub fn pages_read_for_holders(&self) -> usize {
         self.lazily.borrow().len()
+    }
+}
+
+/// The pages a background counts from the postings: every video of
+/// each surely passes the filters, and holds a word exactly as the
+/// postings' census says.
+pub(crate) struct Whole {
+    /// By index page id: its position in the archive's page table.
+    at: Vec<Option<usize>>,
+    fields: Fields,
+}
+
+impl Whole {
+    fn insert(&mut self, id: u32, pos: usize) {
+        let id = id as usize;
+        if self.at.len() <= id {
+            self.at.resize(id + 1, None);
+        }
+        self.at[id] = Some(pos);
+    }
+
+    /// The page table position of index page `id`, if it is counted
+    /// from the postings.
+    fn position(&self, id: u32) -> Option<usize> {
+        self.at.get(id as usize).copied().flatten()
+    }
+
+    /// The videos posting `p` says hold its word in the fields, when its
+    /// page is one of these (the census, taken one posting at a time).
+    pub fn units(&self, p: &PostingView) -> u64 {
+        match self.position(p.page) {
+            Some(_) => u64::from(p.units_in(LayerName::Transcripts, self.fields)),
+            None => 0,
+        }
     }
 }
 

@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use fst::Streamer;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::background::Whole;
 use super::for_each_word;
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
@@ -139,16 +140,15 @@ impl Foreground {
     /// (opened on `pages`, the archive's page table) where it vouches.
     ///
     /// When the words are counted from the postings, the same walk takes
-    /// each counted word's census of the background's `whole` pages
-    /// (flags by index page id) into `census`, so the background need
-    /// not walk those postings again.
+    /// each counted word's census of the background's `whole` pages into
+    /// `census`, so the background need not walk those postings again.
     pub fn count(
         archive: &Archive,
         index: Option<&Index>,
         pages: &[PageRef],
         matched: &Matched,
         (fields, counting): (Fields, Counting),
-        census: (&[bool], &mut FxHashMap<String, u64>),
+        census: (&Whole, &mut FxHashMap<String, u64>),
         unreadable: &mut Vec<String>,
     ) -> Foreground {
         let mut fg = Foreground::default();
@@ -222,7 +222,7 @@ impl Foreground {
         index: &Index,
         pages: &[&Page],
         fields: Fields,
-        (whole, census): (&[bool], &mut FxHashMap<String, u64>),
+        (whole, census): (&Whole, &mut FxHashMap<String, u64>),
     ) -> Vec<FxHashSet<String>> {
         let mut at: Vec<Option<(usize, &Indexed)>> = Vec::new();
         for (i, p) in pages.iter().enumerate() {
@@ -237,9 +237,7 @@ impl Foreground {
         while let Some((word, offset)) = stream.next() {
             let (mut n, mut cannot, mut in_whole) = (0, Vec::new(), 0);
             let read = index.raw.for_each_posting(offset, |posting| {
-                if whole.get(posting.page as usize) == Some(&true) {
-                    in_whole += u64::from(posting.units_in(LayerName::Transcripts, fields));
-                }
+                in_whole += whole.units(&posting);
                 if let Some(Some((i, ix))) = at.get(posting.page as usize) {
                     match decide(&posting, ix, fields) {
                         Some(k) => n += k,

@@ -119,7 +119,7 @@ pub fn significant_terms(
         bg.pages(),
         &matched,
         (fields, opts.counting),
-        (bg.whole_ids(), &mut census),
+        (bg.whole(), &mut census),
         &mut unreadable,
     );
     let (foreground, fg_pages_read, fg) = (fg.videos, fg.pages_read, fg.words);
