@@ -351,3 +351,127 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
         .to_string();
     assert!(err.contains("does not match the manifest's"), "{err}");
 }
+
+/// The index in `dir` as a server keeps it: its files dated back past
+/// the kept-index rule's settling time, loaded into the process's cache,
+/// and its rows and places read (so searches answer from places).
+fn keep_warm(dir: &Path) {
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for name in index::files::ALL {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(dir.join(name))
+            .unwrap();
+        file.set_modified(past).unwrap();
+    }
+    index::load_kept(dir).unwrap().warm();
+}
+
+/// A word of the index in `dir` placed in exactly one video, which holds
+/// it in one cue, on a page of several videos: the word and that video's
+/// places.
+fn placed_word(dir: &Path) -> (String, index::places::PlacedVideo) {
+    let raw = RawIndex::load(dir).unwrap();
+    let every = raw
+        .places()
+        .expect("the build wrote places")
+        .every()
+        .unwrap();
+    every
+        .into_iter()
+        .find_map(|(word, videos)| {
+            let [v] = videos.as_slice() else { return None };
+            let plain = word.len() >= 6 && word.bytes().all(|b| b.is_ascii_lowercase());
+            let offset = raw.terms.get(word.as_bytes())?;
+            let held: u32 = raw
+                .postings_with_counts(offset)
+                .ok()?
+                .iter()
+                .map(|p| p.videos)
+                .sum();
+            let rows = raw.page_rows(v.page)?.len();
+            (plain && held == 1 && v.cues.len() == 1 && rows >= 3)
+                .then(|| (word.to_string(), v.clone()))
+        })
+        .expect("the generated archive has a word one cue of one video says")
+}
+
+/// What a search answers about each video, all of it (the length too,
+/// which the JSON leaves out).
+fn answers(r: &Response) -> Vec<(serde_json::Value, u32)> {
+    r.videos
+        .iter()
+        .map(|v| (serde_json::to_value(v).unwrap(), v.length))
+        .collect()
+}
+
+#[test]
+fn a_rare_word_is_answered_from_its_places_as_from_the_spans() {
+    let (_tmp, site, index) = indexed_copy();
+    let (word, placed) = placed_word(&index);
+    let archive = open_local(&site);
+    let by_span = search(&archive, Some(&index), &query(&word)).unwrap();
+    keep_warm(&index);
+    let by_place = assert_parity(&archive, &index, &word);
+    assert_eq!(answers(&by_place), answers(&by_span), "{word}");
+    assert_eq!(by_place.total_videos, 1);
+    let cue = placed.cues[0];
+    assert_eq!(by_place.videos[0].hits[0].unit, cue.cue as usize);
+    assert_eq!(
+        (
+            by_place.bytes_read,
+            by_span.bytes_read > by_place.bytes_read
+        ),
+        (u64::from(cue.len), true),
+        "only the cue holding {word:?} is read, not the video's {} bytes",
+        by_span.bytes_read
+    );
+}
+
+#[test]
+fn a_stale_place_falls_back_and_answers_as_a_full_scan_does() {
+    let (_tmp, site, index) = indexed_copy();
+    let (word, placed) = placed_word(&index);
+    let raw = RawIndex::load(&index).unwrap();
+    let key = &raw.meta.pages[placed.page as usize].key;
+    let path = site.join(format!(
+        "transcripts/{}/page-{:04}.json",
+        key.channel, key.page
+    ));
+    let span = raw.page_rows(placed.page).unwrap()[placed.video as usize]
+        .span
+        .clone()
+        .unwrap();
+    // One byte of the placed cue changed in place (same size, same time):
+    // the index still vouches for the page, only the digests can tell.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let cue = span.start as usize + placed.cues[0].at as usize;
+    let text = &mut bytes[cue..cue + placed.cues[0].len as usize];
+    let at = text
+        .iter()
+        .position(|b| b.is_ascii_digit())
+        .expect("a cue starts with its time");
+    text[at] = if text[at] == b'9' { b'8' } else { text[at] + 1 };
+    std::fs::write(&path, &bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    keep_warm(&index);
+    let archive = open_local(&site);
+    let r = assert_parity(&archive, &index, &word);
+    assert_eq!(
+        r.index,
+        index::IndexStatus::Fresh,
+        "the page is vouched for"
+    );
+    assert_eq!(r.total_videos, 1);
+    assert_eq!(
+        r.bytes_read,
+        bytes.len() as u64,
+        "the place and the span failed their digests, so the whole page was read"
+    );
+}

@@ -140,6 +140,7 @@ async fn serve() -> std::process::ExitCode {
         eprintln!("archilyzer-mcp: {missing}");
     }
     let mut sources = Sources::new(handle, cli.index.clone());
+    warm_default_index(&sources);
     if let Some(addr) = cli.http {
         let allowed = match cli
             .allow_sources
@@ -196,4 +197,18 @@ async fn serve() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     }
     std::process::ExitCode::SUCCESS
+}
+
+/// A server keeps each index it loads warm (rows and places in memory,
+/// read on a thread of their own), and loads the default source's index
+/// now, so its first questions find it ready.
+fn warm_default_index(sources: &Sources) {
+    archilyzer_core::index::keep_warm();
+    if let Some(dir) = sources.index_dir(sources.default_handle()) {
+        std::thread::spawn(move || {
+            if let Err(e) = archilyzer_core::index::load_kept(&dir) {
+                tracing::debug!("index {} not loaded at start: {e}", dir.display());
+            }
+        });
+    }
 }

@@ -213,3 +213,12 @@ pub fn clock_with_hours(seconds: f64) -> String {
     let s = seconds.max(0.0).floor() as u64;
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
+
+/// The length of `texts` in bytes: what relevance weighs hits against
+/// (it only compares lengths, so bytes serve as well as words, and cost
+/// no pass over the text). One rule for a video read from its page and
+/// one answered from the index's row (`captionBytes`).
+pub fn text_bytes<'a>(texts: impl Iterator<Item = &'a str>) -> u32 {
+    let bytes: usize = texts.map(str::len).sum();
+    u32::try_from(bytes).unwrap_or(u32::MAX)
+}

@@ -107,6 +107,28 @@ pub fn find(bytes: &[u8], name: &str, slug: &str) -> Result<Option<VideoRecord>,
     Ok(None)
 }
 
+/// A video's cues as raw JSON, borrowed.
+#[derive(Deserialize)]
+struct CueSkim<'a> {
+    #[serde(borrow, default)]
+    cues: Vec<&'a RawValue>,
+}
+
+/// Where each cue of a video sits in its JSON text `json` (the text of
+/// its span): byte ranges from the span's start, in cue order. `None`
+/// when the text does not parse or is too long to count in 32 bits.
+pub fn cue_ranges(json: &str) -> Option<Vec<std::ops::Range<u32>>> {
+    let skim: CueSkim = serde_json::from_str(json).ok()?;
+    let base = json.as_ptr() as usize;
+    skim.cues
+        .iter()
+        .map(|raw| {
+            let start = u32::try_from(raw.get().as_ptr() as usize - base).ok()?;
+            Some(start..start.checked_add(u32::try_from(raw.get().len()).ok()?)?)
+        })
+        .collect()
+}
+
 impl VideoSpan {
     /// The span's length in bytes.
     pub fn len(&self) -> u64 {

@@ -62,6 +62,13 @@ super::facts::with_facts! {
     }
 }
 
+impl VideoView<'_> {
+    /// The length of its captions' text: [`super::text_bytes`] of its cues.
+    pub fn caption_bytes(&self) -> u32 {
+        super::text_bytes(self.cues.iter().map(|c| c.text.as_ref()))
+    }
+}
+
 /// A cue: its start time as written, and its text.
 #[derive(Debug)]
 pub struct CueView<'a> {

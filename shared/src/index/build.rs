@@ -17,6 +17,7 @@ use fst::Streamer;
 
 use super::fields::{Census, Fields};
 use super::holders::{Holders, Word};
+use super::places::{self, Candidate, PlacedVideo};
 use super::read::RawIndex;
 use super::{
     decode_postings, encode_entry, encode_postings, files, IndexError, LayerName, Meta, PageKey,
@@ -101,13 +102,17 @@ struct PageWords {
     /// alone).
     own: Fields,
     videos: Vec<VideoRow>,
+    /// Per video (transcript pages): where each of its cues sits in its
+    /// span, when that could be told (what places are made of).
+    cues: Vec<Option<Vec<std::ops::Range<u32>>>>,
 }
 
 impl PageWords {
     /// The page's words with what their postings say (holders named where
-    /// they narrow the page), and its video rows; its word table, emptied,
-    /// goes back to `table`.
-    fn into_page(self, table: &mut Holders) -> ReadPage {
+    /// they narrow the page, places where they are rare on it), and its
+    /// video rows; its word table, emptied, goes back to `table`. `id`
+    /// is the page's id, `bytes` its file.
+    fn into_page(self, table: &mut Holders, bytes: crate::memory::PageBytes) -> ReadPage {
         let (units, spans, page_wide, mut words) =
             (self.units, self.spans, self.page_wide, self.words);
         for w in &page_wide {
@@ -116,28 +121,81 @@ impl PageWords {
         let page_wide: FxHashSet<Word> = page_wide.iter().map(|w| Word::of(w)).collect();
         let lists = words.take_lists();
         *table = words;
+        // Only rare words' marks are kept (most marks are common words').
+        let mut marks_kept = Vec::new();
         let entries = lists
             .words
             .into_iter()
-            .map(|(w, holders)| {
+            .map(|(w, holders, marks)| {
                 let videos = holders.len() as u32;
                 let narrows = spans && videos > 0 && videos < units;
+                let page_wide = page_wide.contains(&w);
+                let rare = !page_wide && u64::from(videos) <= places::PLACED_VIDEOS_AT_MOST;
                 let entry = Entry {
                     videos,
                     census: Census::of(&lists.fields[holders.clone()], self.own),
-                    page_wide: page_wide.contains(&w),
-                    holders: narrows.then_some(holders),
+                    page_wide,
+                    holders: narrows.then_some(holders.clone()),
+                    rare: (rare && !marks.is_empty()).then(|| {
+                        let from = marks_kept.len();
+                        marks_kept.extend_from_slice(&lists.marks[marks]);
+                        (holders, from..marks_kept.len())
+                    }),
                 };
                 (w, entry)
             })
             .collect();
+        let source = PlaceSource {
+            spans: self
+                .videos
+                .iter()
+                .map(|v| v.span.as_ref().map(|s| s.start as usize..s.end as usize))
+                .collect(),
+            cues: self.cues,
+            bytes,
+            marks: marks_kept,
+            fields: lists.fields,
+        };
         ReadPage {
             entries,
             holders: lists.units,
             videos: self.videos,
+            source,
         }
     }
 }
+
+/// What the places of a page's rare words are made from: the page's
+/// bytes, where each video and each of its cues sits, and the cues and
+/// fields of each word's holders ([`super::holders::Lists`]).
+struct PlaceSource {
+    bytes: crate::memory::PageBytes,
+    spans: Vec<Option<std::ops::Range<usize>>>,
+    cues: Vec<Option<Vec<std::ops::Range<u32>>>>,
+    marks: Vec<(u32, u32)>,
+    fields: Vec<Fields>,
+}
+
+impl PlaceSource {
+    /// The places on page `id` of a word held by `units[holders]`, said
+    /// in the cues `marks` (ranges of the page's holders and marks).
+    fn places(&self, id: u32, units: &[u32], (holders, marks): &Rare) -> Vec<PlacedVideo> {
+        let (held, fields) = (&units[holders.clone()], &self.fields[holders.clone()]);
+        let captions_only = |unit: u32| {
+            held.binary_search(&unit)
+                .is_ok_and(|i| fields[i] == Fields::CAPTIONS)
+        };
+        let cues_of = |unit: u32| {
+            let ranges = self.cues.get(unit as usize)?.as_deref()?;
+            let span = self.spans.get(unit as usize)?.clone()?;
+            Some((ranges, self.bytes.get(span)?))
+        };
+        places::of_page(id, &self.marks[marks.clone()], captions_only, cues_of)
+    }
+}
+
+/// The ranges of a page's holders and marks for a word rare on it.
+type Rare = (std::ops::Range<usize>, std::ops::Range<usize>);
 
 /// A page read for the index: each of its words with its entry, the
 /// holders the entries name, and its video rows. Made on the reading
@@ -146,6 +204,7 @@ struct ReadPage {
     entries: Vec<(Word, Entry)>,
     holders: Vec<u32>,
     videos: Vec<VideoRow>,
+    source: PlaceSource,
 }
 
 /// What one page's posting of a word says: how many videos hold it, in
@@ -156,6 +215,10 @@ struct Entry {
     census: Option<Census>,
     page_wide: bool,
     holders: Option<std::ops::Range<usize>>,
+    /// For a word held by few videos of the page (and not in a page-wide
+    /// field): its holders and marks, of which its places are made while
+    /// it stays rare in the archive ([`places`]).
+    rare: Option<Rare>,
 }
 
 /// Claims `dir` for the index of `archive`: refused when it holds
@@ -234,6 +297,7 @@ pub fn build(
         postings_blocks: Vec::new(),
         videos_digest: String::new(),
         spans_digest: String::new(),
+        places_digest: String::new(),
         pages: keys
             .into_iter()
             .zip(&pages)
@@ -268,11 +332,39 @@ pub fn build(
         old.as_ref().map(|o| (o, remap.as_slice())),
         postings,
         &videos,
+        place_budget(&pages),
     )?;
     report.terms = terms;
     report.index_bytes = bytes;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The bytes places may take: a share of the transcript pages' bytes
+/// ([`places::PLACES_SHARE_DIVISOR`]).
+fn place_budget(pages: &[PageRef]) -> u64 {
+    let transcripts = pages.iter().filter(|p| p.layer == Layer::Transcripts);
+    transcripts.map(|p| p.bytes).sum::<u64>() / places::PLACES_SHARE_DIVISOR
+}
+
+/// The places of the previous index on pages this build reuses, by word,
+/// with the pages' new ids (an index without usable places gives none:
+/// its words are then unplaced until their pages are read again).
+fn carried_places(old: &RawIndex, remap: &[Option<u32>]) -> FxHashMap<Box<[u8]>, Vec<PlacedVideo>> {
+    let every = old.places().and_then(|p| p.every()).unwrap_or_default();
+    every
+        .into_iter()
+        .filter_map(|(word, videos)| {
+            let moved: Vec<PlacedVideo> = videos
+                .into_iter()
+                .filter_map(|v| {
+                    let page = remap.get(v.page as usize).copied().flatten()?;
+                    Some(PlacedVideo { page, ..v })
+                })
+                .collect();
+            (!moved.is_empty()).then(|| (Box::<[u8]>::from(word.as_bytes()), moved))
+        })
+        .collect()
 }
 
 /// The video rows of reused pages, from the previous index (whose rows
@@ -317,12 +409,18 @@ struct Postings {
     map: FxHashMap<Word, Encoded>,
 }
 
-/// A word's fresh postings, encoded by [`super::encode_posting`].
+/// A word's fresh postings, encoded by [`super::encode_posting`], and
+/// its places while it is rare.
 #[derive(Default)]
 struct Encoded {
     count: u64,
     last_page: u32,
     bytes: Vec<u8>,
+    /// Videos (chat threads, posts) holding it so far.
+    videos: u64,
+    /// Its places so far; dropped for good once more than
+    /// [`places::PLACED_VIDEOS_AT_MOST`] videos hold it.
+    placed: Vec<PlacedVideo>,
 }
 
 impl Postings {
@@ -340,6 +438,12 @@ impl Postings {
             );
             e.last_page = id;
             e.count += 1;
+            e.videos += u64::from(entry.videos);
+            match &entry.rare {
+                _ if e.videos > places::PLACED_VIDEOS_AT_MOST => e.placed = Vec::new(),
+                Some(rare) => e.placed.extend(page.source.places(id, &page.holders, rare)),
+                None => {}
+            }
         }
     }
 
@@ -389,8 +493,7 @@ fn read_pages(
     // Each reading thread keeps its word table from page to page (emptied,
     // its room kept), so no page grows one from nothing.
     let read = |table: &mut Holders, &i: &usize| {
-        let result = page_words(archive, &pages[i], std::mem::take(table))
-            .map(|(w, bytes)| (w.into_page(table), bytes));
+        let result = page_words(archive, &pages[i], table);
         let bytes = result.as_ref().map(|r| r.1).unwrap_or(0);
         progress(BuildEvent::PageRead {
             key: &keys[i],
@@ -404,18 +507,19 @@ fn read_pages(
     });
 }
 
-/// Every word of every searchable field of one page, with the videos
-/// holding it and each video's span in the page file.
+/// Every word of every searchable field of a page, with the videos
+/// holding it, each video's span in the page file, and where rare words
+/// are; `table` lends its room and gets it back.
 fn page_words(
     archive: &Archive,
     p: &PageRef,
-    words: Holders,
-) -> Result<(PageWords, u64), ReadError> {
+    table: &mut Holders,
+) -> Result<(ReadPage, u64), ReadError> {
     let site = &archive.sites()[p.site];
     let (bytes, _) = site.page_bytes(p.layer, &p.channel, p.page)?;
     let name = site.describe(&format::paths::page(p.layer, &p.channel, p.page));
     let mut w = PageWords {
-        words,
+        words: std::mem::take(table),
         own: Fields::of_layer(p.layer.into()),
         ..PageWords::default()
     };
@@ -427,15 +531,8 @@ fn page_words(
             for (span, json) in format::spans::videos(&bytes, &name)? {
                 let v: VideoView =
                     serde_json::from_str(json).map_err(|e| FormatError::json(&name, e))?;
-                let fields = [
-                    (Fields::TITLE, v.title.as_ref()),
-                    (Fields::DESCRIPTION, v.description.as_ref()),
-                ];
-                let texts = fields
-                    .into_iter()
-                    .chain(v.tags.iter().map(|t| (Fields::TAGS, t.as_ref())))
-                    .chain(v.cues.iter().map(|c| (Fields::CAPTIONS, c.text.as_ref())));
-                w.add_unit(texts);
+                w.add_video(&v);
+                w.cues.push(format::spans::cue_ranges(json));
                 w.videos
                     .push(VideoRow::of(site.id(), &p.channel, p.page, &v, span));
             }
@@ -454,7 +551,8 @@ fn page_words(
             }
         }
     }
-    Ok((w, bytes.len() as u64))
+    let len = bytes.len() as u64;
+    Ok((w.into_page(table, bytes), len))
 }
 
 fn channel_name_of(site: &crate::archive::Site, channel: &str) -> String {
@@ -464,6 +562,23 @@ fn channel_name_of(site: &crate::archive::Site, channel: &str) -> String {
 }
 
 impl PageWords {
+    /// Adds the next unit, a video: its title, description and tags, and
+    /// each word of its captions with the cue that says it.
+    fn add_video(&mut self, v: &VideoView) {
+        let unit = self.units;
+        let fields = [
+            (Fields::TITLE, v.title.as_ref()),
+            (Fields::DESCRIPTION, v.description.as_ref()),
+        ];
+        let texts = fields
+            .into_iter()
+            .chain(v.tags.iter().map(|t| (Fields::TAGS, t.as_ref())));
+        self.add_unit(texts);
+        for (cue, c) in v.cues.iter().enumerate() {
+            for_each_token(&c.text, |t, _| self.words.add_in_cue(t, unit, cue as u32));
+        }
+    }
+
     /// Adds the next unit (a video, a chat thread, a post) of the page:
     /// each word of its `texts` names it as a holder in that text's field.
     fn add_unit<'a>(&mut self, texts: impl Iterator<Item = (Fields, &'a str)>) {
@@ -486,6 +601,7 @@ fn write(
     old: Option<(&RawIndex, &[Option<u32>])>,
     fresh: Postings,
     videos: &[VideoRow],
+    place_budget: u64,
 ) -> Result<(usize, u64), IndexError> {
     let io = |what: &str, e: &dyn std::fmt::Display| IndexError::Write {
         dir: claim.target().display().to_string(),
@@ -498,11 +614,31 @@ fn write(
     let mut starts = Vec::new();
     let mut text = String::new();
     let mut terms = 0;
-    let mut emit = |term: &[u8], ids: &mut Vec<Posting>| -> Result<(), IndexError> {
+    let mut candidates = Vec::new();
+    let mut old_places = old
+        .map(|(o, remap)| carried_places(o, remap))
+        .unwrap_or_default();
+    let mut emit = |term: &[u8],
+                    ids: &mut Vec<Posting>,
+                    mut placed: Vec<PlacedVideo>|
+     -> Result<(), IndexError> {
         ids.sort_unstable_by_key(|p| p.page);
         ids.dedup_by_key(|p| p.page);
         if ids.is_empty() {
             return Ok(());
+        }
+        let videos: u64 = ids.iter().map(|p| u64::from(p.videos)).sum();
+        if let Some(old) = old_places.remove(term) {
+            placed.extend(old);
+        }
+        if videos <= places::PLACED_VIDEOS_AT_MOST && !placed.is_empty() {
+            placed.sort_unstable_by_key(|v| (v.page, v.video));
+            let word = String::from_utf8_lossy(term).into();
+            candidates.push(Candidate {
+                word,
+                videos,
+                placed,
+            });
         }
         starts.push(blob.len() as u64);
         map.insert(term, blob.len() as u64).map_err(fst_err)?;
@@ -517,8 +653,9 @@ fn write(
     if let Some((old, remap)) = old {
         let mut stream = old.terms.stream();
         while let Some((term, offset)) = stream.next() {
-            while let Some((w, e)) = fresh.next_if(|(w, _)| w.as_bytes() < term) {
-                emit(w.as_bytes(), &mut e.into_postings(pages)?)?;
+            while let Some((w, mut e)) = fresh.next_if(|(w, _)| w.as_bytes() < term) {
+                let placed = std::mem::take(&mut e.placed);
+                emit(w.as_bytes(), &mut e.into_postings(pages)?, placed)?;
             }
             let mut ids: Vec<Posting> = old
                 .postings_with_counts(offset)?
@@ -528,15 +665,19 @@ fn write(
                     Some(Posting { page, ..p })
                 })
                 .collect();
-            if let Some((_, more)) = fresh.next_if(|(w, _)| w.as_bytes() == term) {
+            let mut placed = Vec::new();
+            if let Some((_, mut more)) = fresh.next_if(|(w, _)| w.as_bytes() == term) {
+                placed = std::mem::take(&mut more.placed);
                 ids.extend(more.into_postings(pages)?);
             }
-            emit(term, &mut ids)?;
+            emit(term, &mut ids, placed)?;
         }
     }
-    for (w, e) in fresh {
-        emit(w.as_bytes(), &mut e.into_postings(pages)?)?;
+    for (w, mut e) in fresh {
+        let placed = std::mem::take(&mut e.placed);
+        emit(w.as_bytes(), &mut e.into_postings(pages)?, placed)?;
     }
+    let (place_words, places_bin) = places::write(candidates, place_budget)?;
     let fst_bytes = map.into_inner().map_err(fst_err)?;
     let (postings, table) = super::blocks::compress(&blob, &starts, POSTINGS_ZSTD_LEVEL)
         .map_err(|e| io(files::POSTINGS, &e))?;
@@ -546,6 +687,7 @@ fn write(
         postings_blocks: table,
         videos_digest: crate::format::spans::digest(&rows),
         spans_digest: crate::format::spans::digest(&spans),
+        places_digest: crate::format::spans::digest(&places_bin),
         ..meta.clone()
     };
     for (page, range) in meta.pages.iter_mut().zip(ranges) {
@@ -553,12 +695,14 @@ fn write(
         page.records = range.map(|r| r.1);
     }
     let meta = serde_json::to_vec(&meta).map_err(|e| io(files::META, &e))?;
-    let contents: [(&str, Vec<u8>); 6] = [
+    let contents: [(&str, Vec<u8>); 8] = [
         (files::TERMS, fst_bytes),
         (files::POSTINGS, postings),
         (files::VOCABULARY, text.into_bytes()),
         (files::VIDEOS, rows),
         (files::SPANS, spans),
+        (files::PLACE_WORDS, place_words),
+        (files::PLACES, places_bin),
         (files::META, meta),
     ];
     let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", &e))?;

@@ -60,6 +60,17 @@ impl Stamp {
 
 static KEPT_INDEXES: Mutex<Vec<(PathBuf, Stamp, Arc<RawIndex>)>> = Mutex::new(Vec::new());
 
+/// Whether a kept index is warmed as soon as it is loaded ([`keep_warm`]).
+static WARM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, every index this process keeps has its rows and places
+/// read on a thread of their own as soon as it is loaded, so a search
+/// can answer rare words from their places (a server calls this; a
+/// one-shot search does not, and reads no more than it needs).
+pub fn keep_warm() {
+    WARM.store(true, Ordering::Relaxed);
+}
+
 /// Loads answered by a kept index, and loads that read the files.
 static HITS: AtomicU64 = AtomicU64::new(0);
 static MISSES: AtomicU64 = AtomicU64::new(0);
@@ -92,6 +103,10 @@ pub fn load(dir: &Path) -> Result<Arc<RawIndex>, IndexError> {
             kept.remove(0);
         }
         kept.push((dir.to_path_buf(), stamp, Arc::clone(&raw)));
+        if WARM.load(Ordering::Relaxed) {
+            let warming = Arc::clone(&raw);
+            std::thread::spawn(move || warming.warm());
+        }
     }
     Ok(raw)
 }

@@ -34,6 +34,12 @@ pub(super) struct Holders {
     /// flat array instead of a growing list per word, sorted once at the
     /// end.
     pairs: Vec<u64>,
+    /// Every (list, unit, cue) where a caption cue holds a word, each
+    /// once ([`Holders::add_in_cue`]): where rare words are
+    /// ([`super::places`]).
+    marks: Vec<(u32, u32, u32)>,
+    /// The last (unit, cue) marked for each list.
+    mark_lasts: Vec<(u32, u32)>,
 }
 
 /// A unit and a field packed into 32 bits: the unit above the field's
@@ -46,20 +52,40 @@ fn pair(unit: u32, field: Fields) -> u32 {
 /// [`Lists::units`] that holds its units, ascending, and of
 /// [`Lists::fields`] that says in which fields each holds it.
 pub(super) struct Lists {
-    pub words: Vec<(Word, std::ops::Range<usize>)>,
+    pub words: Vec<(Word, std::ops::Range<usize>, std::ops::Range<usize>)>,
     pub units: Vec<u32>,
     pub fields: Vec<Fields>,
+    /// (unit, cue) of each caption cue holding a word, by unit then cue:
+    /// each word's third range is its part.
+    pub marks: Vec<(u32, u32)>,
 }
 
 impl Holders {
     /// Records that `unit` holds `word` in `field`.
     pub fn add(&mut self, word: &str, unit: u32, field: Fields) {
         let list = self.list_of(word);
+        self.add_to(list, unit, field);
+    }
+
+    fn add_to(&mut self, list: u32, unit: u32, field: Fields) {
         let last = &mut self.lasts[list as usize];
         let pair = pair(unit, field);
         if *last != pair {
             *last = pair;
             self.pairs.push(u64::from(list) << 32 | u64::from(pair));
+        }
+    }
+
+    /// Records that cue `cue` of `unit`'s captions holds `word` (and so
+    /// that `unit` holds it in its captions). Units, and a unit's cues,
+    /// must come in ascending order.
+    pub fn add_in_cue(&mut self, word: &str, unit: u32, cue: u32) {
+        let list = self.list_of(word);
+        self.add_to(list, unit, Fields::CAPTIONS);
+        let last = &mut self.mark_lasts[list as usize];
+        if *last != (unit, cue) {
+            *last = (unit, cue);
+            self.marks.push((list, unit, cue));
         }
     }
 
@@ -80,6 +106,7 @@ impl Holders {
         };
         if list == next {
             self.lasts.push(u32::MAX);
+            self.mark_lasts.push((u32::MAX, u32::MAX));
         }
         list
     }
@@ -110,17 +137,45 @@ impl Holders {
         }
         self.pairs.clear();
         self.lasts.clear();
+        let (marks, mark_ranges) = self.take_marks();
         let short = self.short.drain().map(|(k, list)| (Word::Short(k), list));
         let long = self.long.drain().map(|(w, list)| (Word::Long(w), list));
         let words = short
             .chain(long)
-            .map(|(w, list)| (w, ranges[list as usize].clone()))
+            .map(|(w, list)| {
+                let l = list as usize;
+                (w, ranges[l].clone(), mark_ranges[l].clone())
+            })
             .collect();
         Lists {
             words,
             units,
             fields,
+            marks,
         }
+    }
+
+    /// The marks grouped by list (a counting sort: they were recorded in
+    /// (unit, cue) order, which each group keeps), and each list's range
+    /// of them.
+    fn take_marks(&mut self) -> (Vec<(u32, u32)>, Vec<std::ops::Range<usize>>) {
+        let mut starts = vec![0usize; self.mark_lasts.len() + 1];
+        for &(list, _, _) in &self.marks {
+            starts[list as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let ranges = starts.windows(2).map(|w| w[0]..w[1]).collect();
+        let mut out = vec![(0, 0); self.marks.len()];
+        for &(list, unit, cue) in &self.marks {
+            let at = &mut starts[list as usize];
+            out[*at] = (unit, cue);
+            *at += 1;
+        }
+        self.marks.clear();
+        self.mark_lasts.clear();
+        (out, ranges)
     }
 }
 
@@ -225,7 +280,7 @@ mod tests {
         let got: BTreeMap<String, Vec<(u32, Fields)>> = lists
             .words
             .into_iter()
-            .map(|(w, r)| {
+            .map(|(w, r, _)| {
                 let held = lists.units[r.clone()].iter().copied();
                 (
                     w.into_text().into(),

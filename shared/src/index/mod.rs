@@ -35,7 +35,8 @@
 //! terms.txt     every word, one per line, in order: the blob infix
 //!               lookups (regex literals inside words) scan with memchr
 //! videos.json   one row per video read, in page order: site, channel,
-//!               slug, title, page and the video's facts (date, length,
+//!               slug, title, page, watch page, the length of its
+//!               captions' text and the video's facts (date, length,
 //!               media type, age, state, curated tags, ...); meta.json
 //!               holds its xxh3 (`videosDigest`) and each page's byte
 //!               range of rows in it (`rows`), so a page's rows are
@@ -45,6 +46,11 @@
 //!               24 bytes a video in the rows' order; meta.json holds its
 //!               xxh3 (`spansDigest`) and each page's first record and
 //!               count (`records`) (see [`span_table`])
+//! places.fst    fst map: each rare word → its entry in places.bin
+//! places.bin    for each rare word, the cues of each video that say it
+//!               and where they sit in its span, with a digest of their
+//!               bytes (see [`places`]: which words, the budget);
+//!               meta.json holds its xxh3 (`placesDigest`)
 //! .archilyzer-output.json
 //!               the marker that says this folder is an index written by
 //!               this project (see [`crate::output`])
@@ -85,6 +91,11 @@
 //!   `spans.bin`, fixed-size records a search reads without parsing a
 //!   row; `videos.json` is read only when a search needs a row (a filter,
 //!   a related-videos answer), so a one-word search opens no 4 MB file.
+//! - 9 (2026-12): `places.fst` and `places.bin` say where rare words
+//!   are said (the cues of each video holding them), so a warm server
+//!   answers a one-word search by reading those cues alone; each row of
+//!   `videos.json` carries the video's watch page and the length of its
+//!   captions' text, what such an answer reports without the captions.
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -124,6 +135,17 @@
 //!    names ([`VideoSpan::check`]); otherwise the whole page is read. So a
 //!    span can save bytes but never stand in for text it does not hold.
 //!
+//! 6. A one-word search may read, of a video the postings select, only the
+//!    cues [`places`] names. The build names every cue of the video that
+//!    holds the word, and only for a video that holds it in its captions
+//!    alone; the cues' bytes are used only when they hash to the digest
+//!    recorded and each parses as a cue, and the video only when no
+//!    exclude's words are all held by it per the postings. Anything else
+//!    reads the span (point 5). So a place, like a span, saves bytes but
+//!    never stands in for text it does not hold
+//!    (`indexer/tests/spans.rs`:
+//!    `a_stale_place_falls_back_and_answers_as_a_full_scan_does`).
+//!
 //! So a fresh, stale, foreign or corrupt index changes only how many bytes
 //! are read (invariant 1).
 
@@ -134,6 +156,7 @@ mod error;
 pub mod fields;
 mod holders;
 mod open;
+pub mod places;
 mod postings;
 mod read;
 mod reuse;
@@ -143,7 +166,7 @@ pub mod similar;
 pub mod span_table;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
-pub use cache::{load as load_kept, lookups as kept_index_lookups};
+pub use cache::{keep_warm, load as load_kept, lookups as kept_index_lookups};
 pub use error::IndexError;
 pub use open::{default_dir, Index, IndexStatus, Vouched};
 pub use postings::Posting;
@@ -169,7 +192,7 @@ pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
 }
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -185,8 +208,21 @@ pub mod files {
     pub const VIDEOS: &str = "videos.json";
     /// Each video's span in its page file.
     pub const SPANS: &str = "spans.bin";
+    /// Rare words → their entries in [`PLACES`].
+    pub const PLACE_WORDS: &str = "places.fst";
+    /// Where rare words are said.
+    pub const PLACES: &str = "places.bin";
     /// Every data file, in the order a build writes them.
-    pub const ALL: [&str; 6] = [TERMS, POSTINGS, VOCABULARY, VIDEOS, SPANS, META];
+    pub const ALL: [&str; 8] = [
+        TERMS,
+        POSTINGS,
+        VOCABULARY,
+        VIDEOS,
+        SPANS,
+        PLACE_WORDS,
+        PLACES,
+        META,
+    ];
 }
 
 /// `meta.json`.
@@ -212,6 +248,9 @@ pub struct Meta {
     /// The xxh3 of `spans.bin` as written (see [`span_table`]).
     #[serde(default)]
     pub spans_digest: String,
+    /// The xxh3 of `places.bin` as written (see [`places`]).
+    #[serde(default)]
+    pub places_digest: String,
 }
 
 /// One page as the build saw it.
@@ -302,6 +341,14 @@ crate::format::facts::with_facts! {
         ..Facts,
         /// The transcript page that holds it (1-based).
         pub page: u32,
+        /// Its watch page, as its page gives it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub url: Option<String>,
+        /// The length of its captions' text
+        /// ([`VideoView::caption_bytes`]): what a search answered from
+        /// the row reports without reading the captions.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub caption_bytes: Option<u32>,
         /// Where the video sits in its page file: kept in `spans.bin`,
         /// not in the row's JSON, and set on the rows a reader parses.
         #[serde(skip)]
@@ -328,6 +375,8 @@ impl VideoRow {
             slug: v.slug.to_string(),
             title: v.title.to_string(),
             page,
+            url: v.webpage_url.as_deref().map(str::to_string),
+            caption_bytes: Some(v.caption_bytes()),
             span: Some(span),
             ..VideoRow::default()
         };

@@ -13,6 +13,7 @@ use fst::{IntoStreamer, Streamer};
 
 use super::blocks::Blocks;
 use super::fields::Fields;
+use super::places::Places;
 use super::rows::Rows;
 use super::select::Selection;
 use super::{decode_postings, files, IndexError, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION};
@@ -36,6 +37,10 @@ pub struct RawIndex {
     /// loaded index is kept while its files are unchanged, so a warm
     /// server walks the vocabulary once per word.
     pub(super) similar_memo: super::similar::Memo,
+    /// `places.fst` and `places.bin`, read when first needed (`None`
+    /// inside: missing or damaged, so no word is placed).
+    places: std::sync::OnceLock<Option<Places>>,
+    dir: std::path::PathBuf,
 }
 
 impl RawIndex {
@@ -66,7 +71,46 @@ impl RawIndex {
             ids,
             by_slug: std::sync::OnceLock::new(),
             similar_memo: Default::default(),
+            places: std::sync::OnceLock::new(),
+            dir: dir.to_path_buf(),
         })
+    }
+
+    /// Where rare words are said, read and checked on first use; `None`
+    /// when the files are missing or not the ones the build wrote (then
+    /// logged once, and every search reads spans).
+    pub fn places(&self) -> Option<&Places> {
+        self.places
+            .get_or_init(|| {
+                let read = |name| std::fs::read(self.dir.join(name)).ok();
+                let bin = read(files::PLACES)?;
+                let checked = crate::format::spans::digest(&bin) == self.meta.places_digest;
+                let places = checked
+                    .then(|| Places::new(read(files::PLACE_WORDS)?, bin))
+                    .flatten();
+                if places.is_none() {
+                    tracing::warn!(
+                        "{} in {} is missing or damaged; searches read spans instead; rebuild the index",
+                        files::PLACES,
+                        self.dir.display()
+                    );
+                }
+                places
+            })
+            .as_ref()
+    }
+
+    /// Whether the rows and places are in memory, so a search can answer
+    /// from them without reading files (a warm server: see
+    /// [`RawIndex::warm`]).
+    pub fn warmed(&self) -> bool {
+        self.rows.ready() && self.places.get().is_some()
+    }
+
+    /// Reads the rows and places now, so later searches find them ready.
+    pub fn warm(&self) {
+        self.rows.warm();
+        self.places();
     }
 
     /// The page number and span video `slug` of `channel` of `site` had

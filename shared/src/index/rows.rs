@@ -86,6 +86,16 @@ impl Rows {
             .as_deref()
     }
 
+    /// Whether the file was read and found usable.
+    pub fn ready(&self) -> bool {
+        matches!(self.bytes.get(), Some(Some(_)))
+    }
+
+    /// Reads and checks the file now, if not yet.
+    pub fn warm(&self) {
+        self.bytes();
+    }
+
     /// Whether the file was read and found unusable (missing, or not the
     /// bytes the build wrote); `false` until a row is first asked for.
     pub fn unusable(&self) -> bool {

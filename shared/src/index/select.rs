@@ -104,6 +104,15 @@ impl Selection {
         self.0.get(&page)
     }
 
+    /// Whether video `video` (its position) of `page` is selected.
+    pub fn may_hold(&self, page: u32, video: u32) -> bool {
+        match self.0.get(&page) {
+            None => false,
+            Some(Holders::Any) => true,
+            Some(Holders::Only(h)) => h.binary_search(&video).is_ok(),
+        }
+    }
+
     /// Whether `page` is selected.
     pub fn contains(&self, page: u32) -> bool {
         self.0.contains_key(&page)

@@ -56,6 +56,10 @@ pub(super) fn confirm_page(
     let err = |e: crate::source::ReadError| e.to_string();
     match p.layer {
         Layer::Transcripts => {
+            let placed = targets.and_then(|t| super::placed::confirm(site, p, c, t, scratch));
+            if let Some(found) = placed {
+                return Ok(found);
+            }
             if let Some((t, runs)) = targets.and_then(|t| Some((t, read_targets(site, p, t)?))) {
                 if let Some(found) = confirm_runs(site, p, c, t, &runs, scratch) {
                     return Ok(found);
@@ -258,7 +262,7 @@ fn confirm_runs(
 
 /// Spans closer than this are fetched in one read: a request costs more
 /// than a few kilobytes more of body.
-const MERGE_GAP: u64 = 16 * 1024;
+pub(super) const MERGE_GAP: u64 = 16 * 1024;
 
 /// The videos of a transcript page that pass the filters and hold a hit.
 fn confirm_videos(
@@ -354,7 +358,7 @@ fn chat_results(
                 url: record.webpage_url.clone(),
                 platform: record.platform,
                 captions: record.facts().captions(),
-                length: length_of(fields[0].texts.iter().copied()),
+                length: crate::format::text_bytes(fields[0].texts.iter().copied()),
             },
         );
         match verdict {
@@ -366,20 +370,20 @@ fn chat_results(
 }
 
 /// What a result says about the item it is (a video, or a post).
-struct Item<'a> {
-    kind: &'static str,
-    slug: &'a str,
-    title: &'a str,
-    date: Option<String>,
-    url: Option<String>,
-    platform: Option<crate::format::Platform>,
-    captions: CaptionSource,
-    /// What relevance weighs its hits against ([`length_of`] its text).
-    length: u32,
+pub(super) struct Item<'a> {
+    pub kind: &'static str,
+    pub slug: &'a str,
+    pub title: &'a str,
+    pub date: Option<String>,
+    pub url: Option<String>,
+    pub platform: Option<crate::format::Platform>,
+    pub captions: CaptionSource,
+    /// What relevance weighs its hits against ([`crate::format::text_bytes`] of its text).
+    pub length: u32,
 }
 
 impl Judged {
-    fn into_result(self, site: &Site, p: &PageRef, item: Item) -> VideoResult {
+    pub(super) fn into_result(self, site: &Site, p: &PageRef, item: Item) -> VideoResult {
         VideoResult {
             site: site.id().to_string(),
             channel: p.channel.clone(),
@@ -397,14 +401,6 @@ impl Judged {
             length: item.length,
         }
     }
-}
-
-/// The length of `texts` in bytes: what relevance weighs hits against
-/// (it only compares lengths, so bytes serve as well as words, and cost
-/// no pass over the text).
-fn length_of<'a>(texts: impl Iterator<Item = &'a str>) -> u32 {
-    let bytes: usize = texts.map(str::len).sum();
-    u32::try_from(bytes).unwrap_or(u32::MAX)
 }
 
 /// The fields of a video in the scopes searched.
@@ -461,7 +457,7 @@ fn video_result(
             url: v.webpage_url.as_deref().map(str::to_string),
             platform: v.platform,
             captions: v.facts().captions(),
-            length: length_of(v.cues.iter().map(|c| c.text.as_ref())),
+            length: v.caption_bytes(),
         },
     ))
 }
@@ -492,7 +488,7 @@ fn post_result(
             url: post.url.clone(),
             platform: None,
             captions: CaptionSource::default(),
-            length: length_of(std::iter::once(post.text.as_str())),
+            length: crate::format::text_bytes(std::iter::once(post.text.as_str())),
         },
     ))
 }

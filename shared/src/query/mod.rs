@@ -30,6 +30,7 @@ pub(crate) mod filtered;
 pub mod filters;
 pub(crate) mod matcher;
 pub mod order;
+pub(crate) mod placed;
 pub(crate) mod plan;
 pub(crate) mod prefilter;
 pub(crate) mod prune;

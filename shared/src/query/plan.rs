@@ -109,6 +109,9 @@ pub struct Plan {
 pub struct Target {
     /// Where it sits in its page file (its bytes must be the ones indexed).
     pub span: VideoSpan,
+    /// Where the query's one word is said in it, when the index placed
+    /// it ([`super::placed`]): then only those cues are read.
+    pub placed: Option<std::sync::Arc<super::placed::PlacedTarget>>,
 }
 
 /// Chooses the pages to read: scope ∩ filters ∩ query where the index vouches for a page, every other page in scope.
@@ -151,11 +154,12 @@ pub fn plan(
                 }
                 None => filter_allows(i),
             });
+            let placing = super::placed::Placing::of(index, c);
             for &i in &planned {
                 let Some(id) = index.vouched.ids[i] else {
                     continue;
                 };
-                match targets(index, allowed.as_ref(), id) {
+                match targets(index, allowed.as_ref(), id, placing.as_ref()) {
                     Some(t) => {
                         video_targets.insert(i, t);
                     }
@@ -287,10 +291,15 @@ fn filter_selection(archive: &Archive, index: &Index, filters: &Filters) -> Sele
     sel
 }
 
-/// The videos of page `id` to read by their spans, when the selection
-/// names only some of them and the index knows where each sits; `None`
-/// reads the whole page.
-fn targets(index: &Index, allowed: Option<&Selection>, id: u32) -> Option<Vec<Target>> {
+/// The videos of page `id` to read by their spans (or their places, as
+/// `placing` has them), when the selection names only some of them and
+/// the index knows where each sits; `None` reads the whole page.
+fn targets(
+    index: &Index,
+    allowed: Option<&Selection>,
+    id: u32,
+    placing: Option<&super::placed::Placing>,
+) -> Option<Vec<Target>> {
     let Holders::Only(holders) = allowed?.get(id)? else {
         return None;
     };
@@ -302,7 +311,8 @@ fn targets(index: &Index, allowed: Option<&Selection>, id: u32) -> Option<Vec<Ta
         .iter()
         .map(|&h| {
             let span = spans.get(h as usize)?.clone();
-            Some(Target { span })
+            let placed = placing.and_then(|p| p.target(index, id, h));
+            Some(Target { span, placed })
         })
         .collect()
 }

@@ -150,6 +150,19 @@ impl Terms {
         }
     }
 
+    /// The query's one word, when it is a single whole word that decides
+    /// every hit alone (no phrase, prefix, regex or case rule, no alias
+    /// fired, no fuzzy variant): what the index's places can answer.
+    pub fn single_word(&self) -> Option<&str> {
+        if !self.expansions.is_empty() || self.per_site.iter().any(|m| m.len() != 1) {
+            return None;
+        }
+        match &self.query {
+            Matcher::Phrase(p) if p.words.len() == 1 && !p.prefix => Some(&p.words[0]),
+            _ => None,
+        }
+    }
+
     /// The matchers that decide hits on pages of site number `site`.
     pub fn for_site(&self, site: usize) -> &[Matcher] {
         self.per_site

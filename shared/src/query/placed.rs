@@ -1,0 +1,252 @@
+//! A one-word search answered from where its word is said: the cues the
+//! index placed ([`crate::index::places`]), read and matched, with the
+//! video's title and facts from its row.
+//!
+//! Promise: a placed video's result is the one its span would give. Its
+//! captions' hits can only be in the placed cues (the build placed every
+//! cue holding the word, and only a video holding it in its captions
+//! alone); its other fields do not hold the word (same rule), and its
+//! title and facts are the row's, taken from the same page. So each
+//! placed cue is matched with the query's own matcher, and the video is
+//! dropped when an exclude may hold it unless the postings prove it does
+//! not. The cues' bytes are used only when they hash to the digest the
+//! build recorded and each parses as a cue; otherwise the page's targets
+//! are read by their spans (`confirm::read_targets`).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::confirm::{Confirmed, Item};
+use super::filters::{Verdict, VideoFacts};
+use super::matcher::{Matcher, TokenStream};
+use super::plan::{Compiled, Target};
+use super::terms::{Field, Times};
+use super::Scope;
+use crate::archive::{PageRef, Site};
+use crate::format::paths::Layer;
+use crate::format::CueView;
+use crate::format::HasFacts;
+use crate::index::places::PlacedVideo;
+use crate::index::select::Selection;
+use crate::index::{Index, VideoRow};
+
+/// A video a search answers from its places: where its cues are, and
+/// its row.
+#[derive(Debug)]
+pub struct PlacedTarget {
+    places: PlacedVideo,
+    row: VideoRow,
+}
+
+/// The placed videos of a one-word query, and the videos its excludes
+/// may hold.
+pub(super) struct Placing {
+    by_video: HashMap<(u32, u32), PlacedVideo>,
+    excludes: Vec<Selection>,
+}
+
+impl Placing {
+    /// The places of `c`'s word, when the query is one word, every
+    /// exclude is a phrase the postings can select, and the index has
+    /// its rows and places in memory (a warm server; a one-shot search
+    /// reads spans rather than load them).
+    pub fn of(index: &Index, c: &Compiled) -> Option<Placing> {
+        if !index.raw.warmed() {
+            return None;
+        }
+        let word = c.terms.single_word()?;
+        let placed = index.raw.places()?.of(word)?;
+        let excludes = c
+            .terms
+            .excludes
+            .iter()
+            .map(|m| phrase_selection(index, m))
+            .collect::<Option<Vec<_>>>()?;
+        let by_video = placed.into_iter().map(|v| ((v.page, v.video), v)).collect();
+        Some(Placing { by_video, excludes })
+    }
+
+    /// The video at `position` on page `id`, when it is placed, no
+    /// exclude may hold it, and its row has what a result needs.
+    pub fn target(&self, index: &Index, id: u32, position: u32) -> Option<Arc<PlacedTarget>> {
+        let places = self.by_video.get(&(id, position))?;
+        if self.excludes.iter().any(|s| s.may_hold(id, position)) {
+            return None;
+        }
+        let row = index.raw.page_rows(id)?.get(position as usize)?;
+        row.caption_bytes?;
+        Some(Arc::new(PlacedTarget {
+            places: places.clone(),
+            row: row.clone(),
+        }))
+    }
+}
+
+/// The videos a phrase matcher may hit: those holding each of its words
+/// (the last as a prefix when it ends in `*`); `None` for a regex, or
+/// when the index cannot say.
+fn phrase_selection(index: &Index, m: &Matcher) -> Option<Selection> {
+    let Matcher::Phrase(p) = m else { return None };
+    let (last, rest) = p.words.split_last()?;
+    let mut sel = if p.prefix {
+        index.raw.prefix(last)?
+    } else {
+        index.raw.exact(last)?
+    };
+    for w in rest {
+        sel = sel.intersect(&index.raw.exact(w)?);
+    }
+    Some(sel)
+}
+
+/// Confirms page `p`'s `targets` from their places, when every one is
+/// placed and every place's bytes are the ones indexed; `None` sends the
+/// caller to the spans.
+pub(super) fn confirm(
+    site: &Site,
+    p: &PageRef,
+    c: &Compiled,
+    targets: &[Target],
+    scratch: &mut TokenStream,
+) -> Option<Confirmed> {
+    let placed: Vec<&PlacedTarget> = targets
+        .iter()
+        .map(|t| t.placed.as_deref())
+        .collect::<Option<_>>()?;
+    let ranges: Vec<std::ops::Range<u64>> = targets
+        .iter()
+        .zip(&placed)
+        .flat_map(|(t, v)| v.places.cues.iter().map(|c| shift(c.range(), t.span.start)))
+        .collect();
+    let bytes = read_ranges(site, p, &ranges)?;
+    let mut out = Confirmed {
+        bytes: ranges.iter().map(|r| r.end - r.start).sum(),
+        ..Confirmed::default()
+    };
+    let mut cues = bytes.iter();
+    for v in placed {
+        let mine: Vec<&[u8]> = cues
+            .by_ref()
+            .take(v.places.cues.len())
+            .map(Vec::as_slice)
+            .collect();
+        let digest = crate::index::places::digest(mine.iter().copied());
+        if digest != v.places.digest {
+            return None;
+        }
+        let parsed = mine
+            .iter()
+            .map(|b| crate::format::from_json::<CueView>(b).ok())
+            .collect::<Option<Vec<_>>>()?;
+        let verdict = c
+            .filters
+            .verdict(&VideoFacts::of_video(p.site, &p.channel, &v.row));
+        if verdict == Verdict::Fails {
+            continue;
+        }
+        let Some(result) = placed_result(site, p, c, v, &parsed, scratch) else {
+            continue;
+        };
+        match verdict {
+            Verdict::Passes => out.videos.push(result),
+            _ => out.undated += 1,
+        }
+    }
+    Some(out)
+}
+
+/// `r` moved on by `by` bytes.
+fn shift(r: std::ops::Range<u64>, by: u64) -> std::ops::Range<u64> {
+    r.start + by..r.end + by
+}
+
+/// The bytes of `ranges` of page `p`, read in runs (ranges closer than
+/// `confirm::MERGE_GAP` in one read); `None` when a read fails.
+fn read_ranges(site: &Site, p: &PageRef, ranges: &[std::ops::Range<u64>]) -> Option<Vec<Vec<u8>>> {
+    let mut order: Vec<usize> = (0..ranges.len()).collect();
+    order.sort_unstable_by_key(|&i| ranges[i].start);
+    let mut runs: Vec<std::ops::Range<u64>> = Vec::new();
+    for &i in &order {
+        let r = &ranges[i];
+        match runs.last_mut() {
+            Some(run) if r.start >= run.start && r.start <= run.end + super::confirm::MERGE_GAP => {
+                run.end = run.end.max(r.end);
+            }
+            _ => runs.push(r.clone()),
+        }
+    }
+    let read = site.page_ranges(Layer::Transcripts, &p.channel, p.page, &runs);
+    let read = read
+        .map_err(|e| tracing::info!("{e}; reading the spans"))
+        .ok()?;
+    ranges
+        .iter()
+        .map(|r| {
+            let run = runs
+                .iter()
+                .position(|run| run.start <= r.start && r.end <= run.end)?;
+            let from = (r.start - runs[run].start) as usize;
+            read[run]
+                .get(from..from + (r.end - r.start) as usize)
+                .map(<[u8]>::to_vec)
+        })
+        .collect()
+}
+
+/// The result of placed video `v` whose placed cues are `cues`: the
+/// query's hits in them (each at its cue's number in the video) and in
+/// the row's title; `None` when the query does not hit it.
+fn placed_result(
+    site: &Site,
+    p: &PageRef,
+    c: &Compiled,
+    v: &PlacedTarget,
+    cues: &[CueView],
+    scratch: &mut TokenStream,
+) -> Option<crate::query::VideoResult> {
+    let row = &v.row;
+    let channel_name = site.channel(&p.channel).map_or("", |ch| ch.name.as_str());
+    let untimed = |scope, texts| Field {
+        scope,
+        texts,
+        times: Times::Untimed,
+        span: false,
+    };
+    let fields: Vec<Field> = c
+        .scopes
+        .iter()
+        .filter_map(|&scope| match scope {
+            Scope::Transcripts => Some(Field {
+                scope,
+                texts: cues.iter().map(|cue| cue.text.as_ref()).collect(),
+                times: Times::Cues(cues),
+                span: false,
+            }),
+            Scope::Title => Some(untimed(scope, vec![row.title.as_str()])),
+            Scope::Metadata => Some(untimed(scope, vec![row.title.as_str(), channel_name])),
+            // The build placed only videos holding the word in their
+            // captions alone, and no exclude may hold the video.
+            Scope::Description | Scope::Tags | Scope::Chat | Scope::Posts => None,
+        })
+        .collect();
+    let mut r = c.terms.judge(p.site, &fields, scratch)?;
+    for hit in &mut r.hits {
+        if hit.scope == Scope::Transcripts {
+            hit.unit = v.places.cues[hit.unit].cue as usize;
+        }
+    }
+    Some(r.into_result(
+        site,
+        p,
+        Item {
+            kind: "video",
+            slug: &row.slug,
+            title: &row.title,
+            date: row.upload_date.clone(),
+            url: row.url.clone(),
+            platform: row.platform,
+            captions: row.facts().captions(),
+            length: row.caption_bytes.unwrap_or_default(),
+        },
+    ))
+}
