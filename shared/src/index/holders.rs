@@ -292,6 +292,44 @@ mod tests {
     }
 
     #[test]
+    fn marks_list_each_cue_holding_a_word_once_grouped_by_word() {
+        let mut holders = Holders::default();
+        let said = [
+            (0, 0, "alpha beta alpha"),
+            (0, 2, "beta"),
+            (1, 0, "alpha"),
+            (1, 1, "gamma alpha"),
+        ];
+        for (unit, cue, text) in said {
+            for w in text.split(' ') {
+                holders.add_in_cue(w, unit, cue);
+            }
+        }
+        holders.add("alpha", 2, Fields::TITLE);
+        let lists = holders.take_lists();
+        let marks: BTreeMap<String, Vec<(u32, u32)>> = lists
+            .words
+            .iter()
+            .map(|(w, _, m)| {
+                (
+                    w.clone().into_text().into(),
+                    lists.marks[m.clone()].to_vec(),
+                )
+            })
+            .collect();
+        let expected: BTreeMap<String, Vec<(u32, u32)>> = [
+            ("alpha", vec![(0, 0), (1, 0), (1, 1)]),
+            ("beta", vec![(0, 0), (0, 2)]),
+            ("gamma", vec![(1, 1)]),
+        ]
+        .into_iter()
+        .map(|(w, m)| (w.to_string(), m))
+        .collect();
+        assert_eq!(marks, expected, "a title is no cue");
+        assert!(holders.take_lists().marks.is_empty(), "the marks are taken");
+    }
+
+    #[test]
     fn packing_reads_every_byte_of_every_length_once_in_place() {
         let text = "abcdefgh";
         for n in 1..=8 {

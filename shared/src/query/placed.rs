@@ -118,9 +118,9 @@ pub(super) fn confirm(
         .zip(&placed)
         .flat_map(|(t, v)| v.places.cues.iter().map(|c| shift(c.range(), t.span.start)))
         .collect();
-    let bytes = read_ranges(site, p, &ranges)?;
+    let (read, bytes) = read_ranges(site, p, &ranges)?;
     let mut out = Confirmed {
-        bytes: ranges.iter().map(|r| r.end - r.start).sum(),
+        bytes: read,
         ..Confirmed::default()
     };
     let mut cues = bytes.iter();
@@ -161,8 +161,13 @@ fn shift(r: std::ops::Range<u64>, by: u64) -> std::ops::Range<u64> {
 }
 
 /// The bytes of `ranges` of page `p`, read in runs (ranges closer than
-/// `confirm::MERGE_GAP` in one read); `None` when a read fails.
-fn read_ranges(site: &Site, p: &PageRef, ranges: &[std::ops::Range<u64>]) -> Option<Vec<Vec<u8>>> {
+/// `confirm::MERGE_GAP` in one read), and how many bytes were read;
+/// `None` when a read fails.
+fn read_ranges(
+    site: &Site,
+    p: &PageRef,
+    ranges: &[std::ops::Range<u64>],
+) -> Option<(u64, Vec<Vec<u8>>)> {
     let mut order: Vec<usize> = (0..ranges.len()).collect();
     order.sort_unstable_by_key(|&i| ranges[i].start);
     let mut runs: Vec<std::ops::Range<u64>> = Vec::new();
@@ -179,7 +184,7 @@ fn read_ranges(site: &Site, p: &PageRef, ranges: &[std::ops::Range<u64>]) -> Opt
     let read = read
         .map_err(|e| tracing::info!("{e}; reading the spans"))
         .ok()?;
-    ranges
+    let pieces = ranges
         .iter()
         .map(|r| {
             let run = runs
@@ -190,7 +195,8 @@ fn read_ranges(site: &Site, p: &PageRef, ranges: &[std::ops::Range<u64>]) -> Opt
                 .get(from..from + (r.end - r.start) as usize)
                 .map(<[u8]>::to_vec)
         })
-        .collect()
+        .collect::<Option<_>>()?;
+    Some((read.iter().map(|b| b.len() as u64).sum(), pieces))
 }
 
 /// The result of placed video `v` whose placed cues are `cues`: the
