@@ -150,25 +150,36 @@ fn a_video_moved_within_its_page_is_found_by_reading_the_whole_page() {
     // only the spans' digests can tell that its videos moved.
     let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
     move_the_holder(&site, &rare);
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(mtime)
-        .unwrap();
-    let archive = open_local(&site);
-    let r = assert_parity(&archive, &index, &rare.word);
+    set_time(&path, mtime);
+    assert_whole_page_read(
+        &site,
+        &index,
+        &rare.word,
+        &path,
+        "the spans failed their digests",
+    );
+}
+
+/// Sets `path`'s modification time back to `mtime`.
+fn set_time(path: &Path, mtime: std::time::SystemTime) {
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(mtime).unwrap();
+}
+
+/// Asserts that a search of `word` in `site`, whose page `path` the index
+/// still vouches for, found its one video by reading that whole page (for
+/// the reason `why`), as a full scan finds it.
+fn assert_whole_page_read(site: &Path, index: &Path, word: &str, path: &Path, why: &str) {
+    let archive = open_local(site);
+    let r = assert_parity(&archive, index, word);
     assert_eq!(
         r.index,
         index::IndexStatus::Fresh,
         "the page is vouched for"
     );
     assert_eq!(r.total_videos, 1);
-    assert_eq!(
-        r.bytes_read,
-        std::fs::metadata(&path).unwrap().len(),
-        "the spans failed their digests, so the whole page was read"
-    );
+    let page = std::fs::metadata(path).unwrap().len();
+    assert_eq!(r.bytes_read, page, "{why}, so the whole page was read");
 }
 
 #[test]
@@ -454,24 +465,13 @@ fn a_stale_place_falls_back_and_answers_as_a_full_scan_does() {
         .expect("a cue starts with its time");
     text[at] = if text[at] == b'9' { b'8' } else { text[at] + 1 };
     std::fs::write(&path, &bytes).unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(mtime)
-        .unwrap();
+    set_time(&path, mtime);
     keep_warm(&index);
-    let archive = open_local(&site);
-    let r = assert_parity(&archive, &index, &word);
-    assert_eq!(
-        r.index,
-        index::IndexStatus::Fresh,
-        "the page is vouched for"
-    );
-    assert_eq!(r.total_videos, 1);
-    assert_eq!(
-        r.bytes_read,
-        bytes.len() as u64,
-        "the place and the span failed their digests, so the whole page was read"
+    assert_whole_page_read(
+        &site,
+        &index,
+        &word,
+        &path,
+        "the place and the span failed their digests",
     );
 }

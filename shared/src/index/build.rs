@@ -259,7 +259,8 @@ pub fn build(
         failed: problems,
         ..Default::default()
     };
-    let mut postings = Postings::default();
+    let budget = place_budget(&pages);
+    let mut postings = Postings::new(budget);
     let mut videos = Vec::new();
     if let Some(old) = &old {
         videos = carried_videos(old, &reuse);
@@ -332,7 +333,7 @@ pub fn build(
         old.as_ref().map(|o| (o, remap.as_slice())),
         postings,
         &videos,
-        place_budget(&pages),
+        budget,
     )?;
     report.terms = terms;
     report.index_bytes = bytes;
@@ -404,9 +405,10 @@ fn sort_videos(meta: &Meta, videos: &mut [VideoRow]) {
 /// encoded as the index file spells it (a few bytes a page instead of a
 /// [`Posting`] of 32), so the build's memory stays small however many
 /// pages it reads.
-#[derive(Default)]
 struct Postings {
     map: FxHashMap<Word, Encoded>,
+    /// The places of the words still rare.
+    pending: places::Pending<Word>,
 }
 
 /// A word's fresh postings, encoded by [`super::encode_posting`], and
@@ -418,16 +420,24 @@ struct Encoded {
     bytes: Vec<u8>,
     /// Videos (chat threads, posts) holding it so far.
     videos: u64,
-    /// Its places so far; dropped for good once more than
-    /// [`places::PLACED_VIDEOS_AT_MOST`] videos hold it.
-    placed: Vec<PlacedVideo>,
 }
 
 impl Postings {
+    /// Postings whose places may take `place_budget` bytes in the index.
+    fn new(place_budget: u64) -> Self {
+        Postings {
+            map: FxHashMap::default(),
+            pending: places::Pending::new(place_budget),
+        }
+    }
+
     /// Pages must be added in ascending id order.
     fn add_page(&mut self, id: u32, page: ReadPage) {
         for (w, entry) in page.entries {
-            let e = self.map.entry(w).or_default();
+            let e = match self.map.get_mut(&w) {
+                Some(e) => e,
+                None => self.map.entry(w.clone()).or_default(),
+            };
             let holders = entry.holders.map(|r| &page.holders[r]);
             encode_entry(
                 &mut e.bytes,
@@ -439,21 +449,29 @@ impl Postings {
             e.last_page = id;
             e.count += 1;
             e.videos += u64::from(entry.videos);
+            let videos = e.videos;
             match &entry.rare {
-                _ if e.videos > places::PLACED_VIDEOS_AT_MOST => e.placed = Vec::new(),
-                Some(rare) => e.placed.extend(page.source.places(id, &page.holders, rare)),
+                _ if videos > places::PLACED_VIDEOS_AT_MOST => self.pending.forget(&w),
+                Some(rare) => {
+                    let placed = page.source.places(id, &page.holders, rare);
+                    self.pending.add(&w, videos, placed);
+                }
                 None => {}
             }
         }
     }
 
-    /// Every word with its postings, in word order (the order the fst
-    /// takes them in).
-    fn sorted(self) -> Vec<(Box<str>, Encoded)> {
+    /// Every word with its postings and places, in word order (the
+    /// order the fst takes them in).
+    fn sorted(self) -> Vec<(Box<str>, Encoded, Vec<PlacedVideo>)> {
+        let mut pending = self.pending;
         let mut words: Vec<_> = self
             .map
             .into_iter()
-            .map(|(w, e)| (w.into_text(), e))
+            .map(|(w, e)| {
+                let placed = pending.take(&w);
+                (w.into_text(), e, placed)
+            })
             .collect();
         words.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         words
@@ -653,8 +671,7 @@ fn write(
     if let Some((old, remap)) = old {
         let mut stream = old.terms.stream();
         while let Some((term, offset)) = stream.next() {
-            while let Some((w, mut e)) = fresh.next_if(|(w, _)| w.as_bytes() < term) {
-                let placed = std::mem::take(&mut e.placed);
+            while let Some((w, e, placed)) = fresh.next_if(|(w, _, _)| w.as_bytes() < term) {
                 emit(w.as_bytes(), &mut e.into_postings(pages)?, placed)?;
             }
             let mut ids: Vec<Posting> = old
@@ -666,15 +683,14 @@ fn write(
                 })
                 .collect();
             let mut placed = Vec::new();
-            if let Some((_, mut more)) = fresh.next_if(|(w, _)| w.as_bytes() == term) {
-                placed = std::mem::take(&mut more.placed);
+            if let Some((_, more, fresh_placed)) = fresh.next_if(|(w, _, _)| w.as_bytes() == term) {
+                placed = fresh_placed;
                 ids.extend(more.into_postings(pages)?);
             }
             emit(term, &mut ids, placed)?;
         }
     }
-    for (w, mut e) in fresh {
-        let placed = std::mem::take(&mut e.placed);
+    for (w, e, placed) in fresh {
         emit(w.as_bytes(), &mut e.into_postings(pages)?, placed)?;
     }
     let (place_words, places_bin) = places::write(candidates, place_budget)?;

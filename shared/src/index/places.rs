@@ -47,8 +47,14 @@ pub const PLACED_VIDEOS_AT_MOST: u64 = 64;
 pub const CUES_PER_VIDEO_AT_MOST: usize = 16;
 
 /// Places take at most the transcript pages' bytes divided by this
-/// (0.5 %): on 12,629 real-caption videos every rare word fits (0.4 %).
-pub const PLACES_SHARE_DIVISOR: u64 = 200;
+/// (1 %): on 12,629 real-caption videos every word of up to about 40
+/// videos fits.
+pub const PLACES_SHARE_DIVISOR: u64 = 100;
+
+/// While a build reads pages, the places it holds for words still rare
+/// take at most this many times the budget: past it, the words held by
+/// the most videos so far are dropped (the last the budget would take).
+const PENDING_TIMES_BUDGET: u64 = 4;
 
 /// A cue of a video holding a word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,28 +147,38 @@ pub(super) fn of_page<'a>(
 fn encode(out: &mut Vec<u8>, videos: &[PlacedVideo]) {
     put_varint(out, videos.len() as u64);
     for v in videos {
-        put_varint(out, u64::from(v.page));
-        put_varint(out, u64::from(v.video));
-        put_varint(out, v.cues.len() as u64);
-        for c in &v.cues {
-            put_varint(out, u64::from(c.cue));
-            put_varint(out, u64::from(c.at));
-            put_varint(out, u64::from(c.len));
-        }
-        out.extend_from_slice(&v.digest.to_le_bytes());
+        encode_video(out, v);
     }
+}
+
+/// Appends one video's record of an entry.
+fn encode_video(out: &mut Vec<u8>, v: &PlacedVideo) {
+    put_varint(out, u64::from(v.page));
+    put_varint(out, u64::from(v.video));
+    put_varint(out, v.cues.len() as u64);
+    for c in &v.cues {
+        put_varint(out, u64::from(c.cue));
+        put_varint(out, u64::from(c.at));
+        put_varint(out, u64::from(c.len));
+    }
+    out.extend_from_slice(&v.digest.to_le_bytes());
 }
 
 /// The entry at `at`; `None` when the bytes are not one the build wrote
 /// (truncated, or counts past the caps).
 pub fn decode(bytes: &[u8], mut at: usize) -> Option<Vec<PlacedVideo>> {
     let at = &mut at;
-    let u32_at = |at: &mut usize| u32::try_from(get_varint(bytes, at)?).ok();
     let n = get_varint(bytes, at)?;
     if n > PLACED_VIDEOS_AT_MOST {
         return None;
     }
-    let mut out = Vec::with_capacity(n as usize);
+    decode_videos(bytes, at, n as usize)
+}
+
+/// `n` video records of an entry, from `*at`.
+fn decode_videos(bytes: &[u8], at: &mut usize, n: usize) -> Option<Vec<PlacedVideo>> {
+    let u32_at = |at: &mut usize| u32::try_from(get_varint(bytes, at)?).ok();
+    let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let (page, video) = (u32_at(at)?, u32_at(at)?);
         let cues = u32_at(at)? as usize;
@@ -188,6 +204,80 @@ pub fn decode(bytes: &[u8], mut at: usize) -> Option<Vec<PlacedVideo>> {
         });
     }
     Some(out)
+}
+
+/// The places a build holds while it reads pages: for each word still
+/// rare, its placed videos so far, encoded, within a bound
+/// ([`PENDING_TIMES_BUDGET`]), so the build's memory does not grow with
+/// the archive's rare words.
+pub(super) struct Pending<K> {
+    words: rustc_hash::FxHashMap<K, (u64, usize, Vec<u8>)>,
+    bytes: u64,
+    cap: u64,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> Pending<K> {
+    /// Room for `budget` bytes of places (the budget of the index's).
+    pub fn new(budget: u64) -> Self {
+        Pending {
+            words: Default::default(),
+            bytes: 0,
+            cap: budget.saturating_mul(PENDING_TIMES_BUDGET),
+        }
+    }
+
+    /// Adds `placed` to `word`'s places, which `videos` videos hold so
+    /// far.
+    pub fn add(&mut self, word: &K, videos: u64, placed: Vec<PlacedVideo>) {
+        if placed.is_empty() {
+            return;
+        }
+        if !self.words.contains_key(word) {
+            self.words.insert(word.clone(), (0, 0, Vec::new()));
+        }
+        let Some((held, n, bytes)) = self.words.get_mut(word) else {
+            return;
+        };
+        let before = bytes.len();
+        for v in &placed {
+            encode_video(bytes, v);
+        }
+        (*held, *n) = (videos, *n + placed.len());
+        self.bytes += (bytes.len() - before) as u64;
+        if self.bytes > self.cap {
+            self.shed();
+        }
+    }
+
+    /// Forgets `word`'s places (it is no longer rare).
+    pub fn forget(&mut self, word: &K) {
+        if let Some((_, _, bytes)) = self.words.remove(word) {
+            self.bytes -= bytes.len() as u64;
+        }
+    }
+
+    /// Drops the words held by the most videos until half the room is
+    /// free.
+    fn shed(&mut self) {
+        let mut by_videos: Vec<(u64, K)> =
+            self.words.iter().map(|(k, e)| (e.0, k.clone())).collect();
+        by_videos.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        for (_, word) in by_videos {
+            if self.bytes <= self.cap / 2 {
+                break;
+            }
+            self.forget(&word);
+        }
+    }
+
+    /// `word`'s places, taken out.
+    pub fn take(&mut self, word: &K) -> Vec<PlacedVideo> {
+        let Some((_, n, bytes)) = self.words.remove(word) else {
+            return Vec::new();
+        };
+        self.bytes -= bytes.len() as u64;
+        decode_videos(&bytes, &mut 0, n).unwrap_or_default()
+    }
 }
 
 /// A word that may be placed: how many videos of the index hold it, and
@@ -324,6 +414,26 @@ mod tests {
         assert_eq!(kept, vec!["rare".into(), "rarer".into()] as Vec<Box<str>>);
         assert_eq!(places.of("rare").map(|v| v.len()), Some(1));
         assert_eq!(places.of("two"), None);
+    }
+
+    #[test]
+    fn pending_places_stay_within_their_room_shedding_the_commonest_words() {
+        let mut one = Vec::new();
+        encode_video(&mut one, &video(0, &[1]));
+        let budget = one.len() as u64;
+        let mut pending = Pending::new(budget);
+        for (i, word) in ["a", "b", "c", "d", "e"].into_iter().enumerate() {
+            pending.add(&word, i as u64 + 1, vec![video(i as u32, &[1])]);
+            assert!(pending.bytes <= PENDING_TIMES_BUDGET * budget);
+        }
+        assert_eq!(
+            pending.take(&"a"),
+            vec![video(0, &[1])],
+            "the rarest is kept"
+        );
+        assert_eq!(pending.take(&"e"), Vec::new(), "the commonest was shed");
+        pending.forget(&"b");
+        assert_eq!(pending.take(&"b"), Vec::new());
     }
 
     #[test]
