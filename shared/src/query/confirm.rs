@@ -9,36 +9,16 @@
 
 use std::sync::Arc;
 
+use super::confirmed::{Confirmed, Item, MERGE_GAP};
 use super::filters::{Verdict, VideoFacts};
 use super::matcher::TokenStream;
 use super::plan::{Compiled, Target};
 use super::prefilter::{Found, PageHint, Shared};
-use super::terms::{Field, Judged, Times};
+use super::terms::{Field, Times};
 use super::{Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
 use crate::format::{CaptionSource, HasFacts, Post, VideoView};
-
-/// What one page gave: its matching videos (or posts), and what could
-/// not be checked.
-#[derive(Debug, Default)]
-pub(super) struct Confirmed {
-    pub videos: Vec<VideoResult>,
-    pub notes: Vec<String>,
-    /// Matching videos left out only for having no upload date.
-    pub undated: usize,
-    /// Bytes read to confirm the page.
-    pub bytes: u64,
-}
-
-impl Confirmed {
-    fn videos(videos: Vec<VideoResult>) -> Self {
-        Confirmed {
-            videos,
-            ..Confirmed::default()
-        }
-    }
-}
 
 /// Confirms page `p`: every video (chat, post) of it that passes the
 /// filters and that the matchers hit. With `targets`, only those videos of
@@ -260,10 +240,6 @@ fn confirm_runs(
     Some(out)
 }
 
-/// Spans closer than this are fetched in one read: a request costs more
-/// than a few kilobytes more of body.
-pub(super) const MERGE_GAP: u64 = 16 * 1024;
-
 /// The videos of a transcript page that pass the filters and hold a hit.
 fn confirm_videos(
     site: &Site,
@@ -367,40 +343,6 @@ fn chat_results(
         }
     }
     Ok(out)
-}
-
-/// What a result says about the item it is (a video, or a post).
-pub(super) struct Item<'a> {
-    pub kind: &'static str,
-    pub slug: &'a str,
-    pub title: &'a str,
-    pub date: Option<String>,
-    pub url: Option<String>,
-    pub platform: Option<crate::format::Platform>,
-    pub captions: CaptionSource,
-    /// What relevance weighs its hits against ([`crate::format::text_bytes`] of its text).
-    pub length: u32,
-}
-
-impl Judged {
-    pub(super) fn into_result(self, site: &Site, p: &PageRef, item: Item) -> VideoResult {
-        VideoResult {
-            site: site.id().to_string(),
-            channel: p.channel.clone(),
-            slug: item.slug.to_string(),
-            title: item.title.to_string(),
-            upload_date: item.date,
-            url: item.url,
-            platform: item.platform,
-            machine_translated: item.captions == CaptionSource::Translated,
-            kind: item.kind,
-            page: p.page,
-            hits: self.hits,
-            expansion_hits: self.expansion_hits,
-            exact_hits: self.exact_hits,
-            length: item.length,
-        }
-    }
 }
 
 /// The fields of a video in the scopes searched.

@@ -23,6 +23,7 @@
 
 mod candidates;
 mod confirm;
+mod confirmed;
 pub mod count;
 mod error;
 pub mod filter_args;
@@ -31,6 +32,7 @@ pub mod filters;
 pub(crate) mod matcher;
 pub mod order;
 pub(crate) mod placed;
+pub(crate) mod placing;
 pub(crate) mod plan;
 pub(crate) mod prefilter;
 pub(crate) mod prune;

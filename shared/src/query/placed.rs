@@ -7,97 +7,22 @@
 //! cue holding the word, and only a video holding it in its captions
 //! alone); its other fields do not hold the word (same rule), and its
 //! title and facts are the row's, taken from the same page. So each
-//! placed cue is matched with the query's own matcher, and the video is
-//! dropped when an exclude may hold it unless the postings prove it does
-//! not. The cues' bytes are used only when they hash to the digest the
+//! placed cue is matched with the query's own matcher; a video an exclude
+//! may hold (the postings cannot rule it out) is never placed
+//! ([`super::placing`]). The cues' bytes are used only when they hash to the digest the
 //! build recorded and each parses as a cue; otherwise the page's targets
 //! are read by their spans (`confirm::read_targets`).
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
-use super::confirm::{Confirmed, Item};
+use super::confirmed::{Confirmed, Item, MERGE_GAP};
 use super::filters::{Verdict, VideoFacts};
-use super::matcher::{Matcher, TokenStream};
+use super::matcher::TokenStream;
+use super::placing::PlacedTarget;
 use super::plan::{Compiled, Target};
 use super::terms::{Field, Times};
 use super::Scope;
 use crate::archive::{PageRef, Site};
 use crate::format::paths::Layer;
-use crate::format::CueView;
-use crate::format::HasFacts;
-use crate::index::places::PlacedVideo;
-use crate::index::select::Selection;
-use crate::index::{Index, VideoRow};
-
-/// A video a search answers from its places: where its cues are, and
-/// its row.
-#[derive(Debug)]
-pub struct PlacedTarget {
-    places: PlacedVideo,
-    row: VideoRow,
-}
-
-/// The placed videos of a one-word query, and the videos its excludes
-/// may hold.
-pub(super) struct Placing {
-    by_video: HashMap<(u32, u32), PlacedVideo>,
-    excludes: Vec<Selection>,
-}
-
-impl Placing {
-    /// The places of `c`'s word, when the query is one word, every
-    /// exclude is a phrase the postings can select, and the index has
-    /// its rows and places in memory (a warm server; a one-shot search
-    /// reads spans rather than load them).
-    pub fn of(index: &Index, c: &Compiled) -> Option<Placing> {
-        if !index.raw.warmed() {
-            return None;
-        }
-        let word = c.terms.single_word()?;
-        let placed = index.raw.places()?.of(word)?;
-        let excludes = c
-            .terms
-            .excludes
-            .iter()
-            .map(|m| phrase_selection(index, m))
-            .collect::<Option<Vec<_>>>()?;
-        let by_video = placed.into_iter().map(|v| ((v.page, v.video), v)).collect();
-        Some(Placing { by_video, excludes })
-    }
-
-    /// The video at `position` on page `id`, when it is placed, no
-    /// exclude may hold it, and its row has what a result needs.
-    pub fn target(&self, index: &Index, id: u32, position: u32) -> Option<Arc<PlacedTarget>> {
-        let places = self.by_video.get(&(id, position))?;
-        if self.excludes.iter().any(|s| s.may_hold(id, position)) {
-            return None;
-        }
-        let row = index.raw.page_rows(id)?.get(position as usize)?;
-        row.caption_bytes?;
-        Some(Arc::new(PlacedTarget {
-            places: places.clone(),
-            row: row.clone(),
-        }))
-    }
-}
-
-/// The videos a phrase matcher may hit: those holding each of its words
-/// (the last as a prefix when it ends in `*`); `None` for a regex, or
-/// when the index cannot say.
-fn phrase_selection(index: &Index, m: &Matcher) -> Option<Selection> {
-    let Matcher::Phrase(p) = m else { return None };
-    let (last, rest) = p.words.split_last()?;
-    let mut sel = if p.prefix {
-        index.raw.prefix(last)?
-    } else {
-        index.raw.exact(last)?
-    };
-    for w in rest {
-        sel = sel.intersect(&index.raw.exact(w)?);
-    }
-    Some(sel)
-}
+use crate::format::{CueView, HasFacts};
 
 /// Confirms page `p`'s `targets` from their places, when every one is
 /// placed and every place's bytes are the ones indexed; `None` sends the
@@ -161,7 +86,7 @@ fn shift(r: std::ops::Range<u64>, by: u64) -> std::ops::Range<u64> {
 }
 
 /// The bytes of `ranges` of page `p`, read in runs (ranges closer than
-/// `confirm::MERGE_GAP` in one read), and how many bytes were read;
+/// [`MERGE_GAP`] in one read), and how many bytes were read;
 /// `None` when a read fails.
 fn read_ranges(
     site: &Site,
@@ -174,7 +99,7 @@ fn read_ranges(
     for &i in &order {
         let r = &ranges[i];
         match runs.last_mut() {
-            Some(run) if r.start >= run.start && r.start <= run.end + super::confirm::MERGE_GAP => {
+            Some(run) if r.start >= run.start && r.start <= run.end + MERGE_GAP => {
                 run.end = run.end.max(r.end);
             }
             _ => runs.push(r.clone()),

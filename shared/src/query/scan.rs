@@ -10,7 +10,8 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use super::confirm::{confirm_page, Confirmed, Reading};
+use super::confirm::{confirm_page, Reading};
+use super::confirmed::Confirmed;
 use super::matcher::TokenStream;
 use super::plan::{Compiled, Plan};
 use super::{Coverage, VideoResult};
