@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::matcher::Matcher;
+use super::prune::Cond;
 use super::terms::Terms;
 use crate::index::places::PlacedVideo;
 use crate::index::select::Selection;
@@ -27,8 +27,9 @@ pub(super) struct Placing {
 }
 
 impl Placing {
-    /// The places of `c`'s word, when the query is one word, every
-    /// exclude is a phrase the postings can select, and the index has
+    /// The places of the query's word, when it is one word, the
+    /// postings can select what every exclude may hit (the planner's own
+    /// [`Cond`]), and the index has
     /// its rows and places in memory (a warm server; a one-shot search
     /// reads spans rather than load them).
     pub fn of(index: &Index, terms: &Terms) -> Option<Placing> {
@@ -40,7 +41,7 @@ impl Placing {
         let excludes = terms
             .excludes
             .iter()
-            .map(|m| phrase_selection(index, m))
+            .map(|m| Cond::of(m).select(&index.raw))
             .collect::<Option<Vec<_>>>()?;
         let by_video = placed.into_iter().map(|v| ((v.page, v.video), v)).collect();
         Some(Placing { by_video, excludes })
@@ -60,21 +61,4 @@ impl Placing {
             row: row.clone(),
         }))
     }
-}
-
-/// The videos a phrase matcher may hit: those holding each of its words
-/// (the last as a prefix when it ends in `*`); `None` for a regex, or
-/// when the index cannot say.
-fn phrase_selection(index: &Index, m: &Matcher) -> Option<Selection> {
-    let Matcher::Phrase(p) = m else { return None };
-    let (last, rest) = p.words.split_last()?;
-    let mut sel = if p.prefix {
-        index.raw.prefix(last)?
-    } else {
-        index.raw.exact(last)?
-    };
-    for w in rest {
-        sel = sel.intersect(&index.raw.exact(w)?);
-    }
-    Some(sel)
 }
