@@ -155,6 +155,7 @@ mod cache;
 mod error;
 pub mod fields;
 mod holders;
+mod memo;
 mod open;
 pub mod places;
 mod postings;

@@ -13,12 +13,19 @@ use fst::{IntoStreamer, Streamer};
 
 use super::blocks::Blocks;
 use super::fields::Fields;
+use super::memo::Memo;
 use super::places::Places;
 use super::rows::Rows;
 use super::select::Selection;
-use super::{decode_postings, files, IndexError, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION};
+use super::{
+    decode_postings, files, IndexError, LayerName, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION,
+};
 use crate::format::spans::VideoSpan;
 use crate::text::NORMALIZER_VERSION;
+
+/// The most word censuses a loaded index keeps ([`RawIndex::census`]):
+/// some 60 bytes each, so a few MB.
+const CENSUS_MEMO: usize = 100_000;
 
 /// The files of an index, loaded.
 pub struct RawIndex {
@@ -36,7 +43,9 @@ pub struct RawIndex {
     /// The vocabulary's answers already given ([`RawIndex::similar`]): a
     /// loaded index is kept while its files are unchanged, so a warm
     /// server walks the vocabulary once per word.
-    pub(super) similar_memo: super::similar::Memo,
+    pub(super) similar_memo: Memo<super::similar::SimilarKey, Vec<super::similar::Variant>>,
+    /// The census of each word already asked for ([`RawIndex::census`]).
+    census_memo: Memo<(String, Fields), Option<u64>>,
     /// `places.fst` and `places.bin`, read when first needed (`None`
     /// inside: missing or damaged, so no word is placed).
     places: std::sync::OnceLock<Option<Places>>,
@@ -70,7 +79,8 @@ impl RawIndex {
             rows,
             ids,
             by_slug: std::sync::OnceLock::new(),
-            similar_memo: Default::default(),
+            similar_memo: Memo::new(super::similar::SIMILAR_MEMO),
+            census_memo: Memo::new(CENSUS_MEMO),
             places: std::sync::OnceLock::new(),
             dir: dir.to_path_buf(),
         })
@@ -229,6 +239,46 @@ impl RawIndex {
                 .map(|p| u64::from(p.units_in(self.meta.pages[p.page as usize].key.layer, f)))
                 .sum(),
         )
+    }
+
+    /// How many videos of the transcript pages hold `word` in some field
+    /// of `f`: the census of every transcript page, as its postings give
+    /// it page by page; `None` if they are damaged. Asked again, it is
+    /// answered from a memo.
+    pub fn census(&self, word: &str, f: Fields) -> Option<u64> {
+        self.census_memo.get_or((word.to_string(), f), || {
+            let Some(offset) = self.terms.get(word) else {
+                return Some(0);
+            };
+            let mut n = 0;
+            self.for_each_posting(offset, |p| {
+                if self.meta.pages[p.page as usize].key.layer == LayerName::Transcripts {
+                    n += u64::from(p.units_in(LayerName::Transcripts, f));
+                }
+                Some(())
+            })
+            .ok()?;
+            Some(n)
+        })
+    }
+
+    /// Words cutting the vocabulary into `parts` runs of about as many
+    /// bytes, ascending, at most `parts - 1` of them: where a walk of the
+    /// whole vocabulary splits across threads (any cuts partition it, so a
+    /// damaged `terms.txt` costs balance, never a word).
+    pub fn vocabulary_cuts(&self, parts: usize) -> Vec<String> {
+        let v = &self.vocabulary;
+        let mut cuts: Vec<String> = (1..parts)
+            .filter_map(|k| {
+                let at = v.len() * k / parts;
+                let start = at + memchr::memchr(b'\n', &v[at..])? + 1;
+                let end = memchr::memchr(b'\n', &v[start..]).map_or(v.len(), |i| start + i);
+                (start < end).then(|| String::from_utf8_lossy(&v[start..end]).into_owned())
+            })
+            .collect();
+        cuts.sort();
+        cuts.dedup();
+        cuts
     }
 
     /// The pages and videos holding `term` exactly; `None` if the index

@@ -23,36 +23,12 @@ use fst::{Automaton, IntoStreamer, Streamer};
 use super::fields::Fields;
 use super::RawIndex;
 
-/// The answers [`RawIndex::similar`] gave, by its arguments; forgotten
-/// whole past `MEMO_ENTRIES` answers, so it stays small.
-#[derive(Default)]
-pub struct Memo(std::sync::Mutex<std::collections::HashMap<MemoKey, Vec<Variant>>>);
+/// The arguments of a [`RawIndex::similar`] answer: word, edits, limit
+/// and fields.
+pub(super) type SimilarKey = (String, u32, usize, Fields);
 
-type MemoKey = (String, u32, usize, Fields);
-
-/// The most answers a [`Memo`] keeps.
-const MEMO_ENTRIES: usize = 4096;
-
-impl Memo {
-    fn get(&self, key: &MemoKey) -> Option<Vec<Variant>> {
-        self.0.lock().ok()?.get(key).cloned()
-    }
-
-    fn put(&self, key: MemoKey, found: Vec<Variant>) {
-        if let Ok(mut memo) = self.0.lock() {
-            if memo.len() >= MEMO_ENTRIES {
-                memo.clear();
-            }
-            memo.insert(key, found);
-        }
-    }
-}
-
-impl std::fmt::Debug for Memo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Memo")
-    }
-}
+/// The most answers [`RawIndex::similar`] keeps ([`super::memo::Memo`]).
+pub(super) const SIMILAR_MEMO: usize = 4096;
 
 /// A word of the vocabulary and how many videos hold it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,12 +59,7 @@ impl RawIndex {
             return Vec::new();
         }
         let key = (word.to_string(), max_edits, limit, f);
-        if let Some(found) = self.similar_memo.get(&key) {
-            return found;
-        }
-        let found = self.walk_similar(word, max_edits, limit, f);
-        self.similar_memo.put(key, found.clone());
-        found
+        (self.similar_memo).get_or(key, || self.walk_similar(word, max_edits, limit, f))
     }
 
     /// [`RawIndex::similar`], walking the vocabulary.

@@ -7,7 +7,10 @@
 //! passes the filters (the index's row says so, a length bound with an
 //! unknown length counting as unsure); its videos then hold a word exactly
 //! as the postings' census says. Every other page whose videos may pass is
-//! read, and its passing videos' words are counted on the text. A word
+//! read, and its passing videos' words are counted on the text. When the
+//! postings count every transcript page of the index, a word's census is
+//! the index's own ([`crate::index::RawIndex::census`], kept in a memo by a
+//! warm server, so a common word is counted once, not once a question). A word
 //! whose postings cannot be read is answered by reading the pages it may
 //! be on (`Background::whole_page_words`), never guessed.
 
@@ -125,6 +128,7 @@ impl<'a> Background<'a> {
             whole: Whole {
                 at: Vec::new(),
                 fields,
+                every: false,
             },
             pages: Vec::new(),
             read: Vec::new(),
@@ -150,6 +154,10 @@ impl<'a> Background<'a> {
                 None => bg.to_read.push(pos),
             }
         }
+        bg.whole.every = bg
+            .index
+            .as_ref()
+            .is_some_and(|i| bg.whole.is_every_page_of(i));
         bg.pages = pages;
         bg.unreadable = unreadable;
         bg
@@ -280,6 +288,9 @@ impl<'a> Background<'a> {
         let Some(index) = &self.index else {
             return Some(0);
         };
+        if self.whole.every {
+            return index.raw.census(word, self.fields);
+        }
         let Some(offset) = index.raw.terms.get(word) else {
             return Some(0);
         };
@@ -392,6 +403,9 @@ pub(crate) struct Whole {
     /// By index page id: its position in the archive's page table.
     at: Vec<Option<usize>>,
     fields: Fields,
+    /// Every transcript page of the index is one of these: a word's census
+    /// here is then the index's own ([`crate::index::RawIndex::census`]).
+    every: bool,
 }
 
 impl Whole {
@@ -401,6 +415,13 @@ impl Whole {
             self.at.resize(id + 1, None);
         }
         self.at[id] = Some(pos);
+    }
+
+    /// Whether these are every transcript page of `index`.
+    fn is_every_page_of(&self, index: &Index) -> bool {
+        let pages = index.raw.meta.pages.iter();
+        let transcripts = pages.filter(|p| p.key.layer == LayerName::Transcripts);
+        transcripts.count() == self.at.iter().flatten().count()
     }
 
     /// The page table position of index page `id`, if it is counted

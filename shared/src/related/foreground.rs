@@ -15,18 +15,24 @@
 //! Which way is cheaper is decided by size ([`TEXT_BELOW`]): a few matched
 //! videos are read (by their spans, checked as a search checks them), and
 //! thousands are counted from the postings.
+//!
+//! Either way the work is split across the machine's cores (at most
+//! [`THREADS`]): the pages read are dealt out to threads, each counting its
+//! share in a [`Tally`] that are merged at the end, and the walk of the
+//! postings is cut into runs of the vocabulary, one a thread, whose words
+//! are disjoint. Counts do not depend on how the work was split.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use fst::Streamer;
+use fst::{IntoStreamer, Streamer};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::background::Whole;
-use super::for_each_word;
+use super::tally::Tally;
 use crate::archive::{Archive, PageRef, Site};
 use crate::format::paths::Layer;
 use crate::format::spans::VideoSpan;
-use crate::format::VideoRecord;
+use crate::format::VideoView;
 use crate::index::fields::Fields;
 use crate::index::{holder_bitmap, Index, LayerName, PostingView};
 
@@ -63,42 +69,6 @@ pub(super) struct Foreground {
     pub videos: usize,
     /// Pages read (whole or in part) to count them.
     pub pages_read: usize,
-}
-
-/// Words counted on videos' text: for each, the videos saying it and
-/// the last video that counted it, so a video counts a word once however
-/// often it says it, with one table for every video read.
-#[derive(Default)]
-struct Tally {
-    words: FxHashMap<String, (u64, usize)>,
-    videos: usize,
-}
-
-impl Tally {
-    /// Counts the words `v` says in `fields` (only the `wanted` ones,
-    /// when given).
-    fn add(&mut self, v: &VideoRecord, fields: Fields, wanted: Option<&FxHashSet<String>>) {
-        let n = self.videos;
-        self.videos += 1;
-        for_each_word(v, fields, |w| match self.words.get_mut(w) {
-            Some((_, seen)) if *seen == n => {}
-            Some((count, seen)) => {
-                *count += 1;
-                *seen = n;
-            }
-            None if wanted.is_none_or(|wanted| wanted.contains(w)) => {
-                self.words.insert(w.to_string(), (1, n));
-            }
-            None => {}
-        });
-    }
-
-    /// Adds the counts to `words`.
-    fn add_to(self, words: &mut FxHashMap<String, u64>) {
-        for (w, (count, _)) in self.words {
-            *words.entry(w).or_default() += count;
-        }
-    }
 }
 
 /// A page of matched videos.
@@ -166,17 +136,15 @@ impl Foreground {
         let (by_postings, by_text): (Vec<&Page>, Vec<&Page>) = found
             .iter()
             .partition(|p| postings.is_some() && p.indexed.is_some());
-        let mut tally = Tally::default();
-        for p in by_text {
-            fg.videos += fg.add_text(p, &mut tally, None, fields, unreadable);
-        }
+        let tally = fg.count_text(&by_text, fields, unreadable);
         tally.add_to(&mut fg.words);
         if let Some(index) = postings {
             let undecided = fg.add_postings(index, &by_postings, fields, census);
             for (p, words) in by_postings.iter().zip(&undecided) {
                 if !words.is_empty() {
                     let mut tally = Tally::default();
-                    fg.add_text(p, &mut tally, Some(words), fields, unreadable);
+                    let read = tally_page(p, &mut tally, Some(words), fields);
+                    fg.note_read(p, read.map(|_| ()), unreadable);
                     tally.add_to(&mut fg.words);
                 }
             }
@@ -185,38 +153,55 @@ impl Foreground {
         fg
     }
 
-    /// Adds the words of page `p`'s matched videos (only the `wanted`
-    /// ones, when given), read from their text; gives how many videos
-    /// were read, and names the page in `unreadable` when it cannot be.
-    fn add_text(
+    /// The words of the matched videos of `pages`, counted on their text
+    /// on up to [`THREADS`] threads; adds the videos and pages read, and
+    /// names each page that cannot be read in `unreadable`.
+    fn count_text(
         &mut self,
-        p: &Page,
-        tally: &mut Tally,
-        wanted: Option<&FxHashSet<String>>,
+        pages: &[&Page],
         fields: Fields,
         unreadable: &mut Vec<String>,
-    ) -> usize {
-        let videos = match records(p) {
-            Ok(v) => v,
-            Err(e) => {
-                unreadable.push(format!(
-                    "{}/{} page {}: {e}",
-                    p.site.id(),
-                    p.channel,
-                    p.page
-                ));
-                return 0;
-            }
-        };
-        self.pages_read += 1;
-        for v in &videos {
-            tally.add(v, fields, wanted);
+    ) -> Tally {
+        let workers = workers(pages.len());
+        let parts: Vec<Share> = std::thread::scope(|s| {
+            let each: Vec<_> = (0..workers)
+                .map(|w| s.spawn(move || count_share(pages, w, workers, fields)))
+                .collect();
+            each.into_iter().map(joined).collect()
+        });
+        let mut tally = Tally::default();
+        let mut read = Vec::new();
+        for (part, pages_done) in parts {
+            tally.merge(part);
+            read.extend(pages_done);
         }
-        videos.len()
+        read.sort_by_key(|(i, _)| *i);
+        for (i, counted) in read {
+            if let Ok(n) = &counted {
+                self.videos += n;
+            }
+            self.note_read(pages[i], counted.map(|_| ()), unreadable);
+        }
+        tally
+    }
+
+    /// Counts page `p` as read, or names it in `unreadable` with why not.
+    fn note_read(&mut self, p: &Page, read: Result<(), String>, unreadable: &mut Vec<String>) {
+        match read {
+            Ok(()) => self.pages_read += 1,
+            Err(e) => unreadable.push(format!(
+                "{}/{} page {}: {e}",
+                p.site.id(),
+                p.channel,
+                p.page
+            )),
+        }
     }
 
     /// Adds what the postings decide for `pages` (all indexed); gives, for
-    /// each page, the words they cannot decide there.
+    /// each page, the words they cannot decide there. The vocabulary is
+    /// walked in runs ([`crate::index::RawIndex::vocabulary_cuts`]), one a
+    /// thread.
     fn add_postings(
         &mut self,
         index: &Index,
@@ -232,37 +217,135 @@ impl Foreground {
             }
             at[ix.id as usize] = Some((i, ix));
         }
+        let cuts = index.raw.vocabulary_cuts(workers(usize::MAX));
+        let runs: Vec<(Option<&str>, Option<&str>)> = (0..=cuts.len())
+            .map(|k| {
+                let from = k.checked_sub(1).map(|k| cuts[k].as_str());
+                (from, cuts.get(k).map(String::as_str))
+            })
+            .collect();
+        let walk = Walk {
+            index,
+            at: &at,
+            pages: pages.len(),
+            fields,
+            whole,
+        };
+        let walked: Vec<Walked> = std::thread::scope(|s| {
+            let each: Vec<_> = runs
+                .iter()
+                .map(|&run| {
+                    let walk = &walk;
+                    s.spawn(move || walk.run(run))
+                })
+                .collect();
+            each.into_iter().map(joined).collect()
+        });
         let mut undecided = vec![FxHashSet::default(); pages.len()];
-        let mut stream = index.raw.terms.stream();
-        while let Some((word, offset)) = stream.next() {
-            let (mut n, mut cannot, mut in_whole) = (0, Vec::new(), 0);
-            let read = index.raw.for_each_posting(offset, |posting| {
-                in_whole += whole.units(&posting);
-                if let Some(Some((i, ix))) = at.get(posting.page as usize) {
-                    match decide(&posting, ix, fields) {
-                        Some(k) => n += k,
-                        None => cannot.push(*i),
-                    }
-                }
-                Some(())
-            });
-            if read.is_ok() && (n > 0 || !cannot.is_empty()) {
-                census.insert(String::from_utf8_lossy(word).into_owned(), in_whole);
+        for part in walked {
+            for (word, n) in part.words {
+                *self.words.entry(word).or_default() += n;
             }
-            if read.is_err() {
-                // Damaged postings decide nothing: every page reads this word.
-                (n, cannot) = (0, (0..pages.len()).collect());
-            }
-            let word = || String::from_utf8_lossy(word).into_owned();
-            for i in cannot {
-                undecided[i].insert(word());
-            }
-            if n > 0 {
-                *self.words.entry(word()).or_default() += n;
+            census.extend(part.census);
+            for (all, some) in undecided.iter_mut().zip(part.undecided) {
+                all.extend(some);
             }
         }
         undecided
     }
+}
+
+/// A walk of the postings for the foreground's indexed pages.
+struct Walk<'w> {
+    index: &'w Index,
+    /// By index page id: the page's position among those walked for, and
+    /// what the index knows of it.
+    at: &'w [Option<(usize, &'w Indexed)>],
+    pages: usize,
+    fields: Fields,
+    whole: &'w Whole,
+}
+
+/// What a walk of a run of the vocabulary found.
+struct Walked {
+    /// Word → matched videos the postings say hold it.
+    words: FxHashMap<String, u64>,
+    /// Word → its census on the background's whole pages.
+    census: FxHashMap<String, u64>,
+    /// By page position: the words the postings cannot decide there.
+    undecided: Vec<FxHashSet<String>>,
+}
+
+impl Walk<'_> {
+    /// Walks the words from `from` (inclusive) to `to` (exclusive), each
+    /// end open when `None`.
+    fn run(&self, (from, to): (Option<&str>, Option<&str>)) -> Walked {
+        let mut found = Walked {
+            words: FxHashMap::default(),
+            census: FxHashMap::default(),
+            undecided: vec![FxHashSet::default(); self.pages],
+        };
+        let mut range = self.index.raw.terms.range();
+        if let Some(from) = from {
+            range = range.ge(from);
+        }
+        if let Some(to) = to {
+            range = range.lt(to);
+        }
+        let mut stream = range.into_stream();
+        while let Some((word, offset)) = stream.next() {
+            self.word(word, offset, &mut found);
+        }
+        found
+    }
+
+    /// What the postings of `word` (at `offset`) say of the matched pages.
+    fn word(&self, word: &[u8], offset: u64, found: &mut Walked) {
+        let (mut n, mut cannot, mut in_whole) = (0, Vec::new(), 0);
+        let read = self.index.raw.for_each_posting(offset, |posting| {
+            in_whole += self.whole.units(&posting);
+            if let Some(Some((i, ix))) = self.at.get(posting.page as usize) {
+                match decide(&posting, ix, self.fields) {
+                    Some(k) => n += k,
+                    None => cannot.push(*i),
+                }
+            }
+            Some(())
+        });
+        let text = || String::from_utf8_lossy(word).into_owned();
+        if read.is_ok() && (n > 0 || !cannot.is_empty()) {
+            found.census.insert(text(), in_whole);
+        }
+        if read.is_err() {
+            // Damaged postings decide nothing: every page reads this word.
+            (n, cannot) = (0, (0..self.pages).collect());
+        }
+        for i in cannot {
+            found.undecided[i].insert(text());
+        }
+        if n > 0 {
+            found.words.insert(text(), n);
+        }
+    }
+}
+
+/// The threads a foreground's counting is split across, at most.
+const THREADS: usize = 4;
+
+/// Threads for `jobs` jobs: as many as the machine runs at once, at most
+/// [`THREADS`], at most `jobs`, at least one.
+fn workers(jobs: usize) -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, THREADS)
+        .min(jobs.max(1))
+}
+
+/// What a scoped thread gave; its panic, if it panicked, goes on.
+fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    thread
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Every page of `matched`, with what the index knows of it.
@@ -332,10 +415,32 @@ fn indexed(index: &Index, pos: usize, slugs: &HashSet<String>) -> Option<Indexed
     })
 }
 
-/// The matched videos of page `p`: read by their spans when the index
-/// knows them and their bytes are the ones indexed, else from the whole
-/// page.
-fn records(p: &Page) -> Result<Vec<VideoRecord>, String> {
+/// A worker's share of the pages counted on their text: its tally, and
+/// what became of each of its pages (by position: the videos counted, or
+/// why it could not be read).
+type Share = (Tally, Vec<(usize, Result<usize, String>)>);
+
+/// Worker `w` of `workers`: the words of every `workers`-th page of
+/// `pages` from the `w`-th, and what became of each page (by position).
+fn count_share(pages: &[&Page], w: usize, workers: usize, fields: Fields) -> Share {
+    let mut tally = Tally::default();
+    let mut done = Vec::new();
+    for (i, p) in pages.iter().enumerate().skip(w).step_by(workers) {
+        done.push((i, tally_page(p, &mut tally, None, fields)));
+    }
+    (tally, done)
+}
+
+/// Counts in `tally` the words of page `p`'s matched videos (only the
+/// `wanted` ones, when given), and gives how many videos were counted.
+/// They are read by their spans when the index knows them and their
+/// bytes are the ones indexed, else from the whole page.
+fn tally_page(
+    p: &Page,
+    tally: &mut Tally,
+    wanted: Option<&FxHashSet<String>>,
+    fields: Fields,
+) -> Result<usize, String> {
     let spans = p.indexed.as_ref().and_then(|ix| ix.spans.as_ref());
     if let Some(spans) = spans {
         let ranges: Vec<_> = spans.iter().map(|(s, _)| s.start..s.end).collect();
@@ -343,13 +448,14 @@ fn records(p: &Page) -> Result<Vec<VideoRecord>, String> {
             .site
             .page_ranges(Layer::Transcripts, p.channel, p.page, &ranges)
         {
-            let checked: Option<Vec<VideoRecord>> = spans
+            let checked: Option<Vec<VideoView>> = spans
                 .iter()
                 .zip(&read)
-                .map(|((span, slug), bytes)| span.check_record(bytes, slug))
+                .map(|((span, slug), bytes)| span.check(bytes).filter(|v| v.slug == slug.as_str()))
                 .collect();
             if let Some(videos) = checked {
-                return Ok(videos);
+                videos.iter().for_each(|v| tally.add(v, fields, wanted));
+                return Ok(videos.len());
             }
         }
     }
@@ -357,12 +463,8 @@ fn records(p: &Page) -> Result<Vec<VideoRecord>, String> {
         .site
         .transcript_page(p.channel, p.page)
         .map_err(|e| e.to_string())?;
-    Ok(page
-        .videos
-        .iter()
-        .filter(|v| p.slugs.contains(&v.slug))
-        .cloned()
-        .collect())
+    let matched = page.videos.iter().filter(|v| p.slugs.contains(&v.slug));
+    Ok(matched.map(|v| tally.add(v, fields, wanted)).count())
 }
 
 /// How many of the matched videos of an indexed page hold the word of

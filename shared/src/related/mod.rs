@@ -42,6 +42,7 @@ mod alike;
 mod background;
 mod foreground;
 mod significant;
+mod tally;
 
 pub use alike::{related_videos, AlikeOptions, Related, RelatedVideo, WeightedTerm};
 pub use foreground::Counting;
@@ -49,7 +50,7 @@ pub use significant::{significant_terms, SignificantOptions, SignificantTerm, Si
 
 use std::collections::BTreeSet;
 
-use crate::format::VideoRecord;
+use crate::format::{VideoRecord, VideoView};
 use crate::index::fields::Fields;
 use crate::query::{QueryError, Scope};
 
@@ -122,7 +123,7 @@ pub(crate) fn video_fields(names: &[String]) -> Result<Fields, RelatedError> {
 
 /// Each word of `v` in the fields of `f`, with how often it is said there
 /// (the index's tokeniser, the index's fields).
-pub fn video_words(v: &VideoRecord, f: Fields) -> rustc_hash::FxHashMap<String, u32> {
+pub fn video_words(v: &impl VideoTexts, f: Fields) -> rustc_hash::FxHashMap<String, u32> {
     let mut words: rustc_hash::FxHashMap<String, u32> = Default::default();
     // A word already seen is counted without a new allocation: most
     // tokens of a transcript are words it said before.
@@ -137,19 +138,62 @@ pub fn video_words(v: &VideoRecord, f: Fields) -> rustc_hash::FxHashMap<String, 
 
 /// Calls `each` with every word `v` says in the fields of `f`, each time
 /// it says it (the index's tokeniser, the index's fields).
-pub fn for_each_word(v: &VideoRecord, f: Fields, mut each: impl FnMut(&str)) {
+pub fn for_each_word(v: &impl VideoTexts, f: Fields, mut each: impl FnMut(&str)) {
     let mut add = |text: &str| crate::text::for_each_token(text, |t, _| each(t));
     if f.meets(Fields::TITLE) {
-        add(&v.title);
+        add(v.title());
     }
     if f.meets(Fields::DESCRIPTION) {
-        add(&v.description);
+        add(v.description());
     }
     if f.meets(Fields::TAGS) {
-        v.tags.iter().for_each(|t| add(t));
+        v.tags().for_each(&mut add);
     }
     if f.meets(Fields::CAPTIONS) {
-        v.cues.iter().for_each(|c| add(&c.text));
+        v.cue_texts().for_each(&mut add);
+    }
+}
+
+/// A video's texts, as words are counted on them: a parsed record, or a
+/// view borrowing from the bytes read (which allocates nothing per cue).
+pub trait VideoTexts {
+    /// Its title.
+    fn title(&self) -> &str;
+    /// The uploader's description.
+    fn description(&self) -> &str;
+    /// The uploader's tags.
+    fn tags(&self) -> impl Iterator<Item = &str>;
+    /// The text of each caption line.
+    fn cue_texts(&self) -> impl Iterator<Item = &str>;
+}
+
+impl VideoTexts for VideoRecord {
+    fn title(&self) -> &str {
+        &self.title
+    }
+    fn description(&self) -> &str {
+        &self.description
+    }
+    fn tags(&self) -> impl Iterator<Item = &str> {
+        self.tags.iter().map(String::as_str)
+    }
+    fn cue_texts(&self) -> impl Iterator<Item = &str> {
+        self.cues.iter().map(|c| c.text.as_str())
+    }
+}
+
+impl VideoTexts for VideoView<'_> {
+    fn title(&self) -> &str {
+        &self.title
+    }
+    fn description(&self) -> &str {
+        &self.description
+    }
+    fn tags(&self) -> impl Iterator<Item = &str> {
+        self.tags.iter().map(|t| t.as_ref())
+    }
+    fn cue_texts(&self) -> impl Iterator<Item = &str> {
+        self.cues.iter().map(|c| c.text.as_ref())
     }
 }
 

@@ -92,14 +92,17 @@ fn ascii_tokens(text: &str, f: &mut impl FnMut(&str, usize)) {
     let mut lowered = String::new();
     let mut i = 0;
     while i < bytes.len() {
-        if !bytes[i].is_ascii_alphanumeric() {
+        if ASCII_CLASS[usize::from(bytes[i])] == SEPARATES {
             i += 1;
             continue;
         }
         let start = i;
         let mut upper = false;
-        while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
-            upper |= bytes[i].is_ascii_uppercase();
+        while let Some(&class) = bytes.get(i).map(|&b| &ASCII_CLASS[usize::from(b)]) {
+            if class == SEPARATES {
+                break;
+            }
+            upper |= class == UPPER;
             i += 1;
         }
         if upper {
@@ -112,6 +115,29 @@ fn ascii_tokens(text: &str, f: &mut impl FnMut(&str, usize)) {
         }
     }
 }
+
+/// What an ASCII byte is to [`ascii_tokens`]: a separator, a letter to
+/// lower, or a letter or digit kept as it is (one table lookup a byte).
+const ASCII_CLASS: [u8; 256] = {
+    let mut class = [SEPARATES; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_uppercase() {
+            class[b] = UPPER;
+        } else if c.is_ascii_alphanumeric() {
+            class[b] = KEPT;
+        }
+        b += 1;
+    }
+    class
+};
+/// [`ASCII_CLASS`]: the byte separates words.
+const SEPARATES: u8 = 0;
+/// [`ASCII_CLASS`]: an upper-case letter, lowered in the word.
+const UPPER: u8 = 1;
+/// [`ASCII_CLASS`]: a lower-case letter or a digit.
+const KEPT: u8 = 2;
 
 /// [`for_each_token`] for any text, char by char.
 fn char_tokens(text: &str, f: &mut impl FnMut(&str, usize)) {
