@@ -163,12 +163,7 @@ impl Foreground {
         unreadable: &mut Vec<String>,
     ) -> Tally {
         let workers = workers(pages.len());
-        let parts: Vec<Share> = std::thread::scope(|s| {
-            let each: Vec<_> = (0..workers)
-                .map(|w| s.spawn(move || count_share(pages, w, workers, fields)))
-                .collect();
-            each.into_iter().map(joined).collect()
-        });
+        let parts: Vec<Share> = on_threads(workers, |w| count_share(pages, w, workers, fields));
         let mut tally = Tally::default();
         let mut read = Vec::new();
         for (part, pages_done) in parts {
@@ -231,16 +226,7 @@ impl Foreground {
             fields,
             whole,
         };
-        let walked: Vec<Walked> = std::thread::scope(|s| {
-            let each: Vec<_> = runs
-                .iter()
-                .map(|&run| {
-                    let walk = &walk;
-                    s.spawn(move || walk.run(run))
-                })
-                .collect();
-            each.into_iter().map(joined).collect()
-        });
+        let walked: Vec<Walked> = on_threads(runs.len(), |k| walk.run(runs[k]));
         let mut undecided = vec![FxHashSet::default(); pages.len()];
         for part in walked {
             for (word, n) in part.words {
@@ -341,11 +327,22 @@ fn workers(jobs: usize) -> usize {
         .min(jobs.max(1))
 }
 
-/// What a scoped thread gave; its panic, if it panicked, goes on.
-fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    thread
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+/// `job(0)`, …, `job(jobs - 1)`, each on a thread of its own (a lone job
+/// on this one, with no thread started), in order; a job's panic goes on.
+fn on_threads<T: Send>(jobs: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    if jobs <= 1 {
+        return (0..jobs).map(&job).collect();
+    }
+    std::thread::scope(|s| {
+        let job = &job;
+        let each: Vec<_> = (0..jobs).map(|k| s.spawn(move || job(k))).collect();
+        each.into_iter()
+            .map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
 }
 
 /// Every page of `matched`, with what the index knows of it.
