@@ -404,7 +404,13 @@ fn a_rebuild_reads_only_the_pages_that_changed() {
     // And the incremental index is the one a full build writes.
     let scratch = tempfile::tempdir().unwrap();
     index::build(&open_local(&f.site), scratch.path(), &|_| {}).unwrap();
-    for file in ["terms.fst", "postings.zst", "terms.txt", "videos.json"] {
+    for file in [
+        "terms.fst",
+        "postings.zst",
+        "terms.txt",
+        "videos.json",
+        "words.bin",
+    ] {
         assert!(
             std::fs::read(f.index.join(file)).unwrap()
                 == std::fs::read(scratch.path().join(file)).unwrap(),

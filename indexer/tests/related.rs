@@ -188,7 +188,12 @@ fn significant_terms_are_jlh_over_every_video_s_words_with_the_index_fresh_stale
             "{query}: a real test needs terms, got {}",
             expected.len()
         );
-        let ways = [Counting::Cheaper, Counting::Text, Counting::Postings];
+        let ways = [
+            Counting::Cheaper,
+            Counting::Lists,
+            Counting::Text,
+            Counting::Postings,
+        ];
         for ((archive, dir), counting) in [
             (&fresh, Some(&fresh_index)),
             (&fresh, None),
@@ -214,6 +219,22 @@ fn significant_terms_are_jlh_over_every_video_s_words_with_the_index_fresh_stale
                 "{query}, index {dir:?}, counted {counting:?}"
             );
         }
+        // A fresh index lists every matched video's words: counting them
+        // reads no page that confirming the matches did not.
+        let read = |counting| {
+            let opts = SignificantOptions {
+                min_videos: 3,
+                limit: 1000,
+                counting,
+            };
+            significant_terms(&fresh, Some(&fresh_index), &request, opts)
+                .unwrap()
+                .pages_read
+        };
+        assert!(
+            read(Counting::Lists) < read(Counting::Text),
+            "{query}: the word lists were not used"
+        );
     }
 }
 

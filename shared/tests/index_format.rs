@@ -1,6 +1,6 @@
 //! The index format, pinned byte for byte: a two-page archive written by
-//! hand, indexed, and its vocabulary, term dictionary and decompressed
-//! postings compared with literal expected values. A change to the
+//! hand, indexed, and its vocabulary, term dictionary, decompressed
+//! postings, spans and word lists compared with literal expected values. A change to the
 //! tokeniser or the layout shows here first (bump `FORMAT_VERSION` or
 //! `NORMALIZER_VERSION` and the history in `index/mod.rs` with it).
 
@@ -177,6 +177,27 @@ fn a_two_page_index_has_exactly_these_bytes() {
             ("v5".to_string(), video("v5", "Tan elk", "tan elk")),
         ]
     );
+    // words.bin: 5 records, then the common words (here every word a
+    // video says: each is held by at least one video in ten), most held
+    // first (elk, fox, tan, the: two videos each; then a, blue, cafe,
+    // grey, owl, red), as numbers in terms.txt; the table of where each
+    // list starts; then each video's list: a 2-byte bitmap of the common
+    // words it says in its captions alone, and its other words with their
+    // fields (gap << 1 | 1, then the field bits: 1 captions, 2 title).
+    let u32s = |v: &[u32]| v.iter().flat_map(|n| n.to_le_bytes()).collect::<Vec<u8>>();
+    let u64s = |v: &[u64]| v.iter().flat_map(|n| n.to_le_bytes()).collect::<Vec<u8>>();
+    #[rustfmt::skip]
+    let lists: [u8; 35] = [
+        8, 0, 2, 11, 3, 5, 3,         // v1: the; fox (5) and red (5+1+2) in captions and title
+        80, 0, 2, 3, 3, 7, 2,         // v2: a, cafe; blue (1) in both, fox (1+1+3) in the title only
+        8, 0, 2, 13, 2, 1, 3,         // v3: the; grey (6) in the title, owl (6+1+0) in both
+        0, 0, 2, 9, 3, 9, 3,          // v4: elk (4) and tan (4+1+4), both in both
+        0, 0, 2, 9, 3, 9, 3,          // v5: the same
+    ];
+    let mut words_bin = u32s(&[5, 10, 4, 5, 9, 10, 0, 1, 2, 6, 7, 8]);
+    words_bin.extend(u64s(&[0, 7, 14, 21, 28, 35]));
+    words_bin.extend(lists);
+    assert_eq!(std::fs::read(dir.join(files::WORDS)).unwrap(), words_bin);
     // One block of postings, then the ends (decompressed and file sizes).
     let meta: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join(files::META)).unwrap()).unwrap();

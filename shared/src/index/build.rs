@@ -19,6 +19,7 @@ use super::fields::{Census, Fields};
 use super::holders::{Holders, Word};
 use super::places::{self, Candidate, PlacedVideo};
 use super::read::RawIndex;
+use super::word_lists;
 use super::{
     decode_postings, encode_entry, encode_postings, files, IndexError, LayerName, Meta, PageKey,
     PageMeta, Posting, VideoRow, FORMAT_VERSION,
@@ -123,6 +124,17 @@ impl PageWords {
         *table = words;
         // Only rare words' marks are kept (most marks are common words').
         let mut marks_kept = Vec::new();
+        let mut unit_words = vec![Vec::new(); if spans { units as usize } else { 0 }];
+        for (k, (_, holders, _)) in lists.words.iter().enumerate() {
+            for (&unit, &f) in lists.units[holders.clone()]
+                .iter()
+                .zip(&lists.fields[holders.clone()])
+            {
+                if let Some(list) = unit_words.get_mut(unit as usize) {
+                    list.push((k as u32, f));
+                }
+            }
+        }
         let entries = lists
             .words
             .into_iter()
@@ -160,6 +172,7 @@ impl PageWords {
             entries,
             holders: lists.units,
             videos: self.videos,
+            unit_words,
             source,
         }
     }
@@ -204,7 +217,27 @@ struct ReadPage {
     entries: Vec<(Word, Entry)>,
     holders: Vec<u32>,
     videos: Vec<VideoRow>,
+    /// By video (transcript pages): the entries (positions in `entries`)
+    /// of the words it says, ascending, and in which fields.
+    unit_words: Vec<Vec<(u32, Fields)>>,
     source: PlaceSource,
+}
+
+/// A video row on its way into the index, with its words
+/// ([`super::word_lists`]) numbered as the words they came from number
+/// them; `write` numbers them as the new vocabulary does.
+struct BuiltVideo {
+    row: VideoRow,
+    words: Option<Numbered>,
+}
+
+/// A video's word list, encoded, and whose numbers its words are.
+enum Numbered {
+    /// Numbered in the order this build first met each word
+    /// ([`Encoded::id`]).
+    Fresh(Vec<u8>),
+    /// Numbered as the previous index's vocabulary.
+    Carried(Vec<u8>),
 }
 
 /// What one page's posting of a word says: how many videos hold it, in
@@ -273,9 +306,8 @@ pub fn build(
         &to_read,
         progress,
         |i, result| match result {
-            Ok((mut page, bytes)) => {
-                videos.append(&mut page.videos);
-                postings.add_page(i as u32, page);
+            Ok((page, bytes)) => {
+                videos.extend(postings.add_page(i as u32, page));
                 report.bytes_read += bytes;
             }
             Err(e) => {
@@ -299,6 +331,7 @@ pub fn build(
         videos_digest: String::new(),
         spans_digest: String::new(),
         places_digest: String::new(),
+        words_digest: String::new(),
         pages: keys
             .into_iter()
             .zip(&pages)
@@ -332,7 +365,7 @@ pub fn build(
         &meta,
         old.as_ref().map(|o| (o, remap.as_slice())),
         postings,
-        &videos,
+        videos,
         budget,
     )?;
     report.terms = terms;
@@ -369,23 +402,34 @@ fn carried_places(old: &RawIndex, remap: &[Option<u32>]) -> FxHashMap<Box<[u8]>,
 }
 
 /// The video rows of reused pages, from the previous index (whose rows
-/// all parse: `build` uses no other).
-fn carried_videos(old: &RawIndex, reuse: &[Option<u32>]) -> Vec<VideoRow> {
+/// all parse: `build` uses no other), with their word lists where it
+/// has them.
+fn carried_videos(old: &RawIndex, reuse: &[Option<u32>]) -> Vec<BuiltVideo> {
     let reused: HashSet<u32> = reuse.iter().flatten().copied().collect();
+    let lists = old.word_lists();
     old.every_row()
         .unwrap_or_default()
         .iter()
-        .filter(|row| {
+        .enumerate()
+        .filter(|(_, row)| {
             old.page_id(&row.page_key())
                 .is_some_and(|id| reused.contains(&id))
         })
-        .cloned()
+        .map(|(record, row)| BuiltVideo {
+            row: row.clone(),
+            words: lists.and_then(|l| l.words(record)).map(|mut words| {
+                words.sort_unstable_by_key(|w| w.0);
+                let mut out = Vec::new();
+                word_lists::encode_list(&mut out, &words, &word_lists::Common::default());
+                Numbered::Carried(out)
+            }),
+        })
         .collect()
 }
 
 /// Puts video rows in page-table order (whatever was reused), keeping
 /// the order within a page.
-fn sort_videos(meta: &Meta, videos: &mut [VideoRow]) {
+fn sort_videos(meta: &Meta, videos: &mut [BuiltVideo]) {
     let position: HashMap<(&str, &str, u32), usize> = meta
         .pages
         .iter()
@@ -393,7 +437,7 @@ fn sort_videos(meta: &Meta, videos: &mut [VideoRow]) {
         .filter(|(_, p)| p.key.layer == LayerName::Transcripts)
         .map(|(i, p)| ((p.key.site.as_str(), p.key.channel.as_str(), p.key.page), i))
         .collect();
-    videos.sort_by_cached_key(|v| {
+    videos.sort_by_cached_key(|BuiltVideo { row: v, .. }| {
         position
             .get(&(v.site.as_str(), v.channel.as_str(), v.page))
             .copied()
@@ -415,6 +459,8 @@ struct Postings {
 /// its places while it is rare.
 #[derive(Default)]
 struct Encoded {
+    /// The word's number in the order this build first met it.
+    id: u32,
     count: u64,
     last_page: u32,
     bytes: Vec<u8>,
@@ -431,13 +477,20 @@ impl Postings {
         }
     }
 
-    /// Pages must be added in ascending id order.
-    fn add_page(&mut self, id: u32, page: ReadPage) {
+    /// Pages must be added in ascending id order. Gives the page's
+    /// videos, with their words numbered as [`Encoded::id`] numbers them.
+    fn add_page(&mut self, id: u32, page: ReadPage) -> Vec<BuiltVideo> {
+        let mut ids = Vec::with_capacity(page.entries.len());
         for (w, entry) in page.entries {
+            let fresh = self.map.len() as u32;
             let e = match self.map.get_mut(&w) {
                 Some(e) => e,
-                None => self.map.entry(w.clone()).or_default(),
+                None => self.map.entry(w.clone()).or_insert(Encoded {
+                    id: fresh,
+                    ..Encoded::default()
+                }),
             };
+            ids.push(e.id);
             let holders = entry.holders.map(|r| &page.holders[r]);
             encode_entry(
                 &mut e.bytes,
@@ -459,6 +512,21 @@ impl Postings {
                 None => {}
             }
         }
+        let mut lists = page.unit_words.into_iter();
+        let built = page.videos.into_iter().map(|row| {
+            let words = lists.next().map(|list| {
+                let mut list: Vec<(u32, Fields)> = list
+                    .into_iter()
+                    .map(|(k, f)| (ids[k as usize], f))
+                    .collect();
+                list.sort_unstable_by_key(|w| w.0);
+                let mut out = Vec::new();
+                word_lists::encode_list(&mut out, &list, &word_lists::Common::default());
+                Numbered::Fresh(out)
+            });
+            BuiltVideo { row, words }
+        });
+        built.collect()
     }
 
     /// Every word with its postings and places, in word order (the
@@ -618,9 +686,11 @@ fn write(
     meta: &Meta,
     old: Option<(&RawIndex, &[Option<u32>])>,
     fresh: Postings,
-    videos: &[VideoRow],
+    videos: Vec<BuiltVideo>,
     place_budget: u64,
 ) -> Result<(usize, u64), IndexError> {
+    let (videos, lists): (Vec<VideoRow>, Vec<Option<Numbered>>) =
+        videos.into_iter().map(|v| (v.row, v.words)).unzip();
     let io = |what: &str, e: &dyn std::fmt::Display| IndexError::Write {
         dir: claim.target().display().to_string(),
         what: what.to_string(),
@@ -633,12 +703,21 @@ fn write(
     let mut text = String::new();
     let mut terms = 0;
     let mut candidates = Vec::new();
+    // The new number of each word, by its fresh id and by its number in
+    // the previous index.
+    let fresh_count = fresh.map.len();
+    let mut renumber = Renumber {
+        fresh: vec![None; fresh_count],
+        old: vec![None; old.map_or(0, |(o, _)| o.terms.len())],
+        held: Vec::new(),
+    };
     let mut old_places = old
         .map(|(o, remap)| carried_places(o, remap))
         .unwrap_or_default();
     let mut emit = |term: &[u8],
                     ids: &mut Vec<Posting>,
-                    mut placed: Vec<PlacedVideo>|
+                    mut placed: Vec<PlacedVideo>,
+                    (fresh_id, old_number): (Option<u32>, Option<u32>)|
      -> Result<(), IndexError> {
         ids.sort_unstable_by_key(|p| p.page);
         ids.dedup_by_key(|p| p.page);
@@ -663,6 +742,14 @@ fn write(
         encode_postings(&mut blob, ids);
         text.push_str(&String::from_utf8_lossy(term));
         text.push('\n');
+        let number = Some(terms as u32);
+        renumber.held.push(videos);
+        if let Some(id) = fresh_id {
+            renumber.fresh[id as usize] = number;
+        }
+        if let Some(n) = old_number {
+            renumber.old[n as usize] = number;
+        }
         terms += 1;
         Ok(())
     };
@@ -670,9 +757,16 @@ fn write(
     let mut fresh = fresh.sorted().into_iter().peekable();
     if let Some((old, remap)) = old {
         let mut stream = old.terms.stream();
+        let mut old_number = 0u32;
         while let Some((term, offset)) = stream.next() {
             while let Some((w, e, placed)) = fresh.next_if(|(w, _, _)| w.as_bytes() < term) {
-                emit(w.as_bytes(), &mut e.into_postings(pages)?, placed)?;
+                let id = Some(e.id);
+                emit(
+                    w.as_bytes(),
+                    &mut e.into_postings(pages)?,
+                    placed,
+                    (id, None),
+                )?;
             }
             let mut ids: Vec<Posting> = old
                 .postings_with_counts(offset)?
@@ -682,28 +776,37 @@ fn write(
                     Some(Posting { page, ..p })
                 })
                 .collect();
-            let mut placed = Vec::new();
+            let (mut placed, mut fresh_id) = (Vec::new(), None);
             if let Some((_, more, fresh_placed)) = fresh.next_if(|(w, _, _)| w.as_bytes() == term) {
-                placed = fresh_placed;
+                (placed, fresh_id) = (fresh_placed, Some(more.id));
                 ids.extend(more.into_postings(pages)?);
             }
-            emit(term, &mut ids, placed)?;
+            emit(term, &mut ids, placed, (fresh_id, Some(old_number)))?;
+            old_number += 1;
         }
     }
     for (w, e, placed) in fresh {
-        emit(w.as_bytes(), &mut e.into_postings(pages)?, placed)?;
+        let id = Some(e.id);
+        emit(
+            w.as_bytes(),
+            &mut e.into_postings(pages)?,
+            placed,
+            (id, None),
+        )?;
     }
+    let words_bin = renumber.file(&lists);
     let (place_words, places_bin) = places::write(candidates, place_budget)?;
     let fst_bytes = map.into_inner().map_err(fst_err)?;
     let (postings, table) = super::blocks::compress(&blob, &starts, POSTINGS_ZSTD_LEVEL)
         .map_err(|e| io(files::POSTINGS, &e))?;
-    let (rows, ranges) = super::rows::encode(meta, videos).map_err(|e| io(files::VIDEOS, &e))?;
-    let spans = super::span_table::encode(videos);
+    let (rows, ranges) = super::rows::encode(meta, &videos).map_err(|e| io(files::VIDEOS, &e))?;
+    let spans = super::span_table::encode(&videos);
     let mut meta = Meta {
         postings_blocks: table,
         videos_digest: crate::format::spans::digest(&rows),
         spans_digest: crate::format::spans::digest(&spans),
         places_digest: crate::format::spans::digest(&places_bin),
+        words_digest: crate::format::spans::digest(&words_bin),
         ..meta.clone()
     };
     for (page, range) in meta.pages.iter_mut().zip(ranges) {
@@ -711,7 +814,7 @@ fn write(
         page.records = range.map(|r| r.1);
     }
     let meta = serde_json::to_vec(&meta).map_err(|e| io(files::META, &e))?;
-    let contents: [(&str, Vec<u8>); 8] = [
+    let contents: [(&str, Vec<u8>); 9] = [
         (files::TERMS, fst_bytes),
         (files::POSTINGS, postings),
         (files::VOCABULARY, text.into_bytes()),
@@ -719,6 +822,7 @@ fn write(
         (files::SPANS, spans),
         (files::PLACE_WORDS, place_words),
         (files::PLACES, places_bin),
+        (files::WORDS, words_bin),
         (files::META, meta),
     ];
     let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", &e))?;
@@ -732,4 +836,41 @@ fn write(
     }
     staging.commit().map_err(|e| io("rename", &e))?;
     Ok((terms, total))
+}
+
+/// Each word's number in the index being written, by its fresh id and by
+/// its number in the previous index (`None`: not in the new vocabulary).
+struct Renumber {
+    fresh: Vec<Option<u32>>,
+    old: Vec<Option<u32>>,
+    /// By new number: how many videos (chat threads, posts) hold it.
+    held: Vec<u64>,
+}
+
+impl Renumber {
+    /// `words.bin` for the videos' `lists`, renumbered; a list holding a
+    /// word the new vocabulary lacks (damage in the previous index) is
+    /// left unknown, so its video is read instead.
+    fn file(&self, lists: &[Option<Numbered>]) -> Vec<u8> {
+        let common = word_lists::Common::of(&self.held, lists.len() as u64);
+        let renumbered: Vec<Option<Vec<u8>>> = lists
+            .iter()
+            .map(|list| {
+                let (bytes, numbers) = match list.as_ref()? {
+                    Numbered::Fresh(b) => (b, &self.fresh),
+                    Numbered::Carried(b) => (b, &self.old),
+                };
+                let words = word_lists::decode_list(bytes, numbers.len() as u32, &[])?;
+                let mut new: Vec<(u32, Fields)> = words
+                    .into_iter()
+                    .map(|(n, f)| Some((numbers[n as usize]?, f)))
+                    .collect::<Option<_>>()?;
+                new.sort_unstable_by_key(|w| w.0);
+                let mut out = Vec::with_capacity(bytes.len());
+                word_lists::encode_list(&mut out, &new, &common);
+                Some(out)
+            })
+            .collect();
+        word_lists::encode(&renumbered, &common)
+    }
 }

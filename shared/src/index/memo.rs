@@ -7,13 +7,17 @@
 //! it forgets every answer at once, so a burst of new questions costs
 //! their work again, never memory.
 
-use std::collections::HashMap;
 use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
 use std::sync::Mutex;
 
 /// A bounded memo of answers, by their arguments.
 pub struct Memo<K, V> {
-    answers: Mutex<HashMap<K, V>>,
+    /// Keyed with a fast hash: the keys are the index's own words, not
+    /// chosen by an attacker who could make them collide to any effect
+    /// but a slower answer.
+    answers: Mutex<FxHashMap<K, V>>,
     bound: usize,
 }
 
@@ -21,7 +25,7 @@ impl<K: Hash + Eq, V: Clone> Memo<K, V> {
     /// An empty memo keeping at most `bound` answers.
     pub fn new(bound: usize) -> Self {
         Memo {
-            answers: Mutex::new(HashMap::new()),
+            answers: Mutex::new(FxHashMap::default()),
             bound,
         }
     }

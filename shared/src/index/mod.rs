@@ -51,6 +51,9 @@
 //!               and where they sit in its span, with a digest of their
 //!               bytes (see [`places`]: which words, the budget);
 //!               meta.json holds its xxh3 (`placesDigest`)
+//! words.bin     for each of those videos, the words it says and in which
+//!               of its fields, by their number in terms.txt (see
+//!               [`word_lists`]); meta.json holds its xxh3 (`wordsDigest`)
 //! .archilyzer-output.json
 //!               the marker that says this folder is an index written by
 //!               this project (see [`crate::output`])
@@ -96,6 +99,9 @@
 //!   answers a one-word search by reading those cues alone; each row of
 //!   `videos.json` carries the video's watch page and the length of its
 //!   captions' text, what such an answer reports without the captions.
+//! - 10 (2026-12): `words.bin` lists the words of each video, so the
+//!   words of a few videos (the foreground of `significant_terms`) are
+//!   counted without reading them or walking every posting.
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -165,6 +171,7 @@ pub mod rows;
 pub mod select;
 pub mod similar;
 pub mod span_table;
+pub mod word_lists;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
 pub use cache::{keep_warm, load as load_kept, lookups as kept_index_lookups};
@@ -193,7 +200,7 @@ pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
 }
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -213,8 +220,10 @@ pub mod files {
     pub const PLACE_WORDS: &str = "places.fst";
     /// Where rare words are said.
     pub const PLACES: &str = "places.bin";
+    /// The words of each video.
+    pub const WORDS: &str = "words.bin";
     /// Every data file, in the order a build writes them.
-    pub const ALL: [&str; 8] = [
+    pub const ALL: [&str; 9] = [
         TERMS,
         POSTINGS,
         VOCABULARY,
@@ -222,6 +231,7 @@ pub mod files {
         SPANS,
         PLACE_WORDS,
         PLACES,
+        WORDS,
         META,
     ];
 }
@@ -252,6 +262,9 @@ pub struct Meta {
     /// The xxh3 of `places.bin` as written (see [`places`]).
     #[serde(default)]
     pub places_digest: String,
+    /// The xxh3 of `words.bin` as written (see [`word_lists`]).
+    #[serde(default)]
+    pub words_digest: String,
 }
 
 /// One page as the build saw it.

@@ -17,6 +17,7 @@ use super::memo::Memo;
 use super::places::Places;
 use super::rows::Rows;
 use super::select::Selection;
+use super::word_lists::WordLists;
 use super::{
     decode_postings, files, IndexError, LayerName, Meta, PageKey, Posting, VideoRow, FORMAT_VERSION,
 };
@@ -49,6 +50,11 @@ pub struct RawIndex {
     /// `places.fst` and `places.bin`, read when first needed (`None`
     /// inside: missing or damaged, so no word is placed).
     places: std::sync::OnceLock<Option<Places>>,
+    /// `words.bin`, read when first needed (`None` inside: missing or
+    /// damaged, so every video's words are read from its page).
+    word_lists: std::sync::OnceLock<Option<WordLists>>,
+    /// Where each line of `terms.txt` starts: word number → word.
+    numbered: std::sync::OnceLock<Vec<u32>>,
     dir: std::path::PathBuf,
 }
 
@@ -82,6 +88,8 @@ impl RawIndex {
             similar_memo: Memo::new(super::similar::SIMILAR_MEMO),
             census_memo: Memo::new(CENSUS_MEMO),
             places: std::sync::OnceLock::new(),
+            word_lists: std::sync::OnceLock::new(),
+            numbered: std::sync::OnceLock::new(),
             dir: dir.to_path_buf(),
         })
     }
@@ -108,6 +116,65 @@ impl RawIndex {
                 places
             })
             .as_ref()
+    }
+
+    /// The words of each video, read and checked on first use; `None`
+    /// when the file is missing, damaged or does not match the
+    /// vocabulary (then logged once, and the videos are read instead).
+    pub fn word_lists(&self) -> Option<&WordLists> {
+        self.word_lists
+            .get_or_init(|| {
+                let words = self.numbered().len().saturating_sub(1) as u32;
+                let opened = std::fs::read(self.dir.join(files::WORDS))
+                    .map_err(|e| IndexError::damaged(files::WORDS, e))
+                    .and_then(|bytes| WordLists::open(bytes, &self.meta.words_digest, words));
+                let matches = self.terms.len() == words as usize;
+                match opened {
+                    Ok(lists) if matches => Some(lists),
+                    Ok(_) => {
+                        tracing::warn!(
+                            "{} in {} does not list as many words as {}; videos are read instead; rebuild the index",
+                            files::VOCABULARY,
+                            self.dir.display(),
+                            files::TERMS
+                        );
+                        None
+                    }
+                    Err(e) => {
+                        tracing::warn!("{e} (in {}); videos are read instead; rebuild the index", self.dir.display());
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+
+    /// Where each word of `terms.txt` starts, and one past its end.
+    fn numbered(&self) -> &[u32] {
+        self.numbered.get_or_init(|| {
+            let v = &self.vocabulary;
+            let mut starts = vec![0u32];
+            starts.extend(memchr::memchr_iter(b'\n', v).map(|i| i as u32 + 1));
+            if v.last().is_some_and(|&b| b != b'\n') {
+                starts.push(v.len() as u32 + 1);
+            }
+            starts
+        })
+    }
+
+    /// Word number `n` of the vocabulary (its line in `terms.txt`, from
+    /// 0), as [`WordLists`] numbers words.
+    pub fn word(&self, n: u32) -> Option<&str> {
+        let starts = self.numbered();
+        let (start, next) = (*starts.get(n as usize)?, *starts.get(n as usize + 1)?);
+        let bytes = self.vocabulary.get(start as usize..next as usize - 1)?;
+        std::str::from_utf8(bytes).ok()
+    }
+
+    /// The records (in `spans.bin` and `words.bin`) of page `id`'s
+    /// videos, in page order.
+    pub fn page_records(&self, id: u32) -> std::ops::Range<usize> {
+        self.rows.records(id)
     }
 
     /// Whether the rows and places are in memory, so a search can answer

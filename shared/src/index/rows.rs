@@ -62,6 +62,12 @@ impl Rows {
         self.spans.page(id)
     }
 
+    /// The records (in `spans.bin`, `words.bin`) of page `id`'s videos,
+    /// in page order.
+    pub fn records(&self, id: u32) -> Range<usize> {
+        self.spans.records(id)
+    }
+
     /// The file's bytes, read and checked once.
     fn bytes(&self) -> Option<&[u8]> {
         self.bytes

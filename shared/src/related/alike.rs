@@ -130,7 +130,7 @@ pub fn related_videos(
         .collect();
     let bg = Background::new(
         archive,
-        Opened::new(archive, index_dir),
+        Opened::new(archive, archive.page_table(), index_dir),
         &filters,
         fields,
         tf.keys().cloned().collect(),

@@ -75,9 +75,14 @@ pub(crate) struct Opened {
 }
 
 impl Opened {
-    /// The page table of `archive`, and the index in `index_dir` on it.
-    pub fn new(archive: &Archive, index_dir: Option<&std::path::Path>) -> Opened {
-        let (pages, unreadable) = archive.page_table();
+    /// The page table of `archive` (`table`, as the caller took it),
+    /// and the index in `index_dir` on it.
+    pub fn new(
+        archive: &Archive,
+        table: crate::archive::PageTable,
+        index_dir: Option<&std::path::Path>,
+    ) -> Opened {
+        let (pages, unreadable) = table;
         let (index, status) = match index_dir {
             Some(dir) => Index::open(dir, archive, &pages),
             None => (None, IndexStatus::NotUsed),
@@ -212,6 +217,13 @@ impl<'a> Background<'a> {
     fn vouched_rows(&self, pos: usize, filters: &Filters) -> Option<Rows> {
         let index = self.index.as_ref()?;
         let id = index.vouched.ids.get(pos).copied().flatten()?;
+        if !filters.narrows_videos() {
+            // Every video passes: how many there are is all that counts.
+            return Some(match index.raw.page_records(id).len() {
+                0 => Rows::NonePass,
+                n => Rows::AllPass(id, n),
+            });
+        }
         let rows = index.raw.page_rows(id)?;
         let first = &rows.first()?.site;
         let site = self.archive.sites().iter().position(|s| s.id() == first)?;

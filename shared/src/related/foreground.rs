@@ -12,9 +12,13 @@
 //! outside the fields asked, damaged postings) the matched videos of that
 //! page are read and that word counted on their text.
 //!
-//! Which way is cheaper is decided by size ([`TEXT_BELOW`]): a few matched
-//! videos are read (by their spans, checked as a search checks them), and
-//! thousands are counted from the postings.
+//! Cheapest of all, a page the index vouches for has its matched videos'
+//! words listed in `words.bin` ([`crate::index::word_lists`]): they are
+//! counted from those lists, reading nothing and walking no posting.
+//! Where the lists are missing or damaged, which way is cheaper is decided
+//! by size ([`TEXT_BELOW`]): a few matched videos are read (by their spans,
+//! checked as a search checks them), and thousands are counted from the
+//! postings.
 //!
 //! Either way the work is split across the machine's cores (at most
 //! [`THREADS`]): the pages read are dealt out to threads, each counting its
@@ -50,10 +54,14 @@ const TEXT_BELOW: u64 = 4;
 /// counts (`indexer/tests/related.rs` runs them all).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Counting {
-    /// On their text, or from the postings, whichever `TEXT_BELOW`
-    /// says is cheaper.
+    /// From the word lists where the index vouches, and elsewhere on
+    /// their text or from the postings, whichever `TEXT_BELOW` says is
+    /// cheaper.
     #[default]
     Cheaper,
+    /// From the word lists where the index vouches, and elsewhere on
+    /// their text.
+    Lists,
     /// On their text.
     Text,
     /// From the postings where the index vouches.
@@ -69,6 +77,9 @@ pub(super) struct Foreground {
     pub videos: usize,
     /// Pages read (whole or in part) to count them.
     pub pages_read: usize,
+    /// By word number: matched videos counted from the word lists that
+    /// say it (moved into `words` once every page is counted).
+    listed: Vec<u32>,
 }
 
 /// A page of matched videos.
@@ -122,7 +133,12 @@ impl Foreground {
         unreadable: &mut Vec<String>,
     ) -> Foreground {
         let mut fg = Foreground::default();
-        let found = locate(archive, index, pages, matched);
+        let mut found = locate(archive, index, pages, matched);
+        if let Some(index) =
+            index.filter(|_| matches!(counting, Counting::Cheaper | Counting::Lists))
+        {
+            found.retain(|p| !fg.count_lists(index, p, fields));
+        }
         let indexed_bytes: u64 = found
             .iter()
             .filter_map(|p| p.indexed.as_ref())
@@ -130,7 +146,7 @@ impl Foreground {
             .sum();
         let postings = index.filter(|i| match counting {
             Counting::Cheaper => indexed_bytes.saturating_mul(TEXT_BELOW) >= i.raw.postings_bytes(),
-            Counting::Text => false,
+            Counting::Text | Counting::Lists => false,
             Counting::Postings => true,
         });
         let (by_postings, by_text): (Vec<&Page>, Vec<&Page>) = found
@@ -138,6 +154,7 @@ impl Foreground {
             .partition(|p| postings.is_some() && p.indexed.is_some());
         let tally = fg.count_text(&by_text, fields, unreadable);
         tally.add_to(&mut fg.words);
+        fg.add_listed(index);
         if let Some(index) = postings {
             let undecided = fg.add_postings(index, &by_postings, fields, census);
             for (p, words) in by_postings.iter().zip(&undecided) {
@@ -151,6 +168,48 @@ impl Foreground {
             fg.videos += by_postings.iter().map(|p| p.slugs.len()).sum::<usize>();
         }
         fg
+    }
+
+    /// Counts the matched videos of page `p` from the index's word lists
+    /// (into `listed`, by word number), when the index vouches for the
+    /// page and lists every one of them; whether it did.
+    fn count_lists(&mut self, index: &Index, p: &Page, fields: Fields) -> bool {
+        let (Some(ix), Some(lists)) = (&p.indexed, index.raw.word_lists()) else {
+            return false;
+        };
+        let records = index.raw.page_records(ix.id);
+        if records.len() != ix.of {
+            return false;
+        }
+        let words: Option<Vec<_>> = ix
+            .held
+            .iter()
+            .map(|&h| lists.words(records.start + h as usize))
+            .collect();
+        let Some(words) = words else {
+            return false;
+        };
+        if self.listed.is_empty() {
+            self.listed = vec![0; index.raw.terms.len()];
+        }
+        for (n, f) in words.into_iter().flatten() {
+            if f.meets(fields) {
+                self.listed[n as usize] += 1;
+            }
+        }
+        self.videos += ix.held.len();
+        true
+    }
+
+    /// Moves the counts taken from the word lists into `words`.
+    fn add_listed(&mut self, index: Option<&Index>) {
+        let listed = std::mem::take(&mut self.listed);
+        let Some(index) = index else { return };
+        for (n, &count) in listed.iter().enumerate().filter(|(_, &c)| c > 0) {
+            if let Some(word) = index.raw.word(n as u32) {
+                *self.words.entry(word.to_string()).or_default() += u64::from(count);
+            }
+        }
     }
 
     /// The words of the matched videos of `pages`, counted on their text

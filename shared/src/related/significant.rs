@@ -8,7 +8,7 @@ use super::background::{Background, Opened};
 use super::foreground::{Counting, Foreground, Matched};
 use super::{bound, video_fields, RelatedError};
 use crate::archive::Archive;
-use crate::query::{search_each, Filters, Request};
+use crate::query::{search_each_over, Filters, Request};
 
 /// How many terms, from how many foreground videos.
 #[derive(Debug, Clone, Copy)]
@@ -96,8 +96,10 @@ pub fn significant_terms(
         ..request.clone()
     };
     let mut matched = Matched::new();
-    let found = search_each(
+    let table = archive.page_table();
+    let found = search_each_over(
         archive,
+        &table,
         index_dir,
         &uncapped,
         &mut |v| {
@@ -111,7 +113,8 @@ pub fn significant_terms(
         &mut |_, _| {},
     )?;
     let mut unreadable = found.unreadable.clone();
-    let mut bg = Background::plan(archive, Opened::new(archive, index_dir), &filters, fields);
+    let opened = Opened::new(archive, table, index_dir);
+    let mut bg = Background::plan(archive, opened, &filters, fields);
     let mut census = Default::default();
     let fg = Foreground::count(
         archive,
