@@ -1216,3 +1216,43 @@ fn a_word_is_counted_in_the_videos_a_search_of_the_same_scopes_finds() {
         "the scopes must tell the words apart ({differ})"
     );
 }
+
+#[test]
+fn each_word_s_census_from_held_bin_is_the_sum_of_its_postings() {
+    use archilyzer_core::index::fields::Fields;
+    let f = fixture();
+    let raw = index::RawIndex::load(&f.index).unwrap();
+    let vocabulary = std::fs::read_to_string(f.index.join(index::files::VOCABULARY)).unwrap();
+    let sets = [
+        Fields::CAPTIONS,
+        Fields::TITLE,
+        Fields::CAPTIONS.with(Fields::TITLE),
+        Fields::DESCRIPTION.with(Fields::TAGS),
+        Fields::EVERY,
+    ];
+    let mut held_somewhere = 0;
+    for (n, word) in vocabulary.lines().enumerate() {
+        assert_eq!(raw.number(word), Some(n as u32), "{word}");
+        for f in sets {
+            let census = raw.census(word, f);
+            assert_eq!(census, raw.census_from_postings(word, f), "{word} in {f:?}");
+            held_somewhere += usize::from(census > Some(0));
+        }
+    }
+    assert!(
+        held_somewhere > 1000,
+        "a real test counts words: {held_somewhere}"
+    );
+    assert_eq!(raw.number("zzzz-not-a-word"), None);
+    // A damaged held.bin is not used: the census walks the postings.
+    let path = f.index.join(index::files::HELD);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[4] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    let raw = index::RawIndex::load(&f.index).unwrap();
+    let word = vocabulary.lines().next().unwrap();
+    assert_eq!(
+        raw.census(word, Fields::CAPTIONS),
+        raw.census_from_postings(word, Fields::CAPTIONS)
+    );
+}

@@ -1,6 +1,6 @@
 //! The index format, pinned byte for byte: a two-page archive written by
 //! hand, indexed, and its vocabulary, term dictionary, decompressed
-//! postings, spans and word lists compared with literal expected values. A change to the
+//! postings, spans, word lists and censuses compared with literal expected values. A change to the
 //! tokeniser or the layout shows here first (bump `FORMAT_VERSION` or
 //! `NORMALIZER_VERSION` and the history in `index/mod.rs` with it).
 
@@ -198,6 +198,28 @@ fn a_two_page_index_has_exactly_these_bytes() {
     words_bin.extend(u64s(&[0, 7, 14, 21, 28, 35]));
     words_bin.extend(lists);
     assert_eq!(std::fs::read(dir.join(files::WORDS)).unwrap(), words_bin);
+    // held.bin: 11 words; for each, the videos holding it in their
+    // captions alone (a, cafe: v2; the: v1 and v3; cee, only in the
+    // channel's name, none); then 8 entries of the other combinations,
+    // each a word number, field bits and a count (blue: v2 in captions
+    // and title; elk: v4, v5 in both; fox: v2 in its title alone and v1
+    // in both; ...).
+    let mut held_bin = u32s(&[11, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 8]);
+    for (number, bits, count) in [
+        (1u32, 3u8, 1u32),
+        (4, 3, 2),
+        (5, 2, 1),
+        (5, 3, 1),
+        (6, 2, 1),
+        (7, 3, 1),
+        (8, 3, 1),
+        (9, 3, 2),
+    ] {
+        held_bin.extend(number.to_le_bytes());
+        held_bin.push(bits);
+        held_bin.extend(count.to_le_bytes());
+    }
+    assert_eq!(std::fs::read(dir.join(files::HELD)).unwrap(), held_bin);
     // One block of postings, then the ends (decompressed and file sizes).
     let meta: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join(files::META)).unwrap()).unwrap();

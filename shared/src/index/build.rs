@@ -19,11 +19,11 @@ use super::fields::{Census, Fields};
 use super::holders::{Holders, Word};
 use super::places::{self, Candidate, PlacedVideo};
 use super::read::RawIndex;
-use super::word_lists;
 use super::{
     decode_postings, encode_entry, encode_postings, files, IndexError, LayerName, Meta, PageKey,
     PageMeta, Posting, VideoRow, FORMAT_VERSION,
 };
+use super::{held, word_lists};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::format::{self, ChatPage, FormatError, PostPage, VideoView};
@@ -332,6 +332,8 @@ pub fn build(
         spans_digest: String::new(),
         places_digest: String::new(),
         words_digest: String::new(),
+        held_digest: String::new(),
+        vocabulary_digest: String::new(),
         pages: keys
             .into_iter()
             .zip(&pages)
@@ -711,6 +713,7 @@ fn write(
         old: vec![None; old.map_or(0, |(o, _)| o.terms.len())],
         held: Vec::new(),
     };
+    let mut censuses: Vec<held::Tally> = Vec::new();
     let mut old_places = old
         .map(|(o, remap)| carried_places(o, remap))
         .unwrap_or_default();
@@ -744,6 +747,13 @@ fn write(
         text.push('\n');
         let number = Some(terms as u32);
         renumber.held.push(videos);
+        let mut tally = held::Tally::default();
+        for p in ids.iter() {
+            if meta.pages[p.page as usize].key.layer == LayerName::Transcripts {
+                tally.add(p.videos, p.census.as_ref());
+            }
+        }
+        censuses.push(tally);
         if let Some(id) = fresh_id {
             renumber.fresh[id as usize] = number;
         }
@@ -795,6 +805,7 @@ fn write(
         )?;
     }
     let words_bin = renumber.file(&lists);
+    let held_bin = held::encode(&censuses);
     let (place_words, places_bin) = places::write(candidates, place_budget)?;
     let fst_bytes = map.into_inner().map_err(fst_err)?;
     let (postings, table) = super::blocks::compress(&blob, &starts, POSTINGS_ZSTD_LEVEL)
@@ -807,6 +818,8 @@ fn write(
         spans_digest: crate::format::spans::digest(&spans),
         places_digest: crate::format::spans::digest(&places_bin),
         words_digest: crate::format::spans::digest(&words_bin),
+        held_digest: crate::format::spans::digest(&held_bin),
+        vocabulary_digest: crate::format::spans::digest(text.as_bytes()),
         ..meta.clone()
     };
     for (page, range) in meta.pages.iter_mut().zip(ranges) {
@@ -814,7 +827,7 @@ fn write(
         page.records = range.map(|r| r.1);
     }
     let meta = serde_json::to_vec(&meta).map_err(|e| io(files::META, &e))?;
-    let contents: [(&str, Vec<u8>); 9] = [
+    let contents: [(&str, Vec<u8>); 10] = [
         (files::TERMS, fst_bytes),
         (files::POSTINGS, postings),
         (files::VOCABULARY, text.into_bytes()),
@@ -823,6 +836,7 @@ fn write(
         (files::PLACE_WORDS, place_words),
         (files::PLACES, places_bin),
         (files::WORDS, words_bin),
+        (files::HELD, held_bin),
         (files::META, meta),
     ];
     let staging = Staging::beside(claim.clone()).map_err(|e| io("staging", &e))?;

@@ -54,6 +54,10 @@
 //! words.bin     for each of those videos, the words it says and in which
 //!               of its fields, by their number in terms.txt (see
 //!               [`word_lists`]); meta.json holds its xxh3 (`wordsDigest`)
+//! held.bin      for each word, how many videos of the transcript pages
+//!               hold it in each combination of fields: its census, summed
+//!               from its postings (see [`held`]); meta.json holds its
+//!               xxh3 (`heldDigest`)
 //! .archilyzer-output.json
 //!               the marker that says this folder is an index written by
 //!               this project (see [`crate::output`])
@@ -101,7 +105,9 @@
 //!   captions' text, what such an answer reports without the captions.
 //! - 10 (2026-12): `words.bin` lists the words of each video, so the
 //!   words of a few videos (the foreground of `significant_terms`) are
-//!   counted without reading them or walking every posting.
+//!   counted without reading them or walking every posting; `held.bin`
+//!   gives each word's census over the whole archive without walking its
+//!   postings.
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -160,6 +166,7 @@ mod build;
 mod cache;
 mod error;
 pub mod fields;
+pub mod held;
 mod holders;
 mod memo;
 mod open;
@@ -222,8 +229,10 @@ pub mod files {
     pub const PLACES: &str = "places.bin";
     /// The words of each video.
     pub const WORDS: &str = "words.bin";
+    /// Each word's census over the transcript pages.
+    pub const HELD: &str = "held.bin";
     /// Every data file, in the order a build writes them.
-    pub const ALL: [&str; 9] = [
+    pub const ALL: [&str; 10] = [
         TERMS,
         POSTINGS,
         VOCABULARY,
@@ -232,6 +241,7 @@ pub mod files {
         PLACE_WORDS,
         PLACES,
         WORDS,
+        HELD,
         META,
     ];
 }
@@ -265,6 +275,13 @@ pub struct Meta {
     /// The xxh3 of `words.bin` as written (see [`word_lists`]).
     #[serde(default)]
     pub words_digest: String,
+    /// The xxh3 of `terms.txt` as written: the numbers `words.bin` and
+    /// `held.bin` give words are its lines.
+    #[serde(default)]
+    pub vocabulary_digest: String,
+    /// The xxh3 of `held.bin` as written (see [`held`]).
+    #[serde(default)]
+    pub held_digest: String,
 }
 
 /// One page as the build saw it.

@@ -13,6 +13,7 @@ use fst::{IntoStreamer, Streamer};
 
 use super::blocks::Blocks;
 use super::fields::Fields;
+use super::held::Held;
 use super::memo::Memo;
 use super::places::Places;
 use super::rows::Rows;
@@ -55,6 +56,9 @@ pub struct RawIndex {
     word_lists: std::sync::OnceLock<Option<WordLists>>,
     /// Where each line of `terms.txt` starts: word number → word.
     numbered: std::sync::OnceLock<Vec<u32>>,
+    /// `held.bin`, read when first needed (`None` inside: missing or
+    /// damaged, so a census walks the word's postings).
+    held: std::sync::OnceLock<Option<Held>>,
     dir: std::path::PathBuf,
 }
 
@@ -90,6 +94,7 @@ impl RawIndex {
             places: std::sync::OnceLock::new(),
             word_lists: std::sync::OnceLock::new(),
             numbered: std::sync::OnceLock::new(),
+            held: std::sync::OnceLock::new(),
             dir: dir.to_path_buf(),
         })
     }
@@ -149,10 +154,20 @@ impl RawIndex {
             .as_ref()
     }
 
-    /// Where each word of `terms.txt` starts, and one past its end.
+    /// Where each word of `terms.txt` starts, and one past its end; no
+    /// word when the file is not the one the build wrote (then nothing
+    /// numbered by it is used).
     fn numbered(&self) -> &[u32] {
         self.numbered.get_or_init(|| {
             let v = &self.vocabulary;
+            if crate::format::spans::digest(v) != self.meta.vocabulary_digest {
+                tracing::warn!(
+                    "{} in {} is not the one the build wrote; word lists and censuses are not used; rebuild the index",
+                    files::VOCABULARY,
+                    self.dir.display()
+                );
+                return vec![0];
+            }
             let mut starts = vec![0u32];
             starts.extend(memchr::memchr_iter(b'\n', v).map(|i| i as u32 + 1));
             if v.last().is_some_and(|&b| b != b'\n') {
@@ -160,6 +175,47 @@ impl RawIndex {
             }
             starts
         })
+    }
+
+    /// Each word's census, read and checked on first use; `None` when
+    /// the file is missing or damaged (then logged once).
+    fn held(&self) -> Option<&Held> {
+        self.held
+            .get_or_init(|| {
+                let words = self.numbered().len().saturating_sub(1);
+                let opened = std::fs::read(self.dir.join(files::HELD))
+                    .map_err(|e| IndexError::damaged(files::HELD, e))
+                    .and_then(|bytes| Held::open(&bytes, &self.meta.held_digest, words));
+                match opened {
+                    Ok(held) if self.terms.len() == words => Some(held),
+                    Ok(_) => None,
+                    Err(e) => {
+                        tracing::warn!(
+                            "{e} (in {}); censuses walk the postings instead; rebuild the index",
+                            self.dir.display()
+                        );
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+
+    /// The number of `word` in the vocabulary (its line in `terms.txt`,
+    /// whose lines ascend as the term dictionary's keys do).
+    pub fn number(&self, word: &str) -> Option<u32> {
+        let words = self.numbered().len().saturating_sub(1) as u32;
+        let mut lo = 0;
+        let mut hi = words;
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.word(mid)?.as_bytes().cmp(word.as_bytes()) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
     }
 
     /// Word number `n` of the vocabulary (its line in `terms.txt`, from
@@ -184,10 +240,13 @@ impl RawIndex {
         self.rows.ready() && self.places.get().is_some()
     }
 
-    /// Reads the rows and places now, so later searches find them ready.
+    /// Reads the rows, places, word lists and censuses now, so later
+    /// questions find them ready.
     pub fn warm(&self) {
         self.rows.warm();
         self.places();
+        self.word_lists();
+        self.held();
     }
 
     /// The page number and span video `slug` of `channel` of `site` had
@@ -313,6 +372,15 @@ impl RawIndex {
     /// it page by page; `None` if they are damaged. Asked again, it is
     /// answered from a memo.
     pub fn census(&self, word: &str, f: Fields) -> Option<u64> {
+        match (self.held(), self.number(word)) {
+            (Some(held), Some(n)) => held.census(n, f),
+            _ => self.census_from_postings(word, f),
+        }
+    }
+
+    /// [`RawIndex::census`] as the word's postings give it, page by page
+    /// (what `held.bin` sums once at build time).
+    pub fn census_from_postings(&self, word: &str, f: Fields) -> Option<u64> {
         self.census_memo.get_or((word.to_string(), f), || {
             let Some(offset) = self.terms.get(word) else {
                 return Some(0);

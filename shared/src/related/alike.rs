@@ -1,10 +1,10 @@
 //! `related_videos`: the videos most like one video, as `more_like_this`
 //! finds them (the definitions are in the module above).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 
-use super::background::{Background, Opened};
+use super::background::{Background, Opened, VideoRef};
 use super::{bound, video_fields, video_words, RelatedError, VideoId};
 use crate::archive::Archive;
 use crate::query::{FilterArgs, Filters};
@@ -136,13 +136,11 @@ pub fn related_videos(
         tf.keys().cloned().collect(),
     )?;
     let terms = weigh(&tf, &bg, opts.min_df, terms_wanted);
-    let mut videos = alike(&bg, &terms, &me);
+    let (mut videos, videos_total) = alike(&bg, &terms, &me, limit);
     let copies = copies_of(archive, &me);
     for v in &mut videos {
         v.same_recording = copies.contains(&(v.site.clone(), v.channel.clone(), v.slug.clone()));
     }
-    let videos_total = videos.len();
-    videos.truncate(limit);
     Ok(Related {
         video: me,
         title: found.video.title.clone(),
@@ -221,37 +219,118 @@ fn weigh(
     terms
 }
 
-/// Every other background video holding one of `terms`, scored by the
-/// idf of the words it shares, most alike first (ties by identity).
-fn alike(bg: &Background, terms: &[WeightedTerm], me: &VideoId) -> Vec<RelatedVideo> {
-    let mut by: HashMap<VideoId, RelatedVideo> = HashMap::new();
-    for t in terms {
+/// The `limit` other background videos most alike `me`: every video
+/// holding one of `terms` scored by the idf of the words it shares, most
+/// alike first (ties by identity); and how many there were in all.
+fn alike(
+    bg: &Background,
+    terms: &[WeightedTerm],
+    me: &VideoId,
+    limit: usize,
+) -> (Vec<RelatedVideo>, usize) {
+    // Each video met gets a number the first time (its id and title
+    // copied once), then only its score and the terms it shares grow.
+    let mut number: rustc_hash::FxHashMap<Owned, usize> = Default::default();
+    let mut met: Vec<(VideoId, String, f64, Vec<usize>)> = Vec::new();
+    let me = VideoRef::of(me);
+    for (k, t) in terms.iter().enumerate() {
         let weight = idf(bg.videos, t.df);
-        let mut seen = HashSet::new();
-        for (id, title) in bg.holders(&t.word) {
-            if &id == me || !seen.insert(id.clone()) {
-                continue;
+        bg.each_holder(&t.word, &mut |id, title| {
+            if id == me {
+                return;
             }
-            let v = by.entry(id.clone()).or_insert_with(|| RelatedVideo {
-                site: id.site.clone(),
-                channel: id.channel.clone(),
-                slug: id.slug.clone(),
-                title,
-                score: 0.0,
-                shared: Vec::new(),
-                shared_count: 0,
-                same_recording: false,
-            });
-            v.score += weight;
-            v.shared.push(t.word.clone());
-            v.shared_count += 1;
-        }
+            let at = match number.get(&id as &dyn Key) {
+                Some(&at) => at,
+                None => {
+                    let owned = id.to_owned();
+                    number.insert(Owned(owned.clone()), met.len());
+                    met.push((owned, title.to_string(), 0.0, Vec::new()));
+                    met.len() - 1
+                }
+            };
+            let v = &mut met[at];
+            if v.3.last() != Some(&k) {
+                v.2 += weight;
+                v.3.push(k);
+            }
+        });
     }
-    let mut videos: Vec<RelatedVideo> = by.into_values().collect();
-    videos.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| (&a.site, &a.channel, &a.slug).cmp(&(&b.site, &b.channel, &b.slug)))
-    });
-    videos
+    let total = met.len();
+    let order = |a: &(VideoId, String, f64, Vec<usize>), b: &(VideoId, String, f64, Vec<usize>)| {
+        b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0))
+    };
+    if met.len() > limit {
+        met.select_nth_unstable_by(limit - 1, order);
+        met.truncate(limit);
+    }
+    met.sort_by(order);
+    let videos = met
+        .into_iter()
+        .map(|(id, title, score, shared)| RelatedVideo {
+            shared_count: shared.len(),
+            shared: shared.iter().map(|&k| terms[k].word.clone()).collect(),
+            site: id.site,
+            channel: id.channel,
+            slug: id.slug,
+            title,
+            score,
+            same_recording: false,
+        })
+        .collect();
+    (videos, total)
+}
+
+/// A video id looked up without copying it: an [`Owned`] id and a
+/// borrowed [`VideoRef`] hash and compare as their [`Key::key`].
+trait Key {
+    fn key(&self) -> (&str, &str, &str);
+}
+
+/// An owned id as a map key ([`Key`]).
+struct Owned(VideoId);
+
+impl Key for Owned {
+    fn key(&self) -> (&str, &str, &str) {
+        (&self.0.site, &self.0.channel, &self.0.slug)
+    }
+}
+
+impl PartialEq for Owned {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Owned {}
+
+impl std::hash::Hash for Owned {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state)
+    }
+}
+
+impl Key for VideoRef<'_> {
+    fn key(&self) -> (&str, &str, &str) {
+        (self.site, self.channel, self.slug)
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn Key + 'a> for Owned {
+    fn borrow(&self) -> &(dyn Key + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn Key + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for dyn Key + '_ {}
+
+impl std::hash::Hash for dyn Key + '_ {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state)
+    }
 }

@@ -61,6 +61,34 @@ pub(crate) struct Background<'a> {
     wanted: rustc_hash::FxHashSet<String>,
 }
 
+/// A video's id, borrowed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct VideoRef<'v> {
+    pub site: &'v str,
+    pub channel: &'v str,
+    pub slug: &'v str,
+}
+
+impl<'v> VideoRef<'v> {
+    /// `id`, borrowed.
+    pub fn of(id: &'v VideoId) -> Self {
+        VideoRef {
+            site: &id.site,
+            channel: &id.channel,
+            slug: &id.slug,
+        }
+    }
+
+    /// The id, owned.
+    pub fn to_owned(self) -> VideoId {
+        VideoId {
+            site: self.site.to_string(),
+            channel: self.channel.to_string(),
+            slug: self.slug.to_string(),
+        }
+    }
+}
+
 /// The archive's page table and the index opened on it: made once per
 /// question, for the foreground and the background alike.
 pub(crate) struct Opened {
@@ -331,44 +359,45 @@ impl<'a> Background<'a> {
         census + read
     }
 
-    /// The background videos saying `word` in the fields, with their
-    /// titles: named by the postings where they name them in these
-    /// fields, found on the page's text otherwise.
-    pub fn holders(&self, word: &str) -> Vec<(VideoId, String)> {
-        let mut out: Vec<(VideoId, String)> = self
-            .read
-            .iter()
-            .filter(|v| v.words.contains_key(word))
-            .map(|v| (v.id.clone(), v.title.clone()))
-            .collect();
+    /// Calls `each` with every background video saying `word` in the
+    /// fields, as (its id, its title): named by the postings where they
+    /// name them in these fields, found on the page's text otherwise.
+    /// Nothing is copied per holder (a common word has thousands).
+    pub fn each_holder(&self, word: &str, each: &mut dyn FnMut(VideoRef, &str)) {
+        for v in self.read.iter().filter(|v| v.words.contains_key(word)) {
+            each(VideoRef::of(&v.id), &v.title);
+        }
         let postings = match self.postings(word) {
             Ok(p) => p,
             Err(()) => {
-                out.extend(self.whole_page_words(word));
-                return out;
+                for (id, title) in self.whole_page_words(word) {
+                    each(VideoRef::of(&id), &title);
+                }
+                return;
             }
         };
         for p in postings {
             let rows = self.index.as_ref().and_then(|i| i.raw.page_rows(p.page));
             match p.named_in(self.fields).zip(rows) {
-                Some((positions, rows)) => out.extend(positions.iter().filter_map(|&i| {
-                    let r = rows.get(i as usize)?;
-                    Some((
-                        VideoId {
-                            site: r.site.clone(),
-                            channel: r.channel.clone(),
-                            slug: r.slug.clone(),
-                        },
-                        r.title.clone(),
-                    ))
-                })),
-                None => out.extend(
-                    (self.whole.position(p.page).into_iter())
-                        .flat_map(|pos| self.page_holders(pos, word)),
-                ),
+                Some((positions, rows)) => {
+                    for r in positions.iter().filter_map(|&i| rows.get(i as usize)) {
+                        let id = VideoRef {
+                            site: &r.site,
+                            channel: &r.channel,
+                            slug: &r.slug,
+                        };
+                        each(id, &r.title);
+                    }
+                }
+                None => {
+                    if let Some(pos) = self.whole.position(p.page) {
+                        for (id, title) in self.page_holders(pos, word) {
+                            each(VideoRef::of(&id), &title);
+                        }
+                    }
+                }
             }
         }
-        out
     }
 
     /// The videos of whole page `pos` saying `word`, its text read once

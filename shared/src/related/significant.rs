@@ -183,7 +183,8 @@ fn score(
             })
         })
         .collect();
-    terms.sort_by(|a, b| {
+    // Unstable is exact here: the word breaks every tie.
+    terms.sort_unstable_by(|a, b| {
         b.score
             .total_cmp(&a.score)
             .then(b.fg.cmp(&a.fg))
