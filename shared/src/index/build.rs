@@ -764,19 +764,19 @@ fn write(
         Ok(())
     };
     let pages = meta.pages.len();
+    // A fresh word with its postings decoded and its fresh id.
+    let decoded = |(w, e, placed): (Box<str>, Encoded, Vec<PlacedVideo>)| {
+        let id = e.id;
+        e.into_postings(pages).map(|ids| (w, ids, placed, id))
+    };
     let mut fresh = fresh.sorted().into_iter().peekable();
     if let Some((old, remap)) = old {
         let mut stream = old.terms.stream();
         let mut old_number = 0u32;
         while let Some((term, offset)) = stream.next() {
-            while let Some((w, e, placed)) = fresh.next_if(|(w, _, _)| w.as_bytes() < term) {
-                let id = Some(e.id);
-                emit(
-                    w.as_bytes(),
-                    &mut e.into_postings(pages)?,
-                    placed,
-                    (id, None),
-                )?;
+            while let Some(word) = fresh.next_if(|(w, _, _)| w.as_bytes() < term) {
+                let (w, mut ids, placed, id) = decoded(word)?;
+                emit(w.as_bytes(), &mut ids, placed, (Some(id), None))?;
             }
             let mut ids: Vec<Posting> = old
                 .postings_with_counts(offset)?
@@ -795,14 +795,9 @@ fn write(
             old_number += 1;
         }
     }
-    for (w, e, placed) in fresh {
-        let id = Some(e.id);
-        emit(
-            w.as_bytes(),
-            &mut e.into_postings(pages)?,
-            placed,
-            (id, None),
-        )?;
+    for word in fresh {
+        let (w, mut ids, placed, id) = decoded(word)?;
+        emit(w.as_bytes(), &mut ids, placed, (Some(id), None))?;
     }
     let words_bin = renumber.file(&lists);
     let held_bin = held::encode(&censuses);

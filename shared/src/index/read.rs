@@ -55,7 +55,7 @@ pub struct RawIndex {
     /// damaged, so every video's words are read from its page).
     word_lists: std::sync::OnceLock<Option<WordLists>>,
     /// Where each line of `terms.txt` starts: word number → word.
-    numbered: std::sync::OnceLock<Vec<u32>>,
+    numbered: std::sync::OnceLock<Option<Vec<u32>>>,
     /// `held.bin`, read when first needed (`None` inside: missing or
     /// damaged, so a census walks the word's postings).
     held: std::sync::OnceLock<Option<Held>>,
@@ -124,87 +124,83 @@ impl RawIndex {
     }
 
     /// The words of each video, read and checked on first use; `None`
-    /// when the file is missing, damaged or does not match the
-    /// vocabulary (then logged once, and the videos are read instead).
+    /// when the file is missing or damaged, or the vocabulary it numbers
+    /// is (then logged once, and the videos are read instead).
     pub fn word_lists(&self) -> Option<&WordLists> {
         self.word_lists
             .get_or_init(|| {
-                let words = self.numbered().len().saturating_sub(1) as u32;
-                let opened = std::fs::read(self.dir.join(files::WORDS))
-                    .map_err(|e| IndexError::damaged(files::WORDS, e))
-                    .and_then(|bytes| WordLists::open(bytes, &self.meta.words_digest, words));
-                let matches = self.terms.len() == words as usize;
-                match opened {
-                    Ok(lists) if matches => Some(lists),
-                    Ok(_) => {
-                        tracing::warn!(
-                            "{} in {} does not list as many words as {}; videos are read instead; rebuild the index",
-                            files::VOCABULARY,
-                            self.dir.display(),
-                            files::TERMS
-                        );
-                        None
-                    }
-                    Err(e) => {
-                        tracing::warn!("{e} (in {}); videos are read instead; rebuild the index", self.dir.display());
-                        None
-                    }
-                }
+                let words = self.numbered()?.len() as u32 - 1;
+                self.numbered_file(files::WORDS, "videos are read instead", |bytes| {
+                    WordLists::open(bytes, &self.meta.words_digest, words)
+                })
             })
             .as_ref()
     }
 
-    /// Where each word of `terms.txt` starts, and one past its end; no
-    /// word when the file is not the one the build wrote (then nothing
+    /// Each word's census, read and checked on first use; `None` when
+    /// the file is missing or damaged, or the vocabulary it numbers is
+    /// (then logged once).
+    fn held(&self) -> Option<&Held> {
+        self.held
+            .get_or_init(|| {
+                let words = self.numbered()?.len() - 1;
+                self.numbered_file(files::HELD, "censuses walk the postings instead", |bytes| {
+                    Held::open(&bytes, &self.meta.held_digest, words)
+                })
+            })
+            .as_ref()
+    }
+
+    /// The file `name`, opened by `open`; `None`, logged with `instead`
+    /// (what is done without it), when it cannot be read or opened.
+    fn numbered_file<T>(
+        &self,
+        name: &'static str,
+        instead: &str,
+        open: impl FnOnce(Vec<u8>) -> Result<T, IndexError>,
+    ) -> Option<T> {
+        let opened = std::fs::read(self.dir.join(name))
+            .map_err(|e| IndexError::damaged(name, e))
+            .and_then(open);
+        opened
+            .map_err(|e| {
+                let dir = self.dir.display();
+                tracing::warn!("{e} (in {dir}); {instead}; rebuild the index");
+            })
+            .ok()
+    }
+
+    /// Where each word of `terms.txt` starts, and one past the last word;
+    /// `None` when the file is not the one the build wrote or does not
+    /// hold the term dictionary's words (then logged once, and nothing
     /// numbered by it is used).
-    fn numbered(&self) -> &[u32] {
-        self.numbered.get_or_init(|| {
-            let v = &self.vocabulary;
-            if crate::format::spans::digest(v) != self.meta.vocabulary_digest {
+    fn numbered(&self) -> Option<&[u32]> {
+        self.numbered
+            .get_or_init(|| {
+                let v = &self.vocabulary;
+                let mut starts = vec![0u32];
+                starts.extend(memchr::memchr_iter(b'\n', v).map(|i| i as u32 + 1));
+                if v.last().is_some_and(|&b| b != b'\n') {
+                    starts.push(v.len() as u32 + 1);
+                }
+                let built = crate::format::spans::digest(v) == self.meta.vocabulary_digest;
+                if built && starts.len() == self.terms.len() + 1 {
+                    return Some(starts);
+                }
                 tracing::warn!(
                     "{} in {} is not the one the build wrote; word lists and censuses are not used; rebuild the index",
                     files::VOCABULARY,
                     self.dir.display()
                 );
-                return vec![0];
-            }
-            let mut starts = vec![0u32];
-            starts.extend(memchr::memchr_iter(b'\n', v).map(|i| i as u32 + 1));
-            if v.last().is_some_and(|&b| b != b'\n') {
-                starts.push(v.len() as u32 + 1);
-            }
-            starts
-        })
-    }
-
-    /// Each word's census, read and checked on first use; `None` when
-    /// the file is missing or damaged (then logged once).
-    fn held(&self) -> Option<&Held> {
-        self.held
-            .get_or_init(|| {
-                let words = self.numbered().len().saturating_sub(1);
-                let opened = std::fs::read(self.dir.join(files::HELD))
-                    .map_err(|e| IndexError::damaged(files::HELD, e))
-                    .and_then(|bytes| Held::open(&bytes, &self.meta.held_digest, words));
-                match opened {
-                    Ok(held) if self.terms.len() == words => Some(held),
-                    Ok(_) => None,
-                    Err(e) => {
-                        tracing::warn!(
-                            "{e} (in {}); censuses walk the postings instead; rebuild the index",
-                            self.dir.display()
-                        );
-                        None
-                    }
-                }
+                None
             })
-            .as_ref()
+            .as_deref()
     }
 
     /// The number of `word` in the vocabulary (its line in `terms.txt`,
     /// whose lines ascend as the term dictionary's keys do).
     pub fn number(&self, word: &str) -> Option<u32> {
-        let words = self.numbered().len().saturating_sub(1) as u32;
+        let words = self.numbered()?.len() as u32 - 1;
         let mut lo = 0;
         let mut hi = words;
         while lo < hi {
@@ -221,7 +217,7 @@ impl RawIndex {
     /// Word number `n` of the vocabulary (its line in `terms.txt`, from
     /// 0), as [`WordLists`] numbers words.
     pub fn word(&self, n: u32) -> Option<&str> {
-        let starts = self.numbered();
+        let starts = self.numbered()?;
         let (start, next) = (*starts.get(n as usize)?, *starts.get(n as usize + 1)?);
         let bytes = self.vocabulary.get(start as usize..next as usize - 1)?;
         std::str::from_utf8(bytes).ok()

@@ -228,10 +228,11 @@ fn alike(
     me: &VideoId,
     limit: usize,
 ) -> (Vec<RelatedVideo>, usize) {
-    // Each video met gets a number the first time (its id and title
-    // copied once), then only its score and the terms it shares grow.
-    let mut number: rustc_hash::FxHashMap<Owned, usize> = Default::default();
-    let mut met: Vec<(VideoId, String, f64, Vec<usize>)> = Vec::new();
+    // Each video met is copied once, the first time, and found again by
+    // its id spelled into `key` (a common word has thousands of holders).
+    let mut number: rustc_hash::FxHashMap<String, usize> = Default::default();
+    let mut met: Vec<Met> = Vec::new();
+    let mut key = String::new();
     let me = VideoRef::of(me);
     for (k, t) in terms.iter().enumerate() {
         let weight = idf(bg.videos, t.df);
@@ -239,26 +240,33 @@ fn alike(
             if id == me {
                 return;
             }
-            let at = match number.get(&id as &dyn Key) {
+            key.clear();
+            for part in [id.site, id.channel, id.slug] {
+                key.push_str(part);
+                key.push('\0');
+            }
+            let at = match number.get(key.as_str()) {
                 Some(&at) => at,
                 None => {
-                    let owned = id.to_owned();
-                    number.insert(Owned(owned.clone()), met.len());
-                    met.push((owned, title.to_string(), 0.0, Vec::new()));
+                    number.insert(key.clone(), met.len());
+                    met.push(Met {
+                        id: id.to_owned(),
+                        title: title.to_string(),
+                        score: 0.0,
+                        shared: Vec::new(),
+                    });
                     met.len() - 1
                 }
             };
             let v = &mut met[at];
-            if v.3.last() != Some(&k) {
-                v.2 += weight;
-                v.3.push(k);
+            if v.shared.last() != Some(&k) {
+                v.score += weight;
+                v.shared.push(k);
             }
         });
     }
     let total = met.len();
-    let order = |a: &(VideoId, String, f64, Vec<usize>), b: &(VideoId, String, f64, Vec<usize>)| {
-        b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0))
-    };
+    let order = |a: &Met, b: &Met| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id));
     if met.len() > limit {
         met.select_nth_unstable_by(limit - 1, order);
         met.truncate(limit);
@@ -266,71 +274,25 @@ fn alike(
     met.sort_by(order);
     let videos = met
         .into_iter()
-        .map(|(id, title, score, shared)| RelatedVideo {
-            shared_count: shared.len(),
-            shared: shared.iter().map(|&k| terms[k].word.clone()).collect(),
-            site: id.site,
-            channel: id.channel,
-            slug: id.slug,
-            title,
-            score,
+        .map(|m| RelatedVideo {
+            shared_count: m.shared.len(),
+            shared: m.shared.iter().map(|&k| terms[k].word.clone()).collect(),
+            site: m.id.site,
+            channel: m.id.channel,
+            slug: m.id.slug,
+            title: m.title,
+            score: m.score,
             same_recording: false,
         })
         .collect();
     (videos, total)
 }
 
-/// A video id looked up without copying it: an [`Owned`] id and a
-/// borrowed [`VideoRef`] hash and compare as their [`Key::key`].
-trait Key {
-    fn key(&self) -> (&str, &str, &str);
-}
-
-/// An owned id as a map key ([`Key`]).
-struct Owned(VideoId);
-
-impl Key for Owned {
-    fn key(&self) -> (&str, &str, &str) {
-        (&self.0.site, &self.0.channel, &self.0.slug)
-    }
-}
-
-impl PartialEq for Owned {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for Owned {}
-
-impl std::hash::Hash for Owned {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key().hash(state)
-    }
-}
-
-impl Key for VideoRef<'_> {
-    fn key(&self) -> (&str, &str, &str) {
-        (self.site, self.channel, self.slug)
-    }
-}
-
-impl<'a> std::borrow::Borrow<dyn Key + 'a> for Owned {
-    fn borrow(&self) -> &(dyn Key + 'a) {
-        self
-    }
-}
-
-impl PartialEq for dyn Key + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for dyn Key + '_ {}
-
-impl std::hash::Hash for dyn Key + '_ {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key().hash(state)
-    }
+/// A video met while scoring: its id and title, its score so far, and
+/// the terms it shares (positions in the terms, ascending).
+struct Met {
+    id: VideoId,
+    title: String,
+    score: f64,
+    shared: Vec<usize>,
 }

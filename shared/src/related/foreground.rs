@@ -77,9 +77,6 @@ pub(super) struct Foreground {
     pub videos: usize,
     /// Pages read (whole or in part) to count them.
     pub pages_read: usize,
-    /// By word number: matched videos counted from the word lists that
-    /// say it (moved into `words` once every page is counted).
-    listed: Vec<u32>,
 }
 
 /// A page of matched videos.
@@ -134,10 +131,13 @@ impl Foreground {
     ) -> Foreground {
         let mut fg = Foreground::default();
         let mut found = locate(archive, index, pages, matched);
+        // By word number: matched videos the word lists say hold it.
+        let mut listed = Vec::new();
         if let Some(index) =
             index.filter(|_| matches!(counting, Counting::Cheaper | Counting::Lists))
         {
-            found.retain(|p| !fg.count_lists(index, p, fields));
+            found.retain(|p| !fg.count_lists(index, p, fields, &mut listed));
+            fg.add_listed(index, &listed);
         }
         let indexed_bytes: u64 = found
             .iter()
@@ -154,7 +154,6 @@ impl Foreground {
             .partition(|p| postings.is_some() && p.indexed.is_some());
         let tally = fg.count_text(&by_text, fields, unreadable);
         tally.add_to(&mut fg.words);
-        fg.add_listed(index);
         if let Some(index) = postings {
             let undecided = fg.add_postings(index, &by_postings, fields, census);
             for (p, words) in by_postings.iter().zip(&undecided) {
@@ -173,7 +172,13 @@ impl Foreground {
     /// Counts the matched videos of page `p` from the index's word lists
     /// (into `listed`, by word number), when the index vouches for the
     /// page and lists every one of them; whether it did.
-    fn count_lists(&mut self, index: &Index, p: &Page, fields: Fields) -> bool {
+    fn count_lists(
+        &mut self,
+        index: &Index,
+        p: &Page,
+        fields: Fields,
+        listed: &mut Vec<u32>,
+    ) -> bool {
         let (Some(ix), Some(lists)) = (&p.indexed, index.raw.word_lists()) else {
             return false;
         };
@@ -189,22 +194,21 @@ impl Foreground {
         let Some(words) = words else {
             return false;
         };
-        if self.listed.is_empty() {
-            self.listed = vec![0; index.raw.terms.len()];
+        if listed.is_empty() {
+            *listed = vec![0; index.raw.terms.len()];
         }
         for (n, f) in words.into_iter().flatten() {
             if f.meets(fields) {
-                self.listed[n as usize] += 1;
+                listed[n as usize] += 1;
             }
         }
         self.videos += ix.held.len();
         true
     }
 
-    /// Moves the counts taken from the word lists into `words`.
-    fn add_listed(&mut self, index: Option<&Index>) {
-        let listed = std::mem::take(&mut self.listed);
-        let Some(index) = index else { return };
+    /// Adds the counts taken from the word lists (by word number) to
+    /// `words`.
+    fn add_listed(&mut self, index: &Index, listed: &[u32]) {
         for (n, &count) in listed.iter().enumerate().filter(|(_, &c)| c > 0) {
             if let Some(word) = index.raw.word(n as u32) {
                 *self.words.entry(word.to_string()).or_default() += u64::from(count);
