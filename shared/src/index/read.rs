@@ -40,8 +40,6 @@ pub struct RawIndex {
     /// `videos.json` and `spans.bin`, read when first needed.
     rows: Rows,
     ids: HashMap<PageKey, u32>,
-    /// (site, channel, slug) → its row among every row, made when first asked.
-    by_slug: std::sync::OnceLock<HashMap<(String, String, String), usize>>,
     /// The vocabulary's answers already given ([`RawIndex::similar`]): a
     /// loaded index is kept while its files are unchanged, so a warm
     /// server walks the vocabulary once per word.
@@ -88,7 +86,6 @@ impl RawIndex {
             terms,
             rows,
             ids,
-            by_slug: std::sync::OnceLock::new(),
             similar_memo: Memo::new(super::similar::SIMILAR_MEMO),
             census_memo: Memo::new(CENSUS_MEMO),
             places: std::sync::OnceLock::new(),
@@ -248,17 +245,22 @@ impl RawIndex {
     /// The page number and span video `slug` of `channel` of `site` had
     /// at build time, if the index has it with a span.
     pub fn span_of(&self, site: &str, channel: &str, slug: &str) -> Option<(u32, VideoSpan)> {
-        let every = self.rows.every()?;
-        let rows = self.by_slug.get_or_init(|| {
-            every
-                .iter()
-                .enumerate()
-                .map(|(i, v)| ((v.site.clone(), v.channel.clone(), v.slug.clone()), i))
-                .collect()
-        });
-        let key = (site.to_string(), channel.to_string(), slug.to_string());
-        let row = &every[*rows.get(&key)?];
+        let (id, at) = self.locate(site, channel, slug)?;
+        let row = self.page_rows(id)?.get(at)?;
         Some((row.page, row.span.clone()?))
+    }
+
+    /// The transcript page id of video `slug` of `channel` of `site` in
+    /// this index, and its position on that page (so in
+    /// [`RawIndex::page_rows`]); only the rows of one of the channel's
+    /// pages are parsed to find it.
+    pub fn locate(&self, site: &str, channel: &str, slug: &str) -> Option<(u32, usize)> {
+        let ids = self.meta.pages.iter().enumerate().filter_map(|(i, p)| {
+            let k = &p.key;
+            (k.layer == LayerName::Transcripts && k.site == site && k.channel == channel)
+                .then_some(i as u32)
+        });
+        self.rows.locate(ids, site, channel, slug)
     }
 
     /// The rows of transcript page `id`, in page order (a video's

@@ -129,6 +129,39 @@ impl Rows {
             .as_deref()
     }
 
+    /// The page id of the row of video `slug` of `channel` of `site`, and
+    /// its position there, looked for on pages `ids`: a page's rows are
+    /// parsed only when their bytes hold the slug as its row spells it, so
+    /// finding one video parses one page's rows, not every row. `None`
+    /// when no row has it or the rows cannot be read.
+    pub fn locate(
+        &self,
+        ids: impl Iterator<Item = u32>,
+        site: &str,
+        channel: &str,
+        slug: &str,
+    ) -> Option<(u32, usize)> {
+        let spelled = format!("\"slug\":{}", serde_json::to_string(slug).ok()?);
+        let finder = memchr::memmem::Finder::new(spelled.as_bytes());
+        let bytes = self.bytes()?;
+        for id in ids {
+            let Some(Some(range)) = self.ranges.get(id as usize) else {
+                continue;
+            };
+            if finder.find(bytes.get(range.clone())?).is_none() {
+                continue;
+            }
+            let rows = self.page(id)?;
+            let at = rows
+                .iter()
+                .position(|r| r.slug == slug && r.channel == channel && r.site == site);
+            if let Some(at) = at {
+                return Some((id, at));
+            }
+        }
+        None
+    }
+
     /// Every row, in file order; `None` when the file cannot be parsed.
     pub fn every(&self) -> Option<&[VideoRow]> {
         self.every
@@ -196,7 +229,7 @@ mod tests {
     use crate::format::spans::VideoSpan;
 
     #[test]
-    fn a_page_reads_back_its_own_rows_and_spans_and_damaged_bytes_are_refused() {
+    fn rows_read_back_by_page_one_video_found_on_its_page_alone_damage_refused() {
         let row = |channel: &str, page: u32, slug: &str, start: u64| -> VideoRow {
             let mut row: VideoRow = serde_json::from_value(serde_json::json!({
                 "site": "s", "channel": channel, "slug": slug, "title": slug, "page": page
@@ -220,7 +253,7 @@ mod tests {
         .unwrap();
         let videos = vec![
             row("a", 1, "v1", 0),
-            row("a", 1, "v2", 5),
+            row("a", 1, "v\"2", 5),
             row("b", 1, "v3", 0),
         ];
         let (bytes, ranges) = encode(&meta, &videos).unwrap();
@@ -256,6 +289,28 @@ mod tests {
                 .len(),
             3,
             "the file stays one JSON array"
+        );
+
+        // Finding one video parses the rows of the page that holds it,
+        // and of no other page.
+        let rows = open();
+        assert_eq!(rows.locate(0..3, "s", "b", "v3"), Some((2, 0)));
+        assert!(rows.parsed[0].get().is_none() && rows.parsed[1].get().is_none());
+        assert_eq!(
+            rows.locate(0..3, "s", "a", "v\"2"),
+            Some((0, 1)),
+            "a slug JSON escapes"
+        );
+        assert_eq!(
+            rows.locate(0..3, "s", "b", "v1"),
+            None,
+            "another channel's video"
+        );
+        assert_eq!(rows.locate(0..3, "s", "a", "v"), None, "a prefix of a slug");
+        assert_eq!(
+            rows.locate(1..3, "s", "a", "v1"),
+            None,
+            "only pages asked for"
         );
         let mut damaged = bytes;
         damaged[3] ^= 1;

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::background::{Background, Opened, VideoRef};
+use super::background::{Background, Holder, Opened, VideoRef};
 use super::{bound, video_fields, video_words, RelatedError, VideoId};
 use crate::archive::Archive;
 use crate::query::{FilterArgs, Filters};
@@ -136,7 +136,7 @@ pub fn related_videos(
         tf.keys().cloned().collect(),
     )?;
     let terms = weigh(&tf, &bg, opts.min_df, terms_wanted);
-    let (mut videos, videos_total) = alike(&bg, &terms, &me, limit);
+    let (mut videos, videos_total, unnamed) = alike(&bg, &terms, &me, limit);
     let copies = copies_of(archive, &me);
     for v in &mut videos {
         v.same_recording = copies.contains(&(v.site.clone(), v.channel.clone(), v.slug.clone()));
@@ -150,8 +150,8 @@ pub fn related_videos(
         videos_total,
         pages_read: 1 + bg.pages_read + bg.pages_read_for_holders(),
         index: bg.status.describe(),
-        partial: !bg.unreadable.is_empty(),
-        unreadable: bg.unreadable.clone(),
+        partial: !bg.unreadable.is_empty() || !unnamed.is_empty(),
+        unreadable: bg.unreadable.iter().cloned().chain(unnamed).collect(),
     })
 }
 
@@ -221,37 +221,37 @@ fn weigh(
 
 /// The `limit` other background videos most alike `me`: every video
 /// holding one of `terms` scored by the idf of the words it shares, most
-/// alike first (ties by identity); and how many there were in all.
+/// alike first (ties by identity); how many there were in all; and the
+/// pages where a video could not be named (its row and its page both
+/// unreadable), which the answer then misses.
 fn alike(
     bg: &Background,
     terms: &[WeightedTerm],
     me: &VideoId,
     limit: usize,
-) -> (Vec<RelatedVideo>, usize) {
-    // Each video met is copied once, the first time, and found again by
-    // its id spelled into `key` (a common word has thousands of holders).
-    let mut number: rustc_hash::FxHashMap<String, usize> = Default::default();
+) -> (Vec<RelatedVideo>, usize, Vec<String>) {
+    let mut number: rustc_hash::FxHashMap<Key, usize> = Default::default();
     let mut met: Vec<Met> = Vec::new();
-    let mut key = String::new();
-    let me = VideoRef::of(me);
+    let me_listed = bg.listed_at(me).map(|(page, at)| Key::Listed(page, at));
+    let me_read = VideoRef::of(me);
     for (k, t) in terms.iter().enumerate() {
         let weight = idf(bg.videos, t.df);
-        bg.each_holder(&t.word, &mut |id, title| {
-            if id == me {
+        bg.each_holder(&t.word, &mut |holder| {
+            let (key, title) = match holder {
+                Holder::Listed { page, at } => (Key::Listed(page, at), None),
+                Holder::Read(id, _) if id == me_read => return,
+                Holder::Read(id, title) => (Key::Read(id.to_owned()), Some(title)),
+            };
+            if me_listed.as_ref() == Some(&key) {
                 return;
             }
-            key.clear();
-            for part in [id.site, id.channel, id.slug] {
-                key.push_str(part);
-                key.push('\0');
-            }
-            let at = match number.get(key.as_str()) {
+            let at = match number.get(&key) {
                 Some(&at) => at,
                 None => {
                     number.insert(key.clone(), met.len());
                     met.push(Met {
-                        id: id.to_owned(),
-                        title: title.to_string(),
+                        key,
+                        title: title.map(str::to_string),
                         score: 0.0,
                         shared: Vec::new(),
                     });
@@ -266,33 +266,56 @@ fn alike(
         });
     }
     let total = met.len();
-    let order = |a: &Met, b: &Met| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id));
     if met.len() > limit {
-        met.select_nth_unstable_by(limit - 1, order);
-        met.truncate(limit);
+        // Only videos scoring at least the limit-th best can be shown:
+        // they alone are named (ties are broken by their ids).
+        met.select_nth_unstable_by(limit - 1, |a, b| b.score.total_cmp(&a.score));
+        let least = met[limit - 1].score;
+        met.retain(|m| m.score >= least);
     }
-    met.sort_by(order);
-    let videos = met
+    let mut unnamed = Vec::new();
+    let mut shown: Vec<(VideoId, String, Met)> = met
         .into_iter()
-        .map(|m| RelatedVideo {
+        .filter_map(|m| {
+            let (id, title) = match &m.key {
+                Key::Listed(page, at) => bg.name(*page, *at).map_err(|e| unnamed.push(e)).ok()?,
+                Key::Read(id) => (id.clone(), m.title.clone().unwrap_or_default()),
+            };
+            Some((id, title, m))
+        })
+        .collect();
+    shown.sort_by(|a, b| b.2.score.total_cmp(&a.2.score).then_with(|| a.0.cmp(&b.0)));
+    shown.truncate(limit);
+    let videos = shown
+        .into_iter()
+        .map(|(id, title, m)| RelatedVideo {
             shared_count: m.shared.len(),
             shared: m.shared.iter().map(|&k| terms[k].word.clone()).collect(),
-            site: m.id.site,
-            channel: m.id.channel,
-            slug: m.id.slug,
-            title: m.title,
+            site: id.site,
+            channel: id.channel,
+            slug: id.slug,
+            title,
             score: m.score,
             same_recording: false,
         })
         .collect();
-    (videos, total)
+    (videos, total, unnamed)
 }
 
-/// A video met while scoring: its id and title, its score so far, and
-/// the terms it shares (positions in the terms, ascending).
+/// A video met while scoring, as its holder named it: its place in the
+/// index, or its id where it was read from a page's text.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Listed(u32, u32),
+    Read(VideoId),
+}
+
+/// A video met while scoring: who it is (and its title, when read from
+/// the text), its score so far, and the terms it shares (positions in the
+/// terms, ascending).
 struct Met {
-    id: VideoId,
-    title: String,
+    key: Key,
+    title: Option<String>,
     score: f64,
     shared: Vec<usize>,
 }

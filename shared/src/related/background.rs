@@ -89,6 +89,17 @@ impl<'v> VideoRef<'v> {
     }
 }
 
+/// A background video holding a word, as [`Background::each_holder`]
+/// gives it.
+#[derive(Clone, Copy)]
+pub(crate) enum Holder<'v> {
+    /// Named by the postings: the video at position `at` of index page
+    /// `page`, its row not yet read.
+    Listed { page: u32, at: u32 },
+    /// Found on a page's text: its id and title.
+    Read(VideoRef<'v>, &'v str),
+}
+
 /// The archive's page table and the index opened on it: made once per
 /// question, for the foreground and the background alike.
 pub(crate) struct Opened {
@@ -360,39 +371,35 @@ impl<'a> Background<'a> {
     }
 
     /// Calls `each` with every background video saying `word` in the
-    /// fields, as (its id, its title): named by the postings where they
-    /// name them in these fields, found on the page's text otherwise.
+    /// fields: on a page counted from the postings, by its place in the
+    /// index (its row is parsed only if it is shown: [`Background::name`]),
+    /// on a page read, by its id and title. So one video is always named
+    /// the same way.
     /// Nothing is copied per holder (a common word has thousands).
-    pub fn each_holder(&self, word: &str, each: &mut dyn FnMut(VideoRef, &str)) {
+    pub fn each_holder(&self, word: &str, each: &mut dyn FnMut(Holder)) {
         for v in self.read.iter().filter(|v| v.words.contains_key(word)) {
-            each(VideoRef::of(&v.id), &v.title);
+            each(Holder::Read(VideoRef::of(&v.id), &v.title));
         }
         let postings = match self.postings(word) {
             Ok(p) => p,
             Err(()) => {
-                for (id, title) in self.whole_page_words(word) {
-                    each(VideoRef::of(&id), &title);
+                for (page, at) in self.whole_page_words(word) {
+                    each(Holder::Listed { page, at });
                 }
                 return;
             }
         };
         for p in postings {
-            let rows = self.index.as_ref().and_then(|i| i.raw.page_rows(p.page));
-            match p.named_in(self.fields).zip(rows) {
-                Some((positions, rows)) => {
-                    for r in positions.iter().filter_map(|&i| rows.get(i as usize)) {
-                        let id = VideoRef {
-                            site: &r.site,
-                            channel: &r.channel,
-                            slug: &r.slug,
-                        };
-                        each(id, &r.title);
+            match p.named_in(self.fields) {
+                Some(positions) => {
+                    for &at in positions.iter() {
+                        each(Holder::Listed { page: p.page, at });
                     }
                 }
                 None => {
                     if let Some(pos) = self.whole.position(p.page) {
-                        for (id, title) in self.page_holders(pos, word) {
-                            each(VideoRef::of(&id), &title);
+                        for at in self.page_holders(pos, word) {
+                            each(Holder::Listed { page: p.page, at });
                         }
                     }
                 }
@@ -400,29 +407,93 @@ impl<'a> Background<'a> {
         }
     }
 
-    /// The videos of whole page `pos` saying `word`, its text read once
-    /// (and kept for the next word).
-    fn page_holders(&self, pos: usize, word: &str) -> Vec<(VideoId, String)> {
+    /// The id and title of the video at position `at` of index page
+    /// `page` (a [`Holder::Listed`]): from its row, or, when the rows
+    /// cannot be read, from the page's own text, which the index vouches
+    /// is the text it was built from. The error names the page.
+    pub fn name(&self, page: u32, at: u32) -> Result<(VideoId, String), String> {
+        let row = self
+            .index
+            .as_ref()
+            .and_then(|i| i.raw.page_rows(page))
+            .and_then(|rows| rows.get(at as usize));
+        if let Some(r) = row {
+            let id = VideoId {
+                site: r.site.clone(),
+                channel: r.channel.clone(),
+                slug: r.slug.clone(),
+            };
+            return Ok((id, r.title.clone()));
+        }
+        let p = self
+            .whole
+            .position(page)
+            .map(|pos| &self.pages[pos])
+            .ok_or_else(|| format!("index page {page} is not in the page table"))?;
+        let site = &self.archive.sites()[p.site];
+        let text = site
+            .transcript_page(&p.channel, p.page)
+            .map_err(|e| format!("{}/{} page {}: {e}", site.id(), p.channel, p.page))?;
+        let v = text.videos.get(at as usize).ok_or_else(|| {
+            format!(
+                "{}/{} page {}: no video at position {at}, where the index has one; rebuild the index",
+                site.id(),
+                p.channel,
+                p.page
+            )
+        })?;
+        let id = VideoId {
+            site: site.id().to_string(),
+            channel: p.channel.clone(),
+            slug: v.slug.clone(),
+        };
+        Ok((id, v.title.clone()))
+    }
+
+    /// Where the index lists video `id`, as a [`Holder::Listed`] names it:
+    /// (page, position); `None` when it does not.
+    pub fn listed_at(&self, id: &VideoId) -> Option<(u32, u32)> {
+        let (page, at) = self
+            .index
+            .as_ref()?
+            .raw
+            .locate(&id.site, &id.channel, &id.slug)?;
+        Some((page, at as u32))
+    }
+
+    /// The positions on whole page `pos` of its videos saying `word`,
+    /// its text read once (and kept for the next word). The index vouches
+    /// the page is the one it was built from, so a position on its text
+    /// is the position of the video's row.
+    fn page_holders(&self, pos: usize, word: &str) -> Vec<u32> {
         let mut kept = self.lazily.borrow_mut();
         let videos = kept.entry(pos).or_insert_with(|| {
             let p = &self.pages[pos];
             let site = &self.archive.sites()[p.site];
             self.read_page(site.as_ref(), p, None).unwrap_or_default()
         });
-        videos
-            .iter()
-            .filter(|v| v.words.contains_key(word))
-            .map(|v| (v.id.clone(), v.title.clone()))
+        (0..)
+            .zip(videos.iter())
+            .filter(|(_, v)| v.words.contains_key(word))
+            .map(|(at, _)| at)
             .collect()
     }
 
-    /// The videos of every whole page saying `word`, read from the text:
-    /// for a word whose postings cannot be read.
-    fn whole_page_words(&self, word: &str) -> Vec<(VideoId, String)> {
-        let positions: Vec<usize> = self.whole.at.iter().flatten().copied().collect();
-        positions
+    /// The videos of every whole page saying `word`, as (index page id,
+    /// position), read from the text: for a word whose postings cannot be
+    /// read.
+    fn whole_page_words(&self, word: &str) -> Vec<(u32, u32)> {
+        let pages: Vec<(u32, usize)> = (0..)
+            .zip(self.whole.at.iter())
+            .filter_map(|(id, pos)| Some((id, (*pos)?)))
+            .collect();
+        pages
             .into_iter()
-            .flat_map(|pos| self.page_holders(pos, word))
+            .flat_map(|(id, pos)| {
+                self.page_holders(pos, word)
+                    .into_iter()
+                    .map(move |at| (id, at))
+            })
             .collect()
     }
 
