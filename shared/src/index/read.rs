@@ -197,15 +197,18 @@ impl RawIndex {
     /// The number of `word` in the vocabulary (its line in `terms.txt`,
     /// whose lines ascend as the term dictionary's keys do).
     pub fn number(&self, word: &str) -> Option<u32> {
-        let words = self.numbered()?.len() as u32 - 1;
-        let mut lo = 0;
-        let mut hi = words;
+        let starts = self.numbered()?;
+        let line = |n: usize| {
+            self.vocabulary
+                .get(starts[n] as usize..starts[n + 1] as usize - 1)
+        };
+        let (mut lo, mut hi) = (0, starts.len() - 1);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match self.word(mid)?.as_bytes().cmp(word.as_bytes()) {
+            match line(mid)?.cmp(word.as_bytes()) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(mid),
+                std::cmp::Ordering::Equal => return Some(mid as u32),
             }
         }
         None
@@ -374,6 +377,13 @@ impl RawIndex {
             (Some(held), Some(n)) => held.census(n, f),
             _ => self.census_from_postings(word, f),
         }
+    }
+
+    /// [`RawIndex::census`] of word number `n` (see [`RawIndex::word`]),
+    /// from `held.bin`; `None` when that file is missing or damaged (then
+    /// ask by the word).
+    pub fn census_numbered(&self, n: u32, f: Fields) -> Option<u64> {
+        self.held()?.census(n, f)
     }
 
     /// [`RawIndex::census`] as the word's postings give it, page by page

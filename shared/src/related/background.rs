@@ -542,6 +542,15 @@ impl Whole {
         self.at.get(id as usize).copied().flatten()
     }
 
+    /// The census of word number `n` on these pages, when they are every
+    /// transcript page of `index` (so it is the index's own); `None`
+    /// otherwise, or when the index cannot say.
+    pub fn census_of(&self, index: &Index, n: u32) -> Option<u64> {
+        self.every
+            .then(|| index.raw.census_numbered(n, self.fields))
+            .flatten()
+    }
+
     /// The videos posting `p` says hold its word in the fields, when its
     /// page is one of these (the census, taken one posting at a time).
     pub fn units(&self, p: &PostingView) -> u64 {

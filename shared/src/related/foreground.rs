@@ -137,7 +137,7 @@ impl Foreground {
             index.filter(|_| matches!(counting, Counting::Cheaper | Counting::Lists))
         {
             found.retain(|p| !fg.count_lists(index, p, fields, &mut listed));
-            fg.add_listed(index, &listed);
+            fg.add_listed(index, &listed, (census.0, &mut *census.1));
         }
         let indexed_bytes: u64 = found
             .iter()
@@ -207,11 +207,21 @@ impl Foreground {
     }
 
     /// Adds the counts taken from the word lists (by word number) to
-    /// `words`.
-    fn add_listed(&mut self, index: &Index, listed: &[u32]) {
-        for (n, &count) in listed.iter().enumerate().filter(|(_, &c)| c > 0) {
-            if let Some(word) = index.raw.word(n as u32) {
+    /// `words`, and each word's census of the background's `whole` pages
+    /// to `census` when the index's census is theirs (taken by number
+    /// here, so the background need not look the word up again).
+    fn add_listed(
+        &mut self,
+        index: &Index,
+        listed: &[u32],
+        (whole, census): (&Whole, &mut FxHashMap<String, u64>),
+    ) {
+        for (n, &count) in (0..).zip(listed).filter(|(_, &c)| c > 0) {
+            if let Some(word) = index.raw.word(n) {
                 *self.words.entry(word.to_string()).or_default() += u64::from(count);
+                if let Some(c) = whole.census_of(index, n) {
+                    census.insert(word.to_string(), c);
+                }
             }
         }
     }
@@ -384,6 +394,9 @@ const THREADS: usize = 4;
 /// Threads for `jobs` jobs: as many as the machine runs at once, at most
 /// [`THREADS`], at most `jobs`, at least one.
 fn workers(jobs: usize) -> usize {
+    if jobs <= 1 {
+        return 1; // without asking the machine, which reads cgroup files
+    }
     std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, THREADS)

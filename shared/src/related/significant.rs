@@ -139,9 +139,7 @@ pub fn significant_terms(
     bg.know(census);
     bg.read(&filters, wanted);
     unreadable.extend(bg.unreadable.iter().cloned());
-    let mut terms = score(&fg, &bg, foreground);
-    let terms_total = terms.len();
-    terms.truncate(limit);
+    let (mut terms, terms_total) = score(&fg, &bg, foreground, limit);
     for t in &mut terms {
         t.search = with_word(archive, request, &t.word);
     }
@@ -160,44 +158,47 @@ pub fn significant_terms(
     })
 }
 
-/// The scored words, highest first (ties: more foreground videos, then
-/// the word), those no more common in F than in B left out.
+/// The `limit` highest scored words, highest first (ties: more
+/// foreground videos, then the word), those no more common in F than in
+/// B left out; and how many words scored in all.
 fn score(
     fg: &rustc_hash::FxHashMap<String, u64>,
     bg: &Background,
     f: usize,
-) -> Vec<SignificantTerm> {
+    limit: usize,
+) -> (Vec<SignificantTerm>, usize) {
     let (f, b) = (f as f64, bg.videos as f64);
-    let mut terms: Vec<SignificantTerm> = bg_words(bg)
-        .into_iter()
+    let mut terms: Vec<SignificantTerm> = bg
+        .wanted()
+        .iter()
         .filter_map(|word| {
-            let fg_n = fg[&word];
-            let bg_n = bg.count(&word);
+            let fg_n = fg[word];
+            let bg_n = bg.count(word);
             let (fs, bs) = (fg_n as f64 / f, bg_n as f64 / b);
             (fs > bs).then(|| SignificantTerm {
                 score: (fs - bs) * fs / bs,
-                word,
+                word: word.clone(),
                 fg: fg_n,
                 bg: bg_n,
                 search: None,
             })
         })
         .collect();
-    // Unstable is exact here: the word breaks every tie.
-    terms.sort_unstable_by(|a, b| {
+    let total = terms.len();
+    // The order is total (the word breaks every tie), so the words kept
+    // and their order do not depend on the set's iteration order.
+    let order = |a: &SignificantTerm, b: &SignificantTerm| {
         b.score
             .total_cmp(&a.score)
             .then(b.fg.cmp(&a.fg))
             .then(a.word.cmp(&b.word))
-    });
-    terms
-}
-
-/// The words the background was asked to count, in order.
-fn bg_words(bg: &Background) -> Vec<String> {
-    let mut words: Vec<String> = bg.wanted().iter().cloned().collect();
-    words.sort();
-    words
+    };
+    if terms.len() > limit {
+        terms.select_nth_unstable_by(limit - 1, order);
+        terms.truncate(limit);
+    }
+    terms.sort_unstable_by(order);
+    (terms, total)
 }
 
 /// The share link of `request` AND `word`, at the archive's own origin;
