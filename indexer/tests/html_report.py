@@ -35,7 +35,12 @@ def run(*args):
 
 
 def browser(*args):
-    flags = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]
+    # The pages are local files: nothing in the background may reach for
+    # the network (a CI host without it waits out each lookup).
+    flags = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+             "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--disable-extensions", "--disable-breakpad",
+             "--dns-prefetch-disable"]
     return subprocess.run([chromium, *flags, *args], capture_output=True, text=True, timeout=120)
 
 
