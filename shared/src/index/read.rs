@@ -373,9 +373,9 @@ impl RawIndex {
     /// it page by page; `None` if they are damaged. Asked again, it is
     /// answered from a memo.
     pub fn census(&self, word: &str, f: Fields) -> Option<u64> {
-        match (self.held(), self.number(word)) {
-            (Some(held), Some(n)) => held.census(n, f),
-            _ => self.census_from_postings(word, f),
+        match self.held().and(self.number(word)) {
+            Some(n) => self.census_numbered(n, f),
+            None => self.census_from_postings(word, f),
         }
     }
 
