@@ -74,8 +74,8 @@
 //!    stamp or by hashing them, `index::reuse`); the proof is
 //!    in [`index`]. Pinned by
 //!    `the_index_only_prunes_a_fresh_index_reads_fewer_pages_for_the_same_hits`
-//!    and the other stale-index cases in `indexer/tests/index.rs` and
-//!    `indexer/tests/spans.rs` (`a_video_moved_within_its_page_is_found_by_reading_the_whole_page`,
+//!    and the other stale-index cases in `indexer/tests/suite/index.rs` and
+//!    `indexer/tests/suite/spans.rs` (`a_video_moved_within_its_page_is_found_by_reading_the_whole_page`,
 //!    `a_remote_page_changed_behind_an_unchanged_manifest_is_refused_never_misread`),
 //!    `the_page_prefilter_never_changes_a_hit`,
 //!    `a_page_rewritten_with_the_same_bytes_is_reused_after_hashing_and_an_edited_one_is_read`,
@@ -125,7 +125,7 @@
 //! 8. **Never destroy what the project did not write.** A command replaces
 //!    a folder only when it holds this project's marker of the same kind,
 //!    and refuses anything else before writing a byte. Enforced by
-//!    [`output`]. Pinned by `indexer/tests/ownership.rs`.
+//!    [`output`]. Pinned by `indexer/tests/suite/ownership.rs`.
 //! 9. **Aliases and curated tags belong to their site.** An alias fires,
 //!    and a tag label resolves, only on the site whose `aliases.json` or
 //!    `tags.json` publishes it, so a hub answers for each member what that

@@ -1,5 +1,5 @@
 //! The developers' tools are all in `archilyzer-dev` (the command line
-//! people install has none of them: indexer/tests/first_run.rs).
+//! people install has none of them: indexer/tests/suite/first_run.rs).
 
 use std::process::Command;
 

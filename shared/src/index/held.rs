@@ -22,7 +22,7 @@
 //! Promise: [`Held::census`] is exactly what summing the word's postings
 //! over the transcript pages gives ([`super::RawIndex::census`] asks it
 //! first and walks the postings only when this file is missing or
-//! damaged; `indexer/tests/index.rs` compares the two for every word).
+//! damaged; `indexer/tests/suite/index.rs` compares the two for every word).
 
 use super::fields::{Census, Fields};
 use super::{files, IndexError};

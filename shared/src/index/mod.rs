@@ -155,7 +155,7 @@
 //!    exclude's words are all held by it per the postings. Anything else
 //!    reads the span (point 5). So a place, like a span, saves bytes but
 //!    never stands in for text it does not hold
-//!    (`indexer/tests/spans.rs`:
+//!    (`indexer/tests/suite/spans.rs`:
 //!    `a_stale_place_falls_back_and_answers_as_a_full_scan_does`).
 //!
 //! So a fresh, stale, foreign or corrupt index changes only how many bytes

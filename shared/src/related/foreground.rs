@@ -51,7 +51,7 @@ pub(super) type Matched = BTreeMap<(String, String, u32), HashSet<String>>;
 const TEXT_BELOW: u64 = 4;
 
 /// How the matched videos' words are counted: each way gives the same
-/// counts (`indexer/tests/related.rs` runs them all).
+/// counts (`indexer/tests/suite/related.rs` runs them all).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Counting {
     /// From the word lists where the index vouches, and elsewhere on

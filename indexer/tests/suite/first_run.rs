@@ -4,7 +4,7 @@
 //! how many matches are mirrors, and a local share link says where it
 //! opens.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

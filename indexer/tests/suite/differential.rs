@@ -5,7 +5,7 @@
 //! without filters), the indexed answer equals the full scan, always.
 //! `PROPTEST_CASES` sets how many archives (default 6).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

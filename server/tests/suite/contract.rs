@@ -4,7 +4,7 @@
 //! Python client in both eras, on the test archive here and on TWIML in
 //! CI (`.ci/run`).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

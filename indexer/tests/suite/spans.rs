@@ -4,7 +4,7 @@
 //! bytes are not the ones indexed sends the read back to the whole page,
 //! so every stale case still answers exactly as a full scan does.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

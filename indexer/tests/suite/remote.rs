@@ -1,7 +1,7 @@
 //! Remote and hub readers against a real HTTP server on 127.0.0.1 serving
 //! a generated archive, with injected faults.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! the same with the index fresh, stale, absent, and under a filter that
 //! cuts pages in two (so both the census path and the text path run).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;

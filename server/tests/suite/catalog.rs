@@ -1,7 +1,7 @@
 //! The catalog tools on a cited-only site and on a hub: each says what
 //! kind of corpus it is and where reports live.
 
-mod common;
+use crate::common;
 
 use archilyzer_core::source::SourceHandle;
 use common::{context as ctx, run, testdata};

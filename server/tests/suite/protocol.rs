@@ -3,7 +3,7 @@
 //! and the 2025 `initialize` handshake. The checks live in
 //! `mcp_client.py`; this test builds the index it needs and runs it.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

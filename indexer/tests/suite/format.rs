@@ -2,7 +2,7 @@
 //! and readers treat versions, unknown fields and missing files as
 //! documented.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

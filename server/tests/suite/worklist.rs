@@ -3,7 +3,7 @@
 //! corpus trailer) fits `max_chars`, and the pages after the first are
 //! filled with rows.
 
-mod common;
+use crate::common;
 
 use common::{alpha_context, run};
 use serde_json::{json, Value};

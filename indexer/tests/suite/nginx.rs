@@ -10,7 +10,7 @@
 //! (`ARCHILYZER_NGINX`, else `/usr/sbin/nginx`, else `PATH`) it skips and
 //! says so, unless `ARCHILYZER_REQUIRE_NGINX` is set (CI installs it).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

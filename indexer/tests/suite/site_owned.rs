@@ -3,7 +3,7 @@
 //! alone, even when the members publish different aliases and give one
 //! tag id different labels.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

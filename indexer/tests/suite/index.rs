@@ -2,7 +2,7 @@
 //! gives the same hits as a full scan (invariants 1-4 of archilyzer_core's crate docs),
 //! and builds are incremental and atomic.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! read gives the digest and the file to edit, and reply sends nothing
 //! and answers the command to run.
 
-mod common;
+use crate::common;
 
 use archilyzer_mcp::service::Service;
 use archilyzer_mcp::tools::{Context, Output};

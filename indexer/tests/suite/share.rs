@@ -2,7 +2,7 @@
 //! decoded, runs as the very same search; a general tree combines the
 //! video sets of its terms as AND / OR / NOT say.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! ranges, weak or absent `ETag`s, redirects, HTML error pages. Each
 //! answer is the local read's, and every refusal says what the host did.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

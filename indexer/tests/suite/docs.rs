@@ -3,7 +3,7 @@
 //! field `search --json` prints is named in its `--json` row. (The
 //! commands the docs show are run by `scripts/docs_commands.py` in CI.)
 
-mod doc_sections;
+use crate::doc_sections;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! resolves to a corpus (the default's own site, or a site probed over
 //! HTTP), and a hostile link is refused naming the part that is wrong.
 
-mod common;
+use crate::common;
 
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::query::Request;

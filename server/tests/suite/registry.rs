@@ -2,7 +2,7 @@
 //! by `registry_check.py` against the registry's schema (a copy kept in
 //! `server/tests/registry/`) and against the code.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! at once, naming how to choose one, and its log lines carry no colour
 //! codes (an MCP client keeps its server's stderr in a log file).
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

@@ -3,7 +3,7 @@
 //! on disk, a manifest or handle tries to escape the archive, queries and
 //! regexes past their limits, and pages built to exhaust memory.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

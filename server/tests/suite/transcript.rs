@@ -3,7 +3,7 @@
 //! files), covering each rule of the tool, and the real yt-dlp from PyPI
 //! found by the discovery code.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

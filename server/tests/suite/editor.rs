@@ -4,7 +4,7 @@
 //! on: the request bodies, the key facts in the texts, and that nothing is
 //! sent when an argument is wrong.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -2,7 +2,7 @@
 //! enumerate_matches' counts, binned by the dates the worklist gives; its
 //! hours are the summaries' lengths; its answer fits the budget.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! `archilyzer-index import` and `stats`, run as the real binary.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};
