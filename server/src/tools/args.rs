@@ -45,13 +45,7 @@ fn without_null(v: &mut Value) {
             if map.get("default") == Some(&Value::Null) {
                 map.remove("default");
             }
-            let null = serde_json::json!({"type": "null"});
-            let nullable = map
-                .get("anyOf")
-                .and_then(Value::as_array)
-                .filter(|any| any.len() == 2 && any.contains(&null))
-                .and_then(|any| any.iter().find(|s| **s != null).cloned());
-            if let Some(Value::Object(inner)) = nullable {
+            if let Some(inner) = crate::output::option_of(map).cloned() {
                 map.remove("anyOf");
                 for (k, v) in inner {
                     map.entry(k).or_insert(v);

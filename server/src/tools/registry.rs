@@ -489,4 +489,65 @@ mod tests {
             }
         }
     }
+
+    /// Every `oneOf` in a schema, at any depth.
+    fn one_ofs(v: &serde_json::Value, found: &mut Vec<serde_json::Value>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                found.extend(map.get("oneOf").cloned());
+                map.values().for_each(|v| one_ofs(v, found));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| one_ofs(v, found)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn output_schemas_are_cheap_to_validate_no_ref_no_const_choice_no_nullable_any_of() {
+        for t in TOOLS.iter() {
+            let text = t.output.to_string();
+            assert!(
+                !text.contains("\"$ref\""),
+                "{}: a $ref left: {text}",
+                t.name
+            );
+            assert!(
+                !text.contains("{\"type\":\"null\"}"),
+                "{}: an optional value as anyOf: {text}",
+                t.name
+            );
+            let mut found = Vec::new();
+            one_ofs(&t.output, &mut found);
+            for branches in found {
+                // A tagged union (objects told apart by a `kind`) stays a oneOf.
+                assert!(
+                    branches
+                        .as_array()
+                        .is_some_and(|b| b.iter().all(|b| b["type"] == "object")),
+                    "{}: a choice of strings left as a oneOf: {branches}",
+                    t.name
+                );
+            }
+        }
+        let search = &find("search_transcripts").unwrap().output;
+        let scope = &search["properties"]["videos"]["items"]["properties"]["hits"]["items"]
+            ["properties"]["scope"];
+        assert_eq!(scope["enum"][0], "transcripts", "{scope}");
+        assert!(
+            scope["description"]
+                .as_str()
+                .is_some_and(|d| d.contains("`transcripts`: Captions.")),
+            "each choice keeps its doc: {scope}"
+        );
+        let platform = &search["properties"]["videos"]["items"]["properties"]["platform"];
+        assert_eq!(
+            platform["type"],
+            serde_json::json!(["string", "null"]),
+            "{platform}"
+        );
+        assert_eq!(
+            platform["enum"].as_array().and_then(|e| e.last()),
+            Some(&serde_json::Value::Null)
+        );
+    }
 }
