@@ -107,21 +107,25 @@ fn held<T>(entries: &[Entry<T>]) -> usize {
     entries.iter().map(|(_, _, _, bytes)| bytes).sum()
 }
 
-/// The key of `shape` on an archive whose page table is `pages`.
+/// The key of `shape` on an archive whose page table is `pages`: a
+/// 128-bit xxh3 of both (kept results live in this process only, so a
+/// fast hash serves; every field is ended by a byte no field holds).
 fn key(pages: &[PageRef], shape: &str) -> String {
-    let mut key = format!("{shape}\n");
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let mut field = |bytes: &[u8]| {
+        h.update(bytes);
+        h.update(&[0xff]);
+    };
+    field(shape.as_bytes());
     for p in pages {
-        key.push_str(&format!(
-            "{}/{:?}/{}/{}:{}:{}\n",
-            p.site,
-            p.layer,
-            p.channel,
-            p.page,
-            p.sha256,
-            p.stamp.as_deref().unwrap_or("")
-        ));
+        field(&(p.site as u64).to_le_bytes());
+        field(p.layer.dir().as_bytes());
+        field(p.channel.as_bytes());
+        field(&p.page.to_le_bytes());
+        field(p.sha256.as_bytes());
+        field(p.stamp.as_deref().unwrap_or("").as_bytes());
     }
-    archilyzer_core::source::sha256_hex(key.as_bytes())
+    format!("{:032x}", h.digest128())
 }
 
 /// Whether every page of `pages` last changed [`SETTLED_SECS`] ago or

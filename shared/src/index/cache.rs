@@ -58,7 +58,12 @@ impl Stamp {
     }
 }
 
-static KEPT_INDEXES: Mutex<Vec<(PathBuf, Stamp, Arc<RawIndex>)>> = Mutex::new(Vec::new());
+/// One kept index: empty while its first load runs (or after that load
+/// failed), so a second caller waits for the load under way rather than
+/// reading every file again beside it.
+type Slot = Arc<Mutex<Option<Arc<RawIndex>>>>;
+
+static KEPT_INDEXES: Mutex<Vec<(PathBuf, Stamp, Slot)>> = Mutex::new(Vec::new());
 
 /// Whether a kept index is warmed as soon as it is loaded ([`keep_warm`]).
 static WARM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -82,33 +87,48 @@ pub fn lookups() -> (u64, u64) {
 }
 
 /// The index in `dir`: the kept one if its files are unchanged, else
-/// loaded now (and kept). Errors are never kept.
+/// loaded now (and kept). Callers asking for the same unchanged index at
+/// once share one load: the first reads the files, the others wait for it
+/// (a server's first question, asked as it starts, waits for the load the
+/// server began at start instead of doing it again). Errors are never
+/// kept: after a failed load, the next caller tries again.
 pub fn load(dir: &Path) -> Result<Arc<RawIndex>, IndexError> {
-    let Some(stamp) = Stamp::of(dir) else {
+    let Some(stamp) = Stamp::of(dir).filter(Stamp::settled) else {
+        MISSES.fetch_add(1, Ordering::Relaxed);
         return RawIndex::load(dir).map(Arc::new);
     };
-    {
-        let kept = KEPT_INDEXES.lock().unwrap();
-        if let Some((_, _, raw)) = kept.iter().find(|(d, s, _)| d == dir && *s == stamp) {
-            HITS.fetch_add(1, Ordering::Relaxed);
-            return Ok(Arc::clone(raw));
-        }
+    let slot = slot_for(dir, &stamp);
+    let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(raw) = held.as_ref() {
+        HITS.fetch_add(1, Ordering::Relaxed);
+        return Ok(Arc::clone(raw));
     }
     MISSES.fetch_add(1, Ordering::Relaxed);
     let raw = Arc::new(RawIndex::load(dir)?);
-    if stamp.settled() && Stamp::of(dir).as_ref() == Some(&stamp) {
-        let mut kept = KEPT_INDEXES.lock().unwrap();
-        kept.retain(|(d, _, _)| d != dir);
-        if kept.len() >= KEPT {
-            kept.remove(0);
-        }
-        kept.push((dir.to_path_buf(), stamp, Arc::clone(&raw)));
+    if Stamp::of(dir).as_ref() == Some(&stamp) {
+        *held = Some(Arc::clone(&raw));
         if WARM.load(Ordering::Relaxed) {
             let warming = Arc::clone(&raw);
             std::thread::spawn(move || warming.warm());
         }
     }
     Ok(raw)
+}
+
+/// The slot of the index in `dir` with files `stamp`, made (and the
+/// folder's older slot dropped) if there is none.
+fn slot_for(dir: &Path, stamp: &Stamp) -> Slot {
+    let mut kept = KEPT_INDEXES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, slot)) = kept.iter().find(|(d, s, _)| d == dir && s == stamp) {
+        return Arc::clone(slot);
+    }
+    kept.retain(|(d, _, _)| d != dir);
+    if kept.len() >= KEPT {
+        kept.remove(0);
+    }
+    let slot = Slot::default();
+    kept.push((dir.to_path_buf(), stamp.clone(), Arc::clone(&slot)));
+    slot
 }
 
 #[cfg(test)]
@@ -140,5 +160,44 @@ mod tests {
         assert_ne!(Stamp::of(dir.path()), Some(first));
         std::fs::remove_file(dir.path().join(files::VIDEOS)).unwrap();
         assert_eq!(Stamp::of(dir.path()), None, "a missing file is no stamp");
+    }
+
+    /// Sets every file of the index in `dir` a minute in the past, so the
+    /// index counts as settled (and is kept).
+    fn settle(dir: &Path) {
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        for name in files::ALL {
+            let f = std::fs::File::options().write(true).open(dir.join(name));
+            f.unwrap().set_modified(old).unwrap();
+        }
+    }
+
+    #[test]
+    fn callers_asking_at_once_for_one_index_share_one_load() {
+        let site = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/archive/alpha");
+        let handle = crate::source::SourceHandle::local(site.as_ref());
+        let archive = crate::archive::Archive::open(&handle, &Default::default()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        crate::index::build(&archive, dir.path(), &|_| {}).unwrap();
+        settle(dir.path());
+        let start = Arc::new(std::sync::Barrier::new(4));
+        let callers: Vec<_> = (0..4)
+            .map(|_| {
+                let (start, dir) = (Arc::clone(&start), dir.path().to_path_buf());
+                std::thread::spawn(move || {
+                    start.wait();
+                    load(&dir).unwrap()
+                })
+            })
+            .collect();
+        let loads: Vec<_> = callers.into_iter().map(|t| t.join().unwrap()).collect();
+        assert!(
+            loads.iter().all(|l| Arc::ptr_eq(l, &loads[0])),
+            "every caller got the one index loaded, none loaded its own"
+        );
+        assert!(
+            Arc::ptr_eq(&load(dir.path()).unwrap(), &loads[0]),
+            "and it is kept"
+        );
     }
 }
