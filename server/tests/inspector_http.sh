@@ -3,17 +3,33 @@
 # `archilyzer-mcp --http` on loopback with no token set: it lists the tools
 # and calls one; then the Python `mcp` client does the same in both eras.
 # Usage: bash server/tests/inspector_http.sh MCP_BINARY ARCHIVE_DIR INDEX_DIR [PYTHON]
-# Installs the Inspector (pinned) into a temporary folder with npm.
+#        bash server/tests/inspector_http.sh --install-only NPM_DIR
+# Installs the Inspector (pinned) into a temporary folder with npm, or
+# uses the one in $ARCHILYZER_NPM_DIR/inspector (CI installs it there with
+# --install-only while it builds).
 set -euo pipefail
+install() { # DIR
+    mkdir -p "$1"
+    (cd "$1" && npm install --silent --no-audit --no-fund @modelcontextprotocol/inspector@0.15.0 >/dev/null)
+}
+if [ "${1:-}" = "--install-only" ]; then
+    install "$2/inspector"
+    exit 0
+fi
 mcp=$1 archive=$2 index=$3 py=${4:-.venv/bin/python}
 work=$(mktemp -d)
 trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
-(cd "$work" && npm install --silent --no-audit --no-fund @modelcontextprotocol/inspector@0.15.0 >/dev/null)
+inspector=$work
+if [ -x "${ARCHILYZER_NPM_DIR:-/nonexistent}/inspector/node_modules/.bin/mcp-inspector" ]; then
+    inspector=$ARCHILYZER_NPM_DIR/inspector
+else
+    install "$work"
+fi
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$mcp" --local "$archive" --index "$index" --http "127.0.0.1:$port" 2>"$work/server.log" &
 server=$!
 for _ in $(seq 100); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
-inspect() { "$work/node_modules/.bin/mcp-inspector" --cli "http://127.0.0.1:$port/mcp" --transport http "$@"; }
+inspect() { "$inspector/node_modules/.bin/mcp-inspector" --cli "http://127.0.0.1:$port/mcp" --transport http "$@"; }
 # Answers go through files: tools/list, output schemas included, is larger
 # than one command-line argument may be.
 inspect --method tools/list >"$work/tools.json"
