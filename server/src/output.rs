@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// What every structured answer holds: the tool's own fields, the corpus
 /// that answered ([`crate::tool::finish`] adds it), and what the size
@@ -60,21 +60,29 @@ pub fn of<T: JsonSchema>() -> Value {
 /// of prose: a line break inside a paragraph becomes a space, and a
 /// rustdoc link (`` [`name`] ``) plain code (`` `name` ``).
 pub(crate) fn plain_descriptions(v: &mut Value) {
+    each_object(v, &mut |map| {
+        if let Some(Value::String(d)) = map.get_mut("description") {
+            let paragraphs: Vec<String> = d
+                .split("\n\n")
+                .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
+                .collect();
+            *d = paragraphs
+                .join("\n\n")
+                .replace("[`", "`")
+                .replace("`]", "`");
+        }
+    });
+}
+
+/// Calls `f` on every object of a schema, at any depth, each before the
+/// objects inside it (so what `f` moves into an object is visited too).
+pub(crate) fn each_object(v: &mut Value, f: &mut impl FnMut(&mut Map<String, Value>)) {
     match v {
         Value::Object(map) => {
-            if let Some(Value::String(d)) = map.get_mut("description") {
-                let paragraphs: Vec<String> = d
-                    .split("\n\n")
-                    .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
-                    .collect();
-                *d = paragraphs
-                    .join("\n\n")
-                    .replace("[`", "`")
-                    .replace("`]", "`");
-            }
-            map.values_mut().for_each(plain_descriptions);
+            f(map);
+            map.values_mut().for_each(|v| each_object(v, f));
         }
-        Value::Array(items) => items.iter_mut().for_each(plain_descriptions),
+        Value::Array(items) => items.iter_mut().for_each(|v| each_object(v, f)),
         _ => {}
     }
 }
@@ -84,40 +92,36 @@ pub(crate) fn plain_descriptions(v: &mut Value) {
 /// `enum` of those strings, each variant's doc appended to the
 /// description: one lookup for a validator instead of a trial per branch.
 pub(crate) fn choices_as_enums(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            let choices = map
-                .get("oneOf")
-                .and_then(Value::as_array)
-                .and_then(|branches| {
-                    branches
-                        .iter()
-                        .map(string_choice)
-                        .collect::<Option<Vec<_>>>()
-                });
-            if let Some(choices) = choices {
-                let listed: Vec<String> = choices
+    each_object(v, &mut |map| {
+        let choices = map
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .and_then(|branches| {
+                branches
                     .iter()
-                    .map(|(value, doc)| match doc {
-                        Some(doc) => format!("`{value}`: {doc}"),
-                        None => format!("`{value}`"),
-                    })
-                    .collect();
-                let values: Vec<Value> = choices.iter().map(|(v, _)| (*v).into()).collect();
-                let description = match map.get("description").and_then(Value::as_str) {
-                    Some(d) => format!("{d} One of: {}", listed.join("; ")),
-                    None => format!("One of: {}", listed.join("; ")),
-                };
-                map.remove("oneOf");
-                map.insert("type".into(), "string".into());
-                map.insert("enum".into(), values.into());
-                map.insert("description".into(), description.into());
-            }
-            map.values_mut().for_each(choices_as_enums);
-        }
-        Value::Array(items) => items.iter_mut().for_each(choices_as_enums),
-        _ => {}
-    }
+                    .map(string_choice)
+                    .collect::<Option<Vec<_>>>()
+            });
+        let Some(choices) = choices else {
+            return;
+        };
+        let listed: Vec<String> = choices
+            .iter()
+            .map(|(value, doc)| match doc {
+                Some(doc) => format!("`{value}`: {doc}"),
+                None => format!("`{value}`"),
+            })
+            .collect();
+        let values: Vec<Value> = choices.iter().map(|(v, _)| (*v).into()).collect();
+        let description = match map.get("description").and_then(Value::as_str) {
+            Some(d) => format!("{d} One of: {}", listed.join("; ")),
+            None => format!("One of: {}", listed.join("; ")),
+        };
+        map.remove("oneOf");
+        map.insert("type".into(), "string".into());
+        map.insert("enum".into(), values.into());
+        map.insert("description".into(), description.into());
+    });
 }
 
 /// One branch of a choice of strings: `{"const": "x"}`, with at most a
@@ -138,28 +142,21 @@ fn string_choice(branch: &Value) -> Option<(&str, Option<&str>)> {
 /// `minimum`, `items`) apply only to values of their own type, so a
 /// `null` passes them as it passed the `anyOf`.
 pub(crate) fn nullable_as_type(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            map.values_mut().for_each(nullable_as_type);
-            let inner = option_of(map).filter(|s| plain(s)).cloned();
-            if let Some(mut inner) = inner {
-                map.remove("anyOf");
-                add_null(&mut inner);
-                for (k, v) in inner {
-                    map.entry(k).or_insert(v);
-                }
-            }
+    each_object(v, &mut |map| {
+        let Some(mut inner) = option_of(map).filter(|s| plain(s)).cloned() else {
+            return;
+        };
+        map.remove("anyOf");
+        add_null(&mut inner);
+        for (k, v) in inner {
+            map.entry(k).or_insert(v);
         }
-        Value::Array(items) => items.iter_mut().for_each(nullable_as_type),
-        _ => {}
-    }
+    });
 }
 
 /// The schema of `T` in schemars' schema of an `Option<T>`:
 /// `anyOf: [T, {"type": "null"}]`.
-pub(crate) fn option_of(
-    schema: &serde_json::Map<String, Value>,
-) -> Option<&serde_json::Map<String, Value>> {
+pub(crate) fn option_of(schema: &Map<String, Value>) -> Option<&Map<String, Value>> {
     let null = serde_json::json!({"type": "null"});
     schema
         .get("anyOf")
@@ -170,7 +167,7 @@ pub(crate) fn option_of(
 }
 
 /// A schema that states a `type` and composes nothing.
-fn plain(schema: &serde_json::Map<String, Value>) -> bool {
+fn plain(schema: &Map<String, Value>) -> bool {
     schema.contains_key("type")
         && !["anyOf", "oneOf", "allOf", "not", "$ref", "const", "if"]
             .iter()
@@ -179,7 +176,7 @@ fn plain(schema: &serde_json::Map<String, Value>) -> bool {
 
 /// `null` added to a plain schema's `type` (and `enum`, which would
 /// otherwise refuse it).
-fn add_null(schema: &mut serde_json::Map<String, Value>) {
+fn add_null(schema: &mut Map<String, Value>) {
     let types = match schema.remove("type") {
         Some(Value::Array(mut types)) => {
             types.push("null".into());
@@ -199,19 +196,14 @@ fn add_null(schema: &mut serde_json::Map<String, Value>) {
 /// (the TypeScript SDK's Ajv) warn about each; `type` and `minimum` say
 /// what a client needs.
 pub(crate) fn without_number_formats(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            let numeric = map.get("format").and_then(Value::as_str).is_some_and(|f| {
-                f.starts_with("uint") || f.starts_with("int") || f == "double" || f == "float"
-            });
-            if numeric {
-                map.remove("format");
-            }
-            map.values_mut().for_each(without_number_formats);
+    each_object(v, &mut |map| {
+        let numeric = map.get("format").and_then(Value::as_str).is_some_and(|f| {
+            f.starts_with("uint") || f.starts_with("int") || f == "double" || f == "float"
+        });
+        if numeric {
+            map.remove("format");
         }
-        Value::Array(items) => items.iter_mut().for_each(without_number_formats),
-        _ => {}
-    }
+    });
 }
 
 /// A tool's structured content, from the value of its answer type.

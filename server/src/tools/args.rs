@@ -40,29 +40,24 @@ pub fn schema_of<A: JsonSchema>() -> Value {
 /// argument left out is the absent value; a `null` sent for one is taken
 /// as left out.
 fn without_null(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            if map.get("default") == Some(&Value::Null) {
-                map.remove("default");
-            }
-            if let Some(inner) = crate::output::option_of(map).cloned() {
-                map.remove("anyOf");
-                for (k, v) in inner {
-                    map.entry(k).or_insert(v);
-                }
-            }
-            if let Some(Value::Array(types)) = map.get_mut("type") {
-                types.retain(|t| t != "null");
-                if types.len() == 1 {
-                    let one = types.remove(0);
-                    map.insert("type".into(), one);
-                }
-            }
-            map.values_mut().for_each(without_null);
+    crate::output::each_object(v, &mut |map| {
+        if map.get("default") == Some(&Value::Null) {
+            map.remove("default");
         }
-        Value::Array(items) => items.iter_mut().for_each(without_null),
-        _ => {}
-    }
+        if let Some(inner) = crate::output::option_of(map).cloned() {
+            map.remove("anyOf");
+            for (k, v) in inner {
+                map.entry(k).or_insert(v);
+            }
+        }
+        if let Some(Value::Array(types)) = map.get_mut("type") {
+            types.retain(|t| t != "null");
+            if types.len() == 1 {
+                let one = types.remove(0);
+                map.insert("type".into(), one);
+            }
+        }
+    });
 }
 
 /// A call's arguments, already checked against the schema of `A`, read
