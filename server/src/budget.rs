@@ -30,22 +30,74 @@ pub const MAX_HIT_CHARS: usize = 400;
 
 /// Renders a result so that its text and its structured content together
 /// fit `budget` (what a client counts): `render(room)` writes the text in
-/// `room` characters; the room shrinks by the overflow until both fit
-/// (the structured content lists only what the text shows, so it shrinks
-/// too), down to a room of nothing, where a renderer lists its least
-/// (one row, when rows remain). What still overflows is [`fit_answer`]'s.
+/// `room` characters, its structured content listing only what the text
+/// shows. The room shrinks by the overflow (a cut that changes nothing,
+/// an overflow smaller than a row, is doubled) until an answer fits, down
+/// to a room of nothing, where a renderer lists its least (one row, when
+/// rows remain). The room is then searched back up between the last
+/// answer that overflowed and the first that fit, so no more rows go
+/// than must: the structured content shrinks with the text, and a cut by
+/// the whole overflow goes too far. What still overflows is
+/// [`fit_answer`]'s.
 pub fn fit_whole(budget: usize, render: impl Fn(usize) -> (String, Value)) -> (String, Value) {
-    let mut room = budget;
-    let mut result = render(room);
-    for _ in 0..16 {
-        let size = size(&result.0, &result.1);
-        if size <= budget || room == 0 {
+    let rendered = |room: usize| {
+        let answer = render(room);
+        Probe {
+            room,
+            size: size(&answer.0, &answer.1),
+            answer,
+        }
+    };
+    let mut failing = rendered(budget);
+    let mut cut = failing.size.saturating_sub(budget);
+    let mut shrinks = 0..64;
+    let mut fitting = loop {
+        if failing.size <= budget || failing.room == 0 || shrinks.next().is_none() {
+            return failing.answer;
+        }
+        let probe = rendered(failing.room.saturating_sub(cut));
+        if probe.size <= budget {
+            break probe;
+        }
+        cut = match probe.size == failing.size {
+            true => cut * 2,
+            false => probe.size - budget,
+        };
+        failing = probe;
+    };
+    for step in 0..16 {
+        if failing.room - fitting.room <= 1 {
             break;
         }
-        room = room.saturating_sub(size - budget);
-        result = render(room);
+        let probe = rendered(between(&fitting, &failing, budget, step % 2 == 1));
+        match probe.size <= budget {
+            true => fitting = probe,
+            false => failing = probe,
+        }
     }
-    result
+    fitting.answer
+}
+
+/// An answer rendered in `room`, and its size.
+struct Probe {
+    room: usize,
+    size: usize,
+    answer: (String, Value),
+}
+
+/// A room strictly between `fitting`'s and `failing`'s to try next: where
+/// their sizes put the budget (sizes grow about in step with the room),
+/// or, every other step, the middle, so the gap at least halves.
+fn between(fitting: &Probe, failing: &Probe, budget: usize, middle: bool) -> usize {
+    let gap = failing.room - fitting.room;
+    let guess = match middle {
+        true => gap / 2,
+        false => {
+            let grows = failing.size.saturating_sub(fitting.size).max(1);
+            (budget - fitting.size) * gap / grows
+        }
+    };
+    (fitting.room + guess).clamp(fitting.room + 1, failing.room - 1)
 }
 
 /// The characters structured content takes, as a client receives it
@@ -271,6 +323,27 @@ mod tests {
             .lines()
             .all(|l| l.starts_with("line ") || l.is_empty() || l.starts_with("…")));
         assert_eq!(enforce("short\n".into(), FLOOR_CHARS), "short\n");
+    }
+
+    #[test]
+    fn fit_whole_drops_no_more_rows_than_it_must_even_when_the_overflow_is_less_than_a_row() {
+        // Rows of 100 characters in the text, each also listed (as 100
+        // characters) in the structured content.
+        let row = "r".repeat(99) + "\n";
+        let render = |room: usize| {
+            let rows = (room / 100).clamp(1, 40);
+            (row.repeat(rows), Value::from(vec!["s".repeat(98); rows]))
+        };
+        let rows = |answer: &(String, Value)| answer.0.lines().count();
+        for budget in [2_000, 2_001, 2_099, 2_150, 3_333, 7_999] {
+            let answer = fit_whole(budget, render);
+            // The most rows that fit, each costing 200 characters.
+            let most = (1..=40)
+                .rev()
+                .find(|&n| size(&row.repeat(n), &Value::from(vec!["s".repeat(98); n])) <= budget);
+            assert!(size(&answer.0, &answer.1) <= budget, "{budget}");
+            assert_eq!(Some(rows(&answer)), most, "{budget}");
+        }
     }
 
     #[test]

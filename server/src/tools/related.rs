@@ -85,11 +85,11 @@ pub struct RelatedArgs {
     /// Of the video's words (said at least twice, held by at least five
     /// videos), how many of the heaviest by tf × idf to look for
     /// (default 25).
-    #[schemars(range(min = 1, max = 100))]
+    #[schemars(range(min = 1, max = archilyzer_core::related::MOST_TERMS))]
     #[serde(default = "twenty_five")]
     pub terms: usize,
     /// Videos to give, most alike first (default 10).
-    #[schemars(range(min = 1, max = 200))]
+    #[schemars(range(min = 1, max = archilyzer_core::related::MOST_VIDEOS))]
     #[serde(default = "ten")]
     pub limit: usize,
     /// The corpus.
@@ -187,49 +187,99 @@ pub fn related_videos(
         opts,
     )
     .map_err(|e| e.to_string())?;
-    // The videos as far as the budget holds; at small budgets each
-    // video's shared words are listed in part, then the words looked for
-    // are cut too (the heaviest kept).
-    let render_with = |terms: usize, shared: usize, room: usize| {
-        let r = Related {
-            terms: found.terms[..terms].to_vec(),
-            videos: found
-                .videos
-                .iter()
-                .map(|v| RelatedVideo {
-                    shared: v.shared.iter().take(shared).cloned().collect(),
-                    ..v.clone()
-                })
-                .collect(),
-            ..found.clone()
-        };
-        let lines: Vec<String> = r.videos.iter().map(video_line).collect();
-        let (text, shown) = fill(related_head(&r, found.terms.len()), &lines, &r.index, room);
+    Ok(lay_out(
+        &found,
+        crate::budget::of_answer(budget, archive.handle()),
+    ))
+}
+
+/// `found` within `budget`: as many videos as fit, then in the richest
+/// [`Shape`] that still shows that many (a few fits, not one per shape).
+fn lay_out(found: &Related, budget: usize) -> (String, serde_json::Value) {
+    let shapes = Shape::richest_first(found.terms.len());
+    let answers: Vec<std::cell::OnceCell<Fitted>> =
+        shapes.iter().map(|_| Default::default()).collect();
+    let answer_in = |i: usize| answers[i].get_or_init(|| fit_related(found, shapes[i], budget));
+    let leanest = answer_in(shapes.len() - 1);
+    // The richest shape that still shows as many videos as the leanest.
+    let richest = leanest
+        .shown
+        .and_then(|most| first_where(shapes.len() - 1, |i| answer_in(i).shown >= Some(most)));
+    richest.map_or(leanest, answer_in).answer.clone()
+}
+
+/// An answer fitted to the budget, and how many videos it shows (`None`
+/// when even its least does not fit).
+struct Fitted {
+    answer: (String, serde_json::Value),
+    shown: Option<usize>,
+}
+
+/// `found` in `shape`, fitted to `budget`.
+fn fit_related(found: &Related, shape: Shape, budget: usize) -> Fitted {
+    let shaped = Related {
+        terms: found.terms[..shape.terms].to_vec(),
+        videos: found
+            .videos
+            .iter()
+            .map(|v| RelatedVideo {
+                shared: v.shared.iter().take(shape.shared).cloned().collect(),
+                ..v.clone()
+            })
+            .collect(),
+        ..found.clone()
+    };
+    let head = related_head(&shaped, found.terms.len());
+    let lines: Vec<String> = shaped.videos.iter().map(video_line).collect();
+    let answer = crate::budget::fit_whole(budget, |room| {
+        let (text, shown) = fill(head.clone(), &lines, &shaped.index, room);
         let answer = Related {
-            videos: r.videos[..shown].to_vec(),
-            ..r
+            videos: shaped.videos[..shown].to_vec(),
+            ..shaped.clone()
         };
         (text, crate::output::content(&answer))
-    };
-    let all = found.terms.len();
-    let tries: Vec<(usize, usize)> = [(all, usize::MAX), (all, 10), (all, 3)]
-        .into_iter()
-        .chain((1..all).rev().map(|t| (t, 3)))
-        .collect();
-    let render = |room: usize| {
-        let mut answer = render_with(all, usize::MAX, room);
-        for &(terms, shared) in &tries {
-            answer = render_with(terms, shared, room);
-            if crate::budget::size(&answer.0, &answer.1) <= room {
-                break;
-            }
+    });
+    let fits = crate::budget::size(&answer.0, &answer.1) <= budget;
+    let shown = fits.then(|| answer.1["videos"].as_array().map_or(0, Vec::len));
+    Fitted { answer, shown }
+}
+
+/// How much of a related-videos answer is shown besides its videos: the
+/// first `terms` words looked for, and up to `shared` of the words each
+/// video shares.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Shape {
+    terms: usize,
+    shared: usize,
+}
+
+impl Shape {
+    /// The shapes an answer of `terms` words looked for may take, richest
+    /// first: everything; each video's shared words cut to 10, then to 3;
+    /// then fewer words looked for, down to one. The videos come first:
+    /// an answer gives up these before it gives up a video.
+    fn richest_first(terms: usize) -> Vec<Shape> {
+        let all = |shared| Shape { terms, shared };
+        [all(usize::MAX), all(10), all(3)]
+            .into_iter()
+            .chain((1..terms).rev().map(|terms| Shape { terms, shared: 3 }))
+            .collect()
+    }
+}
+
+/// The first of `0..n` where `holds` does, when `holds` is false then
+/// true along it (checked in about log2(n) calls, not n).
+fn first_where(n: usize, holds: impl Fn(usize) -> bool) -> Option<usize> {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if holds(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
         }
-        answer
-    };
-    Ok(crate::budget::fit_whole(
-        crate::budget::of_answer(budget, archive.handle()),
-        render,
-    ))
+    }
+    (lo < n).then_some(lo)
 }
 
 /// `head`, then as many of `lines` as `room` holds (one at least), then
@@ -337,5 +387,97 @@ fn partial_line(unreadable: &[String]) -> String {
             pages.len(),
             pages.join("; ")
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use archilyzer_core::related::{VideoId, WeightedTerm};
+
+    /// A video sharing all of 25 words with each of 10 others.
+    fn found() -> Related {
+        let words: Vec<String> = (0..25).map(|i| format!("word{i:02}")).collect();
+        let video = |i: usize| RelatedVideo {
+            site: "s".into(),
+            channel: "chan".into(),
+            slug: format!("video{i:02}"),
+            title: format!("Episode {i}: a title of some length"),
+            score: 100.0 - i as f64,
+            shared: words.clone(),
+            shared_count: words.len(),
+            same_recording: false,
+        };
+        Related {
+            video: VideoId {
+                site: "s".into(),
+                channel: "chan".into(),
+                slug: "me".into(),
+            },
+            title: "The video asked about".into(),
+            background: 1000,
+            terms: (words.iter())
+                .map(|w| WeightedTerm {
+                    word: w.clone(),
+                    tf: 9,
+                    df: 40,
+                    weight: 30.0,
+                })
+                .collect(),
+            videos: (0..10).map(video).collect(),
+            videos_total: 400,
+            pages_read: 1,
+            index: "index: fresh".into(),
+            partial: false,
+            unreadable: Vec::new(),
+        }
+    }
+
+    fn shown(answer: &(String, serde_json::Value)) -> (usize, usize, usize) {
+        let list = |k: &str| answer.1[k].as_array().map_or(0, Vec::len);
+        let shared = answer.1["videos"][0]["shared"]
+            .as_array()
+            .map_or(0, Vec::len);
+        (list("videos"), list("terms"), shared)
+    }
+
+    #[test]
+    fn a_related_answer_cut_to_its_budget_gives_up_terms_and_shared_words_before_videos() {
+        let found = found();
+        for budget in [2_000, 3_000, 4_000, 6_000, 8_000, 12_000] {
+            let answer = lay_out(&found, budget);
+            assert!(
+                crate::budget::size(&answer.0, &answer.1) <= budget,
+                "{budget}"
+            );
+            // Every shape tried in turn, richest first: the answer shows
+            // the most videos any shape can, in the first shape that does.
+            let fits: Vec<(String, serde_json::Value)> = Shape::richest_first(25)
+                .into_iter()
+                .map(|s| fit_related(&found, s, budget))
+                .filter(|f| f.shown.is_some())
+                .map(|f| f.answer)
+                .collect();
+            let most = fits.iter().map(|a| shown(a).0).max().unwrap();
+            let first = fits.iter().find(|a| shown(a).0 == most).unwrap();
+            assert_eq!(shown(&answer), shown(first), "{budget}");
+            assert_eq!(answer.0, first.0, "{budget}");
+        }
+        // Room for everything: every term, video and shared word.
+        assert_eq!(shown(&lay_out(&found, 40_000)), (10, 25, 25));
+        // At 3,500 characters: nine videos of ten, then the first three
+        // terms, each cut said in the text.
+        let small = lay_out(&found, 3_500);
+        assert_eq!(shown(&small), (9, 3, 3));
+        assert!(
+            small.0.contains("(the first 3 shown: size budget)"),
+            "{}",
+            small.0
+        );
+        assert!(
+            small.0.contains("… 1 more not shown (size budget)"),
+            "{}",
+            small.0
+        );
     }
 }

@@ -112,8 +112,8 @@ pub fn related_videos(
     filters: &FilterArgs,
     opts: AlikeOptions,
 ) -> Result<Related, RelatedError> {
-    let terms_wanted = bound("terms", opts.terms, 1, 100)?;
-    let limit = bound("limit", opts.limit, 1, 200)?;
+    let terms_wanted = bound("terms", opts.terms, 1, MOST_TERMS)?;
+    let limit = bound("limit", opts.limit, 1, MOST_VIDEOS)?;
     let fields = video_fields(scopes)?;
     let filters = Filters::resolve(filters, archive)?;
     let found = archive
@@ -230,56 +230,28 @@ fn alike(
     me: &VideoId,
     limit: usize,
 ) -> (Vec<RelatedVideo>, usize, Vec<String>) {
-    let mut number: rustc_hash::FxHashMap<Key, usize> = Default::default();
-    let mut met: Vec<Met> = Vec::new();
-    let me_listed = bg.listed_at(me).map(|(page, at)| Key::Listed(page, at));
+    let mut met = Met::default();
+    let me_listed = bg.listed_at(me);
     let me_read = VideoRef::of(me);
     for (k, t) in terms.iter().enumerate() {
         let weight = idf(bg.videos, t.df);
-        bg.each_holder(&t.word, &mut |holder| {
-            let (key, title) = match holder {
-                Holder::Listed { page, at } => (Key::Listed(page, at), None),
-                Holder::Read(id, _) if id == me_read => return,
-                Holder::Read(id, title) => (Key::Read(id.to_owned()), Some(title)),
-            };
-            if me_listed.as_ref() == Some(&key) {
-                return;
+        bg.each_holder(&t.word, &mut |holder| match holder {
+            Holder::Listed { page, at } if me_listed != Some((page, at)) => {
+                met.listed(page, at, k, weight)
             }
-            let at = match number.get(&key) {
-                Some(&at) => at,
-                None => {
-                    number.insert(key.clone(), met.len());
-                    met.push(Met {
-                        key,
-                        title: title.map(str::to_string),
-                        score: 0.0,
-                        shared: Vec::new(),
-                    });
-                    met.len() - 1
-                }
-            };
-            let v = &mut met[at];
-            if v.shared.last() != Some(&k) {
-                v.score += weight;
-                v.shared.push(k);
-            }
+            Holder::Read(id, title) if id != me_read => met.read(id, title, k, weight),
+            _ => {}
         });
     }
-    let total = met.len();
-    if met.len() > limit {
-        // Only videos scoring at least the limit-th best can be shown:
-        // they alone are named (ties are broken by their ids).
-        met.select_nth_unstable_by(limit - 1, |a, b| b.score.total_cmp(&a.score));
-        let least = met[limit - 1].score;
-        met.retain(|m| m.score >= least);
-    }
+    let total = met.scores.len();
     let mut unnamed = Vec::new();
-    let mut shown: Vec<(VideoId, String, Met)> = met
+    let mut shown: Vec<(VideoId, String, &Score)> = met
+        .best(limit)
         .into_iter()
         .filter_map(|m| {
             let (id, title) = match &m.key {
                 Key::Listed(page, at) => bg.name(*page, *at).map_err(|e| unnamed.push(e)).ok()?,
-                Key::Read(id) => (id.clone(), m.title.clone().unwrap_or_default()),
+                Key::Read(id, title) => (id.clone(), title.clone()),
             };
             Some((id, title, m))
         })
@@ -288,34 +260,128 @@ fn alike(
     shown.truncate(limit);
     let videos = shown
         .into_iter()
-        .map(|(id, title, m)| RelatedVideo {
-            shared_count: m.shared.len(),
-            shared: m.shared.iter().map(|&k| terms[k].word.clone()).collect(),
-            site: id.site,
-            channel: id.channel,
-            slug: id.slug,
-            title,
-            score: m.score,
-            same_recording: false,
+        .map(|(id, title, m)| {
+            let shared: Vec<String> = (0..terms.len())
+                .filter(|&k| m.shared & (1 << k) != 0)
+                .map(|k| terms[k].word.clone())
+                .collect();
+            RelatedVideo {
+                shared_count: shared.len(),
+                shared,
+                site: id.site,
+                channel: id.channel,
+                slug: id.slug,
+                title,
+                score: m.score,
+                same_recording: false,
+            }
         })
         .collect();
     (videos, total, unnamed)
 }
 
 /// A video met while scoring, as its holder named it: its place in the
-/// index, or its id where it was read from a page's text.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// index, or its id and title where it was read from a page's text.
 enum Key {
     Listed(u32, u32),
-    Read(VideoId),
+    Read(VideoId, String),
 }
 
-/// A video met while scoring: who it is (and its title, when read from
-/// the text), its score so far, and the terms it shares (positions in the
-/// terms, ascending).
-struct Met {
+/// A video met while scoring: who it is, its score so far, and the terms
+/// it shares (bit `k` for term `k`).
+struct Score {
     key: Key,
-    title: Option<String>,
     score: f64,
-    shared: Vec<usize>,
+    shared: TermSet,
+}
+
+/// A set of positions in the terms looked for: a bit each, so no video
+/// met allocates a list of them (a common term has thousands of holders).
+type TermSet = u128;
+
+/// The terms a question may look for: each is a bit of a [`TermSet`].
+pub const MOST_TERMS: usize = 100;
+/// The videos a question may ask for.
+pub const MOST_VIDEOS: usize = 200;
+const _: () = assert!(MOST_TERMS <= TermSet::BITS as usize);
+
+/// The videos met so far. A video the postings name is found by its
+/// (page, position) in a table per page, with no hashing: scoring touches
+/// every holder of every term, tens of thousands on a large archive.
+#[derive(Default)]
+struct Met {
+    /// By index page, then position on it: 1 + the video's number in
+    /// `scores` (0: not met).
+    listed: Vec<Vec<u32>>,
+    read: rustc_hash::FxHashMap<VideoId, usize>,
+    scores: Vec<Score>,
+}
+
+impl Met {
+    /// The video at `at` of index page `page` shares term `k` of `weight`.
+    fn listed(&mut self, page: u32, at: u32, k: usize, weight: f64) {
+        let (page, at) = (page as usize, at as usize);
+        if self.listed.len() <= page {
+            self.listed.resize_with(page + 1, Vec::new);
+        }
+        let on_page = &mut self.listed[page];
+        if on_page.len() <= at {
+            on_page.resize(at + 1, 0);
+        }
+        if on_page[at] == 0 {
+            self.scores
+                .push(Score::new(Key::Listed(page as u32, at as u32)));
+            on_page[at] = self.scores.len() as u32;
+        }
+        let n = on_page[at] as usize - 1;
+        self.scores[n].share(k, weight);
+    }
+
+    /// The video `id` (titled `title`), read from a page, shares term `k`
+    /// of `weight`.
+    fn read(&mut self, id: VideoRef, title: &str, k: usize, weight: f64) {
+        let id = id.to_owned();
+        let n = match self.read.get(&id) {
+            Some(&n) => n,
+            None => {
+                self.read.insert(id.clone(), self.scores.len());
+                self.scores
+                    .push(Score::new(Key::Read(id, title.to_string())));
+                self.scores.len() - 1
+            }
+        };
+        self.scores[n].share(k, weight);
+    }
+
+    /// The videos that can be among the `limit` best: those scoring at
+    /// least the `limit`-th best score (ties are broken later, by id,
+    /// once they are named).
+    fn best(&mut self, limit: usize) -> Vec<&Score> {
+        let scores = &mut self.scores;
+        if scores.len() > limit {
+            scores.select_nth_unstable_by(limit - 1, |a, b| b.score.total_cmp(&a.score));
+            let least = scores[limit - 1].score;
+            return scores.iter().filter(|m| m.score >= least).collect();
+        }
+        scores.iter().collect()
+    }
+}
+
+impl Score {
+    fn new(key: Key) -> Score {
+        Score {
+            key,
+            score: 0.0,
+            shared: 0,
+        }
+    }
+
+    /// Counts term `k` of `weight`, once however often it is met.
+    fn share(&mut self, k: usize, weight: f64) {
+        let bit: TermSet = 1 << k;
+        if self.shared & bit == 0 {
+            self.score += weight;
+            self.shared |= bit;
+        }
+    }
 }

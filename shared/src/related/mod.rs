@@ -44,7 +44,9 @@ mod foreground;
 mod significant;
 mod tally;
 
-pub use alike::{related_videos, AlikeOptions, Related, RelatedVideo, WeightedTerm};
+pub use alike::{
+    related_videos, AlikeOptions, Related, RelatedVideo, WeightedTerm, MOST_TERMS, MOST_VIDEOS,
+};
 pub use foreground::Counting;
 pub use significant::{significant_terms, SignificantOptions, SignificantTerm, SignificantTerms};
 
