@@ -482,7 +482,15 @@ pub fn search_each(
     sink: &mut dyn FnMut(VideoResult),
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Response, QueryError> {
-    let table = archive.page_table();
+    // The index's files are read while the manifests are: neither needs
+    // the other, and the search needs both (the load is kept, and
+    // `Index::open` below takes it).
+    let table = std::thread::scope(|s| {
+        if let Some(dir) = index_dir {
+            s.spawn(|| crate::index::load_kept(dir));
+        }
+        archive.page_table()
+    });
     search_each_over(archive, &table, index_dir, request, sink, progress)
 }
 
@@ -503,8 +511,16 @@ pub fn search_each_over(
     };
     let compiled = plan::Compiled::new(archive, request, index.as_ref())?;
     let planned = plan::plan(archive, pages, index.as_ref(), &compiled, request.max_pages);
-    let scanned = scan::scan(archive, pages, &planned, &compiled, sink, progress);
-    let (also_heard, suggest_note) = suggest::also_heard(index.as_ref(), request);
+    // Other spellings are looked up in the vocabulary while the pages are
+    // read: they need the index alone.
+    let (scanned, (also_heard, suggest_note)) = std::thread::scope(|s| {
+        let heard = s.spawn(|| suggest::also_heard(index.as_ref(), request));
+        let scanned = scan::scan(archive, pages, &planned, &compiled, sink, progress);
+        let heard = heard
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (scanned, heard)
+    });
     let expansion_notes = fuzzy_notes(&compiled, &scanned);
     Ok(Response {
         source: archive.handle().to_string(),

@@ -56,23 +56,25 @@ impl LocalStore {
 
     /// The metadata of the file `path` names now, once that file is known
     /// to resolve inside the root, and the file itself when it is kept
-    /// open; `Ok(None)` if it does not exist.
+    /// open; `Ok(None)` if it does not exist. A path seen before, still
+    /// naming the same file, costs one `stat`.
     fn checked(&self, path: &str) -> Result<Option<Checked>, ReadError> {
         check_relative_path(path)?;
-        let full = self.root.join(path);
-        let now = match std::fs::metadata(&full) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(ReadError::io(full.display(), &e)),
-        };
         let kept = self.opened.lock().ok().and_then(|o| o.get(path).cloned());
-        if let Some(o) = kept.filter(|o| (o.dev, o.ino) == (now.dev(), now.ino())) {
-            return Ok(Some((now, o.file)));
+        if let Some(o) = kept {
+            let full = self.root.join(path);
+            let now = match std::fs::metadata(&full) {
+                Ok(meta) => meta,
+                Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(ReadError::io(full.display(), &e)),
+            };
+            if (o.dev, o.ino) == (now.dev(), now.ino()) {
+                return Ok(Some((now, o.file)));
+            }
         }
-        let Some(real) = self.resolve(path)? else {
+        let Some((_, meta)) = self.resolve(path)? else {
             return Ok(None);
         };
-        let meta = std::fs::metadata(&real).map_err(|e| ReadError::io(real.display(), &e))?;
         self.keep(path, &meta, None);
         Ok(Some((meta, None)))
     }
@@ -128,26 +130,60 @@ impl LocalStore {
         &self.root
     }
 
-    /// The file for `path`, refusing anything that resolves outside the
-    /// root (a symlink out included). `Ok(None)` if it does not exist.
-    fn resolve(&self, path: &str) -> Result<Option<PathBuf>, ReadError> {
+    /// The file for `path` and its metadata, refusing anything that
+    /// resolves outside the root (a symlink out included). `Ok(None)` if
+    /// it does not exist.
+    ///
+    /// The root is canonical and `path` has no `.`, `..` or empty
+    /// segment, so a path none of whose components under the root is a
+    /// symlink is its own real path: that is checked with one `lstat` per
+    /// component, the last giving the file's metadata (a search checks
+    /// every page of the archive; a full `realpath` would read every
+    /// component of the root's own path too). A symlink met on the way is
+    /// followed by `canonicalize`, and must land inside the root.
+    fn resolve(&self, path: &str) -> Result<Option<(PathBuf, std::fs::Metadata)>, ReadError> {
         check_relative_path(path)?;
+        let mut at = self.root.clone();
+        let mut parts = path.split('/').peekable();
+        while let Some(part) = parts.next() {
+            at.push(part);
+            match std::fs::symlink_metadata(&at) {
+                Ok(meta) if meta.file_type().is_symlink() => return self.follow(path),
+                Ok(meta) if parts.peek().is_none() => return Ok(Some((at, meta))),
+                Ok(_) => {}
+                Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(ReadError::io(at.display(), &e)),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Archive path `path` through its symlinks, and its metadata;
+    /// refused when it lands outside the root.
+    fn follow(&self, path: &str) -> Result<Option<(PathBuf, std::fs::Metadata)>, ReadError> {
         let full = self.root.join(path);
-        match std::fs::canonicalize(&full) {
-            Ok(real) if real.starts_with(&self.root) => Ok(Some(real)),
-            Ok(_) => Err(ReadError::UnsafePath {
-                path: path.to_string(),
-                reason: "it resolves (through a symlink) outside the archive",
-            }),
+        let real = match std::fs::canonicalize(&full) {
+            Ok(real) if real.starts_with(&self.root) => real,
+            Ok(_) => {
+                return Err(ReadError::UnsafePath {
+                    path: path.to_string(),
+                    reason: "it resolves (through a symlink) outside the archive",
+                })
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(ReadError::io(full.display(), &e)),
+        };
+        match std::fs::metadata(&real) {
+            Ok(meta) => Ok(Some((real, meta))),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(ReadError::io(full.display(), &e)),
+            Err(e) => Err(ReadError::io(real.display(), &e)),
         }
     }
 }
 
 impl Store for LocalStore {
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ReadError> {
-        let Some(file) = self.resolve(path)? else {
+        let Some((file, _)) = self.resolve(path)? else {
             return Ok(None);
         };
         match std::fs::read(&file) {
@@ -251,6 +287,30 @@ mod tests {
             .to_string();
         assert!(err.contains("outside the archive"), "{err}");
         assert!(store.read("missing.json").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_symlink_that_stays_inside_the_archive_is_followed_at_any_depth() {
+        let archive = tempfile::tempdir().unwrap();
+        let real = archive.path().join("store/channel");
+        std::fs::create_dir_all(&real).unwrap();
+        std::fs::write(real.join("page.json"), "inside").unwrap();
+        std::fs::create_dir(archive.path().join("transcripts")).unwrap();
+        std::os::unix::fs::symlink(&real, archive.path().join("transcripts/channel")).unwrap();
+        let store = LocalStore::open(archive.path()).unwrap();
+        let read = store.read("transcripts/channel/page.json").unwrap();
+        assert_eq!(read.as_deref(), Some(&b"inside"[..]));
+        assert!(store
+            .read("transcripts/channel/none.json")
+            .unwrap()
+            .is_none());
+        assert!(store.read("transcripts/none/page.json").unwrap().is_none());
+        // A symlink out, deep under the root, is refused all the same.
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("page.json"), "secret").unwrap();
+        std::os::unix::fs::symlink(outside.path(), archive.path().join("transcripts/out")).unwrap();
+        let err = store.read("transcripts/out/page.json").unwrap_err();
+        assert!(err.to_string().contains("outside the archive"), "{err}");
     }
 
     #[test]
