@@ -236,13 +236,15 @@ impl RawIndex {
         self.rows.ready() && self.places.get().is_some()
     }
 
-    /// Reads the rows, places, word lists and censuses now, so later
-    /// questions find them ready.
+    /// Reads the censuses, rows, places and word lists now, so later
+    /// questions find them ready: the smallest first, and those a
+    /// question at start most likely waits for (a question that needs one
+    /// being read waits for that read rather than doing it again).
     pub fn warm(&self) {
+        self.held();
         self.rows.warm();
         self.places();
         self.word_lists();
-        self.held();
     }
 
     /// The page number and span video `slug` of `channel` of `site` had
