@@ -299,7 +299,8 @@ struct Score {
 /// met allocates a list of them (a common term has thousands of holders).
 type TermSet = u128;
 
-/// The terms a question may look for: each is a bit of a [`TermSet`].
+/// The terms a question may look for: each is a bit of the set of terms
+/// a video shares (a `u128`).
 pub const MOST_TERMS: usize = 100;
 /// The videos a question may ask for.
 pub const MOST_VIDEOS: usize = 200;
