@@ -200,12 +200,17 @@ fn lay_out(found: &Related, budget: usize) -> (String, serde_json::Value) {
     let answers: Vec<std::cell::OnceCell<Fitted>> =
         shapes.iter().map(|_| Default::default()).collect();
     let answer_in = |i: usize| answers[i].get_or_init(|| fit_related(found, shapes[i], budget));
-    let leanest = answer_in(shapes.len() - 1);
-    // The richest shape that still shows as many videos as the leanest.
-    let richest = leanest
-        .shown
-        .and_then(|most| first_where(shapes.len() - 1, |i| answer_in(i).shown >= Some(most)));
-    richest.map_or(leanest, answer_in).answer.clone()
+    let leanest = shapes.len() - 1;
+    let Some(most) = answer_in(leanest).shown else {
+        return answer_in(leanest).answer.clone();
+    };
+    // The richest shape that still shows as many videos as the leanest:
+    // a shape richer than one that does shows no more, so the shapes
+    // that show fewer (or do not fit) come first, and a binary search
+    // finds the first that does in about log2(shapes) fits.
+    let richer: Vec<usize> = (0..leanest).collect();
+    let first = richer.partition_point(|&i| answer_in(i).shown < Some(most));
+    answer_in(first).answer.clone()
 }
 
 /// An answer fitted to the budget, and how many videos it shows (`None`
@@ -265,21 +270,6 @@ impl Shape {
             .chain((1..terms).rev().map(|terms| Shape { terms, shared: 3 }))
             .collect()
     }
-}
-
-/// The first of `0..n` where `holds` does, when `holds` is false then
-/// true along it (checked in about log2(n) calls, not n).
-fn first_where(n: usize, holds: impl Fn(usize) -> bool) -> Option<usize> {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if holds(mid) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    (lo < n).then_some(lo)
 }
 
 /// `head`, then as many of `lines` as `room` holds (one at least), then
