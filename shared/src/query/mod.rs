@@ -483,8 +483,9 @@ pub fn search_each(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Response, QueryError> {
     // The index's files are read while the manifests are: neither needs
-    // the other, and the search needs both (the load is kept, and
-    // `Index::open` below takes it).
+    // the other, and the search needs both. The load is kept, and
+    // `Index::open` below takes it; only an index written in the last
+    // seconds (not yet settled, so not kept) is read a second time there.
     let table = std::thread::scope(|s| {
         if let Some(dir) = index_dir {
             s.spawn(|| crate::index::load_kept(dir));
