@@ -2,14 +2,20 @@
 //! a search) and the index build (pages to tokenise) both need.
 //!
 //! Promise: `take` sees every item's result exactly once, in the items'
-//! order, and as soon as the results of all the items before it are in;
-//! only results that came in ahead of the next one are held, so memory
-//! does not grow with the number of items. When `take` breaks, no item
-//! is started afterwards and no result is handed on.
+//! order, and as soon as the results of all the items before it are in.
+//! No worker starts an item more than [`AHEAD`] per worker past the next
+//! one `take` waits for, so the results held at once (finished, not yet
+//! taken) are bounded by the workers, never by the number of items. When
+//! `take` breaks, no item is started afterwards and no result is handed
+//! on; when a worker panics, the others stop and the caller panics.
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
+/// How many items past the one `take` waits for each worker may start.
+pub const AHEAD: usize = 2;
 
 /// Runs `work` on each of `items` on up to `workers` threads, each with
 /// its own state from `state`, and hands `take` each result with its
@@ -33,23 +39,28 @@ pub fn in_order<T: Sync, S, R: Send>(
         return items.len();
     }
     let next = AtomicUsize::new(0);
+    let gate = Gate::new(workers * AHEAD);
     let mut taken = 0;
     std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, R)>(workers * 2);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, R)>(workers * AHEAD);
         for _ in 0..workers {
-            let (tx, next, state, work) = (tx.clone(), &next, &state, &work);
+            let (tx, next, state, work, gate) = (tx.clone(), &next, &state, &work, &gate);
             s.spawn(move || {
+                let _stops_the_rest_on_panic = gate.close_on_unwind();
                 let mut own = state();
                 loop {
                     let n = next.fetch_add(1, Ordering::SeqCst);
                     let Some(item) = items.get(n) else { break };
-                    if tx.send((n, work(&mut own, item))).is_err() {
+                    if !gate.wait_for_room(n) || tx.send((n, work(&mut own, item))).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
+        // Closes the gate however this ends (a break, or `take` panicking),
+        // so no worker waits for room that will never come.
+        let _closes = gate.close_on_drop();
         let mut pending = BTreeMap::new();
         'receive: for (n, result) in rx {
             pending.insert(n, result);
@@ -61,10 +72,79 @@ pub fn in_order<T: Sync, S, R: Send>(
                     next.store(items.len(), Ordering::SeqCst);
                     break 'receive;
                 }
+                gate.taken(taken);
             }
         }
     });
     taken
+}
+
+/// How far the workers may run ahead of `take`: item `n` may start once
+/// fewer than `ahead` items separate it from the next one to be taken.
+struct Gate {
+    ahead: usize,
+    state: Mutex<GateState>,
+    moved: Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    taken: usize,
+    closed: bool,
+}
+
+impl Gate {
+    fn new(ahead: usize) -> Gate {
+        Gate {
+            ahead: ahead.max(1),
+            state: Mutex::default(),
+            moved: Condvar::new(),
+        }
+    }
+
+    /// Waits until item `n` may start; `false` when the work was stopped.
+    /// The item `take` waits for never waits here (it is 0 items ahead),
+    /// so the wait always ends.
+    fn wait_for_room(&self, n: usize) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while n >= state.taken + self.ahead && !state.closed {
+            state = self.moved.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        !state.closed
+    }
+
+    fn taken(&self, taken: usize) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.taken = taken;
+        drop(state);
+        self.moved.notify_all();
+    }
+
+    fn close(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        self.moved.notify_all();
+    }
+
+    /// Closes the gate when dropped.
+    fn close_on_drop(&self) -> Closer<'_> {
+        Closer(self, false)
+    }
+
+    /// Closes the gate when dropped while its thread panics.
+    fn close_on_unwind(&self) -> Closer<'_> {
+        Closer(self, true)
+    }
+}
+
+/// Closes its gate when dropped (only in a panic, when `.1` says so).
+struct Closer<'a>(&'a Gate, bool);
+
+impl Drop for Closer<'_> {
+    fn drop(&mut self) {
+        if !self.1 || std::thread::panicking() {
+            self.0.close();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -145,5 +225,64 @@ mod tests {
             started <= at_break + 2,
             "work stopped at the break: {started} started, {at_break} before it"
         );
+    }
+
+    #[test]
+    fn no_item_starts_more_than_ahead_per_worker_past_the_one_take_waits_for() {
+        let items: Vec<usize> = (0..100).collect();
+        let workers = 2;
+        // Item 0 is slow, so without a bound the other worker would run
+        // every other item while `take` waits for it.
+        let taken = AtomicUsize::new(0);
+        let furthest = AtomicUsize::new(0);
+        let work = |_: &mut (), &n: &usize| {
+            furthest.fetch_max(n - taken.load(Ordering::SeqCst).min(n), Ordering::SeqCst);
+            if n == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(30));
+            }
+            n
+        };
+        let handed = in_order(
+            &items,
+            workers,
+            || (),
+            work,
+            |n, r| {
+                assert_eq!(n, r);
+                taken.store(n + 1, Ordering::SeqCst);
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(handed, 100);
+        let furthest = furthest.into_inner();
+        assert!(
+            furthest < workers * AHEAD,
+            "an item started {furthest} past the one `take` waited for (bound {})",
+            workers * AHEAD
+        );
+    }
+
+    #[test]
+    fn a_worker_that_panics_stops_the_others_and_the_panic_reaches_the_caller() {
+        let items: Vec<usize> = (0..100).collect();
+        let outcome = std::panic::catch_unwind(|| {
+            in_order(
+                &items,
+                2,
+                || (),
+                |_: &mut (), &n: &usize| {
+                    if n == 0 {
+                        // The others are held at the gate while this waits.
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                        panic!("item 0 failed");
+                    }
+                    n
+                },
+                |_, _| ControlFlow::Continue(()),
+            )
+        });
+        // The scope re-raises it as its own panic, once every worker has
+        // stopped; the test ends rather than waiting at the gate.
+        assert!(outcome.is_err(), "the worker's panic reaches the caller");
     }
 }

@@ -512,16 +512,23 @@ pub fn search_each_over(
     };
     let compiled = plan::Compiled::new(archive, request, index.as_ref())?;
     let planned = plan::plan(archive, pages, index.as_ref(), &compiled, request.max_pages);
-    // Other spellings are looked up in the vocabulary while the pages are
-    // read: they need the index alone.
-    let (scanned, (also_heard, suggest_note)) = std::thread::scope(|s| {
-        let heard = s.spawn(|| suggest::also_heard(index.as_ref(), request));
-        let scanned = scan::scan(archive, pages, &planned, &compiled, sink, progress);
-        let heard = heard
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (scanned, heard)
-    });
+    // Other spellings are looked up in the vocabulary (they need the
+    // index alone) while the pages are read, unless the reading is too
+    // small to pay for a thread.
+    let heard = || suggest::also_heard(index.as_ref(), request);
+    let mut read = || scan::scan(archive, pages, &planned, &compiled, sink, progress);
+    let (scanned, (also_heard, suggest_note)) = if scan::is_small(pages, &planned) {
+        (read(), heard())
+    } else {
+        std::thread::scope(|s| {
+            let heard = s.spawn(heard);
+            let scanned = read();
+            let heard = heard
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            (scanned, heard)
+        })
+    };
     let expansion_notes = fuzzy_notes(&compiled, &scanned);
     Ok(Response {
         source: archive.handle().to_string(),

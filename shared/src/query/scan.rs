@@ -59,7 +59,7 @@ pub fn scan(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Scanned {
     let workers = match archive.handle() {
-        _ if plan_bytes(pages, plan) <= INLINE_BYTES => 1,
+        _ if is_small(pages, plan) => 1,
         SourceHandle::Local(_) => 4,
         _ => 16,
     };
@@ -105,6 +105,12 @@ pub fn scan(
 /// thread: starting workers would cost more than they save (a rare word
 /// in a warm server reads a few video spans).
 const INLINE_BYTES: u64 = 4 << 20;
+
+/// Whether `plan` is small enough to read on the calling thread alone
+/// (at most [`INLINE_BYTES`]): the search then starts no thread at all.
+pub fn is_small(pages: &[PageRef], plan: &Plan) -> bool {
+    plan_bytes(pages, plan) <= INLINE_BYTES
+}
 
 /// The bytes `plan` reads: each targeted video's span, each other page
 /// whole.
