@@ -23,6 +23,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 
@@ -62,8 +63,9 @@ async def pair(session, query, runs):
 async def related(params, index, k):
     """related_videos of `k` videos taken at random from the index's rows,
     asked of a server just started: its first call is its first question."""
-    with open(os.path.join(index, "videos.json")) as f:
-        rows = json.load(f)
+    # The index's rows: a JSON array, compressed (the `zstd` command line).
+    rows = json.loads(subprocess.run(["zstd", "-dc", os.path.join(index, "videos.json.zst")],
+                                     check=True, capture_output=True).stdout)
     random.seed(1)
     ts = []
     async with stdio_client(params) as (r, w):

@@ -148,8 +148,11 @@ fn a_two_page_index_has_exactly_these_bytes() {
     // order (start, end, xxh3 of those bytes; little-endian u64 each):
     // exactly its object in the page file. meta.json gives each page its
     // first record and count.
-    let rows: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir.join(files::VIDEOS)).unwrap()).unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(
+        &zstd::stream::decode_all(std::fs::read(dir.join(files::VIDEOS)).unwrap().as_slice())
+            .unwrap(),
+    )
+    .unwrap();
     let table = std::fs::read(dir.join(files::SPANS)).unwrap();
     assert_eq!(table.len(), 24 * rows.len());
     let spans: Vec<(String, String)> = rows

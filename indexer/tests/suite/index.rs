@@ -347,7 +347,7 @@ fn a_truncated_or_corrupt_index_file_gives_a_full_scan() {
 #[test]
 fn a_damaged_video_table_leaves_the_filters_to_the_pages() {
     let f = fixture();
-    let path = f.index.join("videos.json");
+    let path = f.index.join("videos.json.zst");
     let len = std::fs::metadata(&path).unwrap().len() as usize;
     std::fs::write(&path, vec![0xA5u8; len]).unwrap();
     let word = a_word_of(&page_file(&f, "daily-dispatch", 1));
@@ -364,7 +364,7 @@ fn a_damaged_video_table_leaves_the_filters_to_the_pages() {
     let r = search(&open_local(&f.site), Some(&f.index), &filtered).unwrap();
     assert!(
         r.notes.iter().any(|n| n
-            == "the index's videos.json is damaged: the filters were decided on the pages themselves; rebuild the index"),
+            == "the index's videos.json.zst is damaged: the filters were decided on the pages themselves; rebuild the index"),
         "{:?}",
         r.notes
     );
@@ -408,7 +408,7 @@ fn a_rebuild_reads_only_the_pages_that_changed() {
         "terms.fst",
         "postings.zst",
         "terms.txt",
-        "videos.json",
+        "videos.json.zst",
         "words.bin",
     ] {
         assert!(

@@ -8,7 +8,7 @@
 //!
 //! The archive spells the facts at the top level of every JSON object that
 //! describes a video (a transcript page's video, a `summaries/index.json`
-//! row, a row of the index's `videos.json`), so each struct that reads one
+//! row, a row of the index's `videos.json.zst`), so each struct that reads one
 //! holds them as its own fields. The list below is the only place they
 //! are named: `with_facts!` adds every fact, with its documentation and
 //! serde attributes, to each struct it wraps (written `..Facts,` where the

@@ -34,13 +34,16 @@
 //!               alone: captions, chat or posts)
 //! terms.txt     every word, one per line, in order: the blob infix
 //!               lookups (regex literals inside words) scan with memchr
-//! videos.json   one row per video read, in page order: site, channel,
+//! videos.json.zst
+//!               one row per video read, in page order: site, channel,
 //!               slug, title, page, watch page, the length of its
 //!               captions' text and the video's facts (date, length,
-//!               media type, age, state, curated tags, ...); meta.json
+//!               media type, age, state, curated tags, ...); a JSON
+//!               array compressed as one zstd frame per page; meta.json
 //!               holds its xxh3 (`videosDigest`) and each page's byte
-//!               range of rows in it (`rows`), so a page's rows are
-//!               parsed alone, and only when a search needs them ([`rows`])
+//!               range of its frame (`rows`), so a page's rows are
+//!               decompressed and parsed alone, and only when a search
+//!               needs them ([`rows`])
 //! spans.bin     where each of those videos sits in its page file
 //!               ([`VideoSpan`]: byte range and a digest of those bytes),
 //!               24 bytes a video in the rows' order; meta.json holds its
@@ -108,6 +111,10 @@
 //!   counted without reading them or walking every posting; `held.bin`
 //!   gives each word's census over the whole archive without walking its
 //!   postings.
+//! - 11 (2026-12): `videos.json` becomes `videos.json.zst`, the same
+//!   array as one zstd frame per page (`rows` names a frame), a seventh
+//!   of its size: the rows were the largest file but one, and the index
+//!   is held under 5 % of the transcripts it covers.
 //!
 //! An index of another version is ignored with a note and rebuilt in full
 //! by the next build.
@@ -207,7 +214,7 @@ pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
 }
 
 /// The on-disk layout version of the index (history in the module docs).
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 
 /// The names of the index's files, in one place.
 pub mod files {
@@ -219,8 +226,8 @@ pub mod files {
     pub const POSTINGS: &str = "postings.zst";
     /// Every word, one per line, for infix lookups.
     pub const VOCABULARY: &str = "terms.txt";
-    /// One row per video.
-    pub const VIDEOS: &str = "videos.json";
+    /// One row per video, a zstd frame per page.
+    pub const VIDEOS: &str = "videos.json.zst";
     /// Each video's span in its page file.
     pub const SPANS: &str = "spans.bin";
     /// Rare words → their entries in [`PLACES`].
@@ -263,7 +270,7 @@ pub struct Meta {
     /// Where each block of `postings.zst` starts (see [`blocks`]).
     #[serde(default)]
     pub postings_blocks: blocks::BlockTable,
-    /// The xxh3 of `videos.json` as written (see [`rows`]).
+    /// The xxh3 of `videos.json.zst` as written (see [`rows`]).
     #[serde(default)]
     pub videos_digest: String,
     /// The xxh3 of `spans.bin` as written (see [`span_table`]).
@@ -311,8 +318,8 @@ pub struct PageMeta {
     /// `None` when read and tokenised; the reason when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
-    /// The byte range of its rows in `videos.json` (transcript pages
-    /// with videos).
+    /// The byte range of its rows' zstd frame in `videos.json.zst`
+    /// (transcript pages with videos).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows: Option<[u64; 2]>,
     /// Its first record in `spans.bin` and how many (transcript pages
@@ -356,7 +363,7 @@ impl From<Layer> for LayerName {
 }
 
 crate::format::facts::with_facts! {
-    /// A row of `videos.json`: a video's site, channel, page, title and
+    /// A row of `videos.json.zst`: a video's site, channel, page, title and
     /// facts (what `summaries/index.json` lists), and its span.
     #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
     #[serde(rename_all = "camelCase")]

@@ -37,7 +37,7 @@ pub struct RawIndex {
     pub terms: fst::Map<Vec<u8>>,
     postings: Blocks,
     vocabulary: Vec<u8>,
-    /// `videos.json` and `spans.bin`, read when first needed.
+    /// `videos.json.zst` and `spans.bin`, read when first needed.
     rows: Rows,
     ids: HashMap<PageKey, u32>,
     /// The vocabulary's answers already given ([`RawIndex::similar`]): a
@@ -281,13 +281,13 @@ impl RawIndex {
         self.rows.page_spans(id)
     }
 
-    /// Whether `videos.json` was read and found damaged, so every row
+    /// Whether `videos.json.zst` was read and found damaged, so every row
     /// asked for answered "cannot say".
     pub fn rows_unusable(&self) -> bool {
         self.rows.unusable()
     }
 
-    /// Every row of `videos.json`; `None` when it cannot be parsed.
+    /// Every row of `videos.json.zst`; `None` when it cannot be parsed.
     pub fn every_row(&self) -> Option<&[VideoRow]> {
         self.rows.every()
     }

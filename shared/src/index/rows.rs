@@ -1,19 +1,24 @@
-//! `videos.json`, read a page at a time, and only when asked.
+//! `videos.json.zst`, read a page at a time, and only when asked.
 //!
 //! The file is one JSON array of [`VideoRow`]s, grouped by page in
-//! page-table order; `meta.json` records, for each transcript page, the
-//! byte range of its rows in the file (`rows`), and the file's xxh3
-//! (`videosDigest`). Opening reads nothing: the file is read and its
-//! digest checked when a search first needs a row (a filter, a related
-//! videos answer); a page's rows are parsed when first asked for, given
-//! their spans from [`SpanTable`], and kept.
+//! page-table order, compressed as one zstd frame per page (rows of
+//! JSON repeat their keys, so a frame is about a seventh of its text):
+//! `zstd -dc` gives the array back. The first frame opens the array with
+//! `[`, each later page's frame begins with the `,` that separates it from
+//! the one before, and a last frame holds the closing `]`. `meta.json`
+//! records, for each transcript page, the byte range of its frame in the
+//! file (`rows`), and the file's xxh3 (`videosDigest`). Opening reads
+//! nothing: the file is read and its digest checked when a search first
+//! needs a row (a filter, a related videos answer); a page's frame is
+//! decompressed and its rows parsed when first asked for, given their
+//! spans from [`SpanTable`], and kept.
 //!
 //! Promises: bytes that are not the ones the build wrote are never
 //! parsed, and neither are rows the file cannot hold: every page then
 //! answers `None` ("cannot say"), which every caller reads as "any video
 //! of the page may hold a hit", and the damage is logged once, naming the
-//! file. A search that needs three pages parses three pages' rows, not
-//! 12,000 videos'.
+//! file. A search that needs three pages decompresses and parses three
+//! pages' rows, not 12,000 videos'.
 
 use std::ops::Range;
 use std::path::PathBuf;
@@ -22,14 +27,17 @@ use std::sync::OnceLock;
 use super::span_table::SpanTable;
 use super::{files, Meta, VideoRow};
 
-/// The rows of `videos.json`, read and parsed on demand.
+/// The rows of `videos.json.zst`, read and parsed on demand.
 pub struct Rows {
     path: PathBuf,
     digest: String,
     /// The file's bytes once read and checked (`None`: unusable).
     bytes: OnceLock<Option<Vec<u8>>>,
-    /// By page id: the byte range of its rows (`None`: it has none).
+    /// By page id: the byte range of its frame (`None`: it has no rows).
     ranges: Vec<Option<Range<usize>>>,
+    /// By page id: its frame decompressed, once asked for (`None` inside:
+    /// it does not decompress).
+    texts: Vec<OnceLock<Option<Vec<u8>>>>,
     /// By page id: its rows once parsed (`None` inside: unparseable).
     parsed: Vec<OnceLock<Option<Vec<VideoRow>>>>,
     every: OnceLock<Option<Vec<VideoRow>>>,
@@ -50,6 +58,7 @@ impl Rows {
             digest: meta.videos_digest.clone(),
             bytes: OnceLock::new(),
             ranges,
+            texts: (0..meta.pages.len()).map(|_| OnceLock::new()).collect(),
             parsed: (0..meta.pages.len()).map(|_| OnceLock::new()).collect(),
             every: OnceLock::new(),
             spans,
@@ -111,12 +120,12 @@ impl Rows {
     /// The rows of page `id`, in page order (empty when it has none);
     /// `None` when they cannot be read.
     pub fn page(&self, id: u32) -> Option<&[VideoRow]> {
-        let Some(Some(range)) = self.ranges.get(id as usize) else {
+        if !matches!(self.ranges.get(id as usize), Some(Some(_))) {
             return Some(&[]);
-        };
+        }
         self.parsed[id as usize]
             .get_or_init(|| {
-                let mut rows = parse_list(self.bytes()?.get(range.clone())?)?;
+                let mut rows = parse_list(self.text(id)?)?;
                 let records = self.spans.records(id);
                 if records.len() != rows.len() {
                     return None;
@@ -143,12 +152,12 @@ impl Rows {
     ) -> Option<(u32, usize)> {
         let spelled = format!("\"slug\":{}", serde_json::to_string(slug).ok()?);
         let finder = memchr::memmem::Finder::new(spelled.as_bytes());
-        let bytes = self.bytes()?;
+        self.bytes()?;
         for id in ids {
-            let Some(Some(range)) = self.ranges.get(id as usize) else {
+            if !matches!(self.ranges.get(id as usize), Some(Some(_))) {
                 continue;
-            };
-            if finder.find(bytes.get(range.clone())?).is_none() {
+            }
+            if finder.find(self.text(id)?).is_none() {
                 continue;
             }
             let rows = self.page(id)?;
@@ -166,13 +175,30 @@ impl Rows {
     pub fn every(&self) -> Option<&[VideoRow]> {
         self.every
             .get_or_init(|| {
-                let mut rows: Vec<VideoRow> = crate::format::from_json(self.bytes()?).ok()?;
+                let text = zstd::stream::decode_all(self.bytes()?).ok()?;
+                let mut rows: Vec<VideoRow> = crate::format::from_json(&text).ok()?;
                 for (i, row) in rows.iter_mut().enumerate() {
                     row.span = self.spans.get(i);
                 }
                 Some(rows)
             })
             .as_deref()
+    }
+}
+
+impl Rows {
+    /// The rows of page `id` as JSON text: its frame decompressed, without
+    /// the `[` or `,` it begins with. `None` when the file is unusable or
+    /// the frame does not decompress.
+    fn text(&self, id: u32) -> Option<&[u8]> {
+        let range = self.ranges.get(id as usize)?.clone()?;
+        let text = self.texts[id as usize]
+            .get_or_init(|| zstd::stream::decode_all(self.bytes()?.get(range)?).ok())
+            .as_deref()?;
+        match text.first() {
+            Some(b'[' | b',') => Some(&text[1..]),
+            _ => None,
+        }
     }
 }
 
@@ -185,41 +211,51 @@ fn parse_list(rows: &[u8]) -> Option<Vec<VideoRow>> {
     crate::format::from_json(&list).ok()
 }
 
-/// Where one page's rows lie: their bytes in `videos.json` and their
-/// records in `spans.bin` (first, count), by page id.
+/// Where one page's rows lie: their frame's bytes in `videos.json.zst`
+/// and their records in `spans.bin` (first, count), by page id.
 pub type Ranges = Vec<Option<([u64; 2], [u32; 2])>>;
 
-/// `videos` (grouped by page, in page-table order) as `videos.json`'s
+/// The zstd level of the rows' frames (they are written once per build
+/// and read a page at a time).
+const ROWS_ZSTD_LEVEL: i32 = 9;
+
+/// `videos` (grouped by page, in page-table order) as `videos.json.zst`'s
 /// bytes, and where each page's rows lie, by page id.
-pub fn encode(meta: &Meta, videos: &[VideoRow]) -> serde_json::Result<(Vec<u8>, Ranges)> {
+pub fn encode(meta: &Meta, videos: &[VideoRow]) -> std::io::Result<(Vec<u8>, Ranges)> {
     let ids: std::collections::HashMap<super::PageKey, usize> = meta
         .pages
         .iter()
         .enumerate()
         .map(|(i, p)| (p.key.clone(), i))
         .collect();
-    let mut out = vec![b'['];
+    let mut out = Vec::new();
     let mut ranges: Ranges = vec![None; meta.pages.len()];
-    for (i, v) in videos.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
+    let mut first = 0;
+    // The build sorts rows by page (`sort_videos`), so a page's rows are
+    // one run: one frame.
+    while first < videos.len() {
+        let key = videos[first].page_key();
+        let count = videos[first..]
+            .iter()
+            .take_while(|v| v.page_key() == key)
+            .count();
+        let mut text = vec![if first == 0 { b'[' } else { b',' }];
+        for (k, v) in videos[first..first + count].iter().enumerate() {
+            if k > 0 {
+                text.push(b',');
+            }
+            serde_json::to_writer(&mut text, v)?;
         }
         let start = out.len() as u64;
-        serde_json::to_writer(&mut out, v)?;
-        let end = out.len() as u64;
-        if let Some(&id) = ids.get(&v.page_key()) {
-            // The build sorts rows by page (`sort_videos`), so a page's
-            // rows are one run and its range grows to the run's end.
-            let (bytes, records) = ranges[id].get_or_insert(([start, start], [i as u32, 0]));
-            debug_assert!(
-                bytes[1] + 1 == start || bytes[1] == start,
-                "rows not grouped by page"
-            );
-            bytes[1] = end;
-            records[1] += 1;
+        out.extend(zstd::bulk::compress(&text, ROWS_ZSTD_LEVEL)?);
+        if let Some(&id) = ids.get(&key) {
+            debug_assert!(ranges[id].is_none(), "rows not grouped by page");
+            ranges[id] = Some(([start, out.len() as u64], [first as u32, count as u32]));
         }
+        first += count;
     }
-    out.push(b']');
+    let close: &[u8] = if videos.is_empty() { b"[]" } else { b"]" };
+    out.extend(zstd::bulk::compress(close, ROWS_ZSTD_LEVEL)?);
     Ok((out, ranges))
 }
 
@@ -284,11 +320,11 @@ mod tests {
             Some(vec![videos[2].span.clone().unwrap()])
         );
         assert_eq!(
-            serde_json::from_slice::<Vec<VideoRow>>(&bytes)
+            serde_json::from_slice::<Vec<VideoRow>>(&zstd::stream::decode_all(&bytes[..]).unwrap())
                 .unwrap()
                 .len(),
             3,
-            "the file stays one JSON array"
+            "the file decompresses to one JSON array"
         );
 
         // Finding one video parses the rows of the page that holds it,

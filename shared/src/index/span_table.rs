@@ -2,7 +2,7 @@
 //! fixed-size records, so a plan finds the spans of a page's holders
 //! without parsing a row.
 //!
-//! Layout: one 24-byte record per row of `videos.json`, in the same order
+//! Layout: one 24-byte record per row of `videos.json.zst`, in the same order
 //! (grouped by page, in page-table order): the span's start, end and
 //! digest, each a little-endian u64; a video whose span is unknown is 24
 //! zero bytes (a real span is never empty). `meta.json` records, for each
@@ -12,7 +12,7 @@
 //! Promises: a file whose bytes are not the ones the build wrote is
 //! refused at open ([`SpanTable::open`] names it damaged, and the index is
 //! used for nothing); a page's spans are its rows' spans, position for
-//! position (the row of record `i` is row `i` of `videos.json`).
+//! position (the row of record `i` is row `i` of `videos.json.zst`).
 
 use std::ops::Range;
 
@@ -85,7 +85,7 @@ impl SpanTable {
     }
 }
 
-/// `videos` (grouped by page, in page-table order, as `videos.json`
+/// `videos` (grouped by page, in page-table order, as `videos.json.zst`
 /// holds them) as `spans.bin`'s bytes.
 pub fn encode(videos: &[VideoRow]) -> Vec<u8> {
     let mut out = Vec::with_capacity(videos.len() * RECORD);

@@ -6,7 +6,7 @@
 //! # Layout
 //!
 //! ```text
-//! u32 LE        N, the records: one per row of videos.json, in its order
+//! u32 LE        N, the records: one per row of videos.json.zst, in its order
 //!               (the row of record i is row i, as in spans.bin)
 //! u32 LE        K, the common words: those held by at least one video in
 //!               COMMON_SHARE, most held first
