@@ -11,7 +11,12 @@ holds 10 of them back as *new* (dated after every other video) and 10 as
   2. the same import again (nothing changed);
   3. the 10 new videos added;
   4. the 10 back-filled videos added.
-Each step prints its wall time, the transcript pages whose bytes changed
+Before step 1 the download's files are dropped from the page cache
+(`posix_fadvise(DONTNEED)` after a `sync`, checked with util-linux's
+`fincore`), so the first import reads a cold disk as a user's first run
+does; no root needed. Each step prints its wall time, its CPU share
+(user + system time of the command over its wall time: 100 % is one busy
+core), the transcript pages whose bytes changed
 per channel, how many videos the import took unchanged (their files not
 read, see the import ledger in docs/commands.md), and what build read.
 The run is written to docs/daily-loop.md.
@@ -22,6 +27,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -37,12 +43,40 @@ def pages(archive):
     return out
 
 
+def cpu_seconds():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run(cmd):
-    t = time.perf_counter()
+    """Runs cmd; returns its wall seconds, its CPU share and its stderr."""
+    cpu, t = cpu_seconds(), time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode not in (0, 3):
         sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
-    return time.perf_counter() - t, p.stderr
+    wall = time.perf_counter() - t
+    return wall, (cpu_seconds() - cpu) / wall, p.stderr
+
+
+def cached_bytes(files):
+    """How many bytes of files the page cache holds (util-linux fincore)."""
+    total = 0
+    for i in range(0, len(files), 500):
+        out = subprocess.run(["fincore", "--bytes", "--noheadings", "--output", "RES", *files[i:i + 500]],
+                             capture_output=True, text=True, check=True).stdout
+        total += sum(int(x) for x in out.split())
+    return total
+
+
+def evict(folder):
+    """Drops folder's files from the page cache; returns (bytes, bytes still cached)."""
+    files = [f for f in glob.glob(os.path.join(folder, "**", "*"), recursive=True) if os.path.isfile(f)]
+    os.sync()  # only clean pages can be dropped
+    for f in files:
+        fd = os.open(f, os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+    return sum(os.path.getsize(f) for f in files), cached_bytes(files)
 
 
 def main():
@@ -82,7 +116,7 @@ def main():
 
     def step(name):
         before = pages(archive) if os.path.exists(archive) else {}
-        seconds, err = run(cmd)
+        seconds, share, err = run(cmd)
         after = pages(archive)
         changed = {}
         for key, sha in after.items():
@@ -90,11 +124,14 @@ def main():
                 changed[key[0]] = changed.get(key[0], 0) + 1
         build = re.findall(r"build: \d+ pages?: .*", err)
         kept = re.findall(r"(\d+) videos? unchanged since the last import", err)
-        say(f"{name}: {seconds:.1f} s; pages rewritten per channel {dict(sorted(changed.items()))} "
+        say(f"{name}: {seconds:.1f} s, CPU {share:.0%}; pages rewritten per channel {dict(sorted(changed.items()))} "
             f"of {len(after)}; videos taken unchanged {kept[0] if kept else 0}; "
             f"{build[-1] if build else err[-300:]}")
 
-    step("first import + build")
+    size, left = evict(dl)
+    say(f"the download's {size / 1e6:.0f} MB dropped from the page cache before the first import "
+        f"({left / 1e6:.1f} MB still cached)")
+    step("first import + build, cold")
     step("same download again")
     for path in held_new:
         for f in glob.glob(path[: -len(".info.json")] + ".*"):
