@@ -48,7 +48,7 @@ pub fn run(archive: &Archive, dir: &Path) -> Result<ExitCode> {
     })?;
     progress.finish();
     eprintln!(
-        "build: {}: {} read ({:.1} MB), {} unchanged{}; {}, {}; index {:.1} MB at {} in {:.2} s",
+        "build: {}: {} read ({:.1} MB), {} unchanged{}; {}, {}; index {:.1} MB at {}{} in {:.2} s",
         counted(report.pages as u64, "page"),
         report.read,
         report.bytes_read as f64 / 1e6,
@@ -65,6 +65,11 @@ pub fn run(archive: &Archive, dir: &Path) -> Result<ExitCode> {
         counted(report.videos as u64, "video"),
         report.index_bytes as f64 / 1e6,
         dir.display(),
+        if report.untouched {
+            ", already up to date (nothing written)"
+        } else {
+            ""
+        },
         report.seconds
     );
     for f in &report.failed {

@@ -419,6 +419,69 @@ fn a_rebuild_reads_only_the_pages_that_changed() {
     }
 }
 
+/// Each index file's bytes and modification time.
+fn index_files(f: &Fixture) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
+    index::files::ALL
+        .iter()
+        .map(|name| {
+            let path = f.index.join(name);
+            let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+            (name.to_string(), std::fs::read(&path).unwrap(), modified)
+        })
+        .collect()
+}
+
+#[test]
+fn a_build_with_nothing_changed_writes_nothing() {
+    let f = fixture();
+    let before = index_files(&f);
+    let report = build(&f);
+    assert!(report.untouched, "{report:?}");
+    assert_eq!((report.read, report.reused), (0, report.pages));
+    assert!(report.terms > 0 && report.videos > 0 && report.index_bytes > 0);
+    assert!(index_files(&f) == before, "no index file was rewritten");
+    // A page written anew with the same bytes has a new stamp to record.
+    rewrite_same_bytes(&page_file(&f, "daily-dispatch", 2));
+    let report = build(&f);
+    assert!(!report.untouched && report.rehashed == 1, "{report:?}");
+    let (status, _, _) = assert_parity(&f, &plain("the"));
+    assert_eq!(status, IndexStatus::Fresh, "the new stamp is recorded");
+    assert!(build(&f).untouched, "and then nothing is left to do");
+}
+
+#[test]
+fn a_build_over_a_damaged_index_starts_from_nothing() {
+    for file in [
+        "places.bin",
+        "words.bin",
+        "held.bin",
+        "terms.fst",
+        "postings.zst",
+    ] {
+        let f = fixture();
+        let path = f.index.join(file);
+        let mut bytes = std::fs::read(&path).unwrap();
+        // The same length, so only the contents tell.
+        let middle = bytes.len() / 2;
+        for b in &mut bytes[middle.saturating_sub(64)..(middle + 64).min(middle * 2)] {
+            *b ^= 0xA5;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(
+            !index::RawIndex::load(&f.index).is_ok_and(|i| i.whole()),
+            "{file}"
+        );
+        let report = build(&f);
+        assert!(!report.untouched, "{file}: {report:?}");
+        assert_eq!(report.read, report.pages, "{file}: every page read again");
+        assert!(index::RawIndex::load(&f.index).unwrap().whole(), "{file}");
+        let word = a_word_of(&page_file(&f, "late-night-live", 3));
+        let (status, _, hits) = assert_parity(&f, &plain(&word));
+        assert_eq!(status, IndexStatus::Fresh, "{file}");
+        assert!(!hits.is_empty(), "{file}");
+    }
+}
+
 #[test]
 fn an_interrupted_build_leaves_the_previous_index_working() {
     let f = fixture();

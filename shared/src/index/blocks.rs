@@ -164,6 +164,12 @@ impl Blocks {
         Some((block, (offset - self.table[i][0]) as usize))
     }
 
+    /// Whether every block decompresses to its size (each is then
+    /// dropped, not kept).
+    pub fn whole(&self) -> bool {
+        (0..self.table.len().saturating_sub(1)).all(|i| self.decompress(i).is_some())
+    }
+
     fn decompress(&self, i: usize) -> Option<Arc<Vec<u8>>> {
         let ([raw, from], [raw_end, to]) = (self.table[i], self.table[i + 1]);
         let frame = self.frames.get(from..to)?;

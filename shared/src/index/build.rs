@@ -81,6 +81,9 @@ pub struct BuildReport {
     pub index_bytes: u64,
     /// Wall time of the build.
     pub seconds: f64,
+    /// Nothing changed since the last build, so its index was kept as
+    /// it was and nothing written ([`super::reuse::already_built`]).
+    pub untouched: bool,
 }
 
 /// The words and videos of one page.
@@ -278,8 +281,18 @@ pub fn build(
     let keys: Vec<PageKey> = pages.iter().map(|p| PageKey::of(archive, p)).collect();
     let old = RawIndex::load(dir)
         .ok()
-        .filter(|o| o.meta.source == source && o.compatible() && o.every_row().is_some());
+        .filter(|o| o.meta.source == source && o.compatible() && o.whole());
     let carried = super::reuse::carried_over(archive, &pages, &keys, old.as_ref());
+    if let Some(old) = old
+        .as_ref()
+        .filter(|o| super::reuse::already_built(o, &carried, pages.len()))
+    {
+        progress(BuildEvent::Start {
+            pages: pages.len(),
+            to_read: 0,
+        });
+        return Ok(untouched(pages.len(), problems, old, dir, started));
+    }
     let reuse = carried.ids;
     let to_read: Vec<usize> = (0..pages.len()).filter(|&i| reuse[i].is_none()).collect();
     progress(BuildEvent::Start {
@@ -374,6 +387,32 @@ pub fn build(
     report.index_bytes = bytes;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The report of a build that found `old` already up to date.
+fn untouched(
+    pages: usize,
+    failed: Vec<String>,
+    old: &RawIndex,
+    dir: &Path,
+    started: Instant,
+) -> BuildReport {
+    let bytes = files::ALL
+        .iter()
+        .filter_map(|f| std::fs::metadata(dir.join(f)).ok())
+        .map(|m| m.len())
+        .sum();
+    BuildReport {
+        pages,
+        reused: pages,
+        failed,
+        terms: old.terms.len(),
+        videos: old.every_row().map_or(0, <[_]>::len),
+        index_bytes: bytes,
+        seconds: started.elapsed().as_secs_f64(),
+        untouched: true,
+        ..Default::default()
+    }
 }
 
 /// The bytes places may take: a share of the transcript pages' bytes

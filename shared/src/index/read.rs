@@ -292,6 +292,19 @@ impl RawIndex {
         self.rows.every()
     }
 
+    /// Whether every file is the one the build wrote: the dictionary's
+    /// checksum holds, every postings block decompresses, and every
+    /// digest-checked file (rows, places, word lists, censuses,
+    /// vocabulary) matches its digest. Reads the whole index.
+    pub fn whole(&self) -> bool {
+        self.terms.as_fst().verify().is_ok()
+            && self.postings.whole()
+            && self.every_row().is_some()
+            && self.places().is_some()
+            && self.word_lists().is_some()
+            && self.held().is_some()
+    }
+
     /// Built by this format and normaliser version.
     pub fn compatible(&self) -> bool {
         self.meta.format == FORMAT_VERSION && self.meta.normalizer == NORMALIZER_VERSION

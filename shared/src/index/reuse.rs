@@ -11,6 +11,12 @@
 //!   Hashing is far cheaper than tokenising, and the page's new stamp is
 //!   what the new index records, so searches vouch for it again by stamp.
 //!
+//! Nothing is carried over from a previous index that is not whole (a
+//! file damaged or missing, [`RawIndex::whole`]): the build starts from
+//! nothing. When every page is carried over by its stamp, in the same
+//! order, the previous index is already the one the build would write,
+//! and nothing is written ([`already_built`]).
+//!
 //! Promise (invariant 1 stays): a page whose bytes are not the ones the
 //! index read is never carried over; it is read again.
 
@@ -57,6 +63,19 @@ pub fn carried_over(
         ids[i] = Some(id);
     }
     Reuse { ids, rehashed }
+}
+
+/// Whether `old` (whole: a build carries over nothing from an index that
+/// is not, see [`RawIndex::whole`]) is already the index a build of
+/// `pages` pages would write: the same pages in the same order, each
+/// carried over by its stamp (a rehashed page has a new stamp to record).
+/// A build then writes nothing: an incremental build that reads no page
+/// would write the same bytes again but for the build time.
+pub fn already_built(old: &RawIndex, reuse: &Reuse, pages: usize) -> bool {
+    reuse.rehashed == 0
+        && old.meta.pages.len() == pages
+        && reuse.ids.len() == pages
+        && (0..pages).all(|i| reuse.ids[i] == Some(i as u32))
 }
 
 /// The suspects whose bytes hash to their manifest's sha256, hashed on
