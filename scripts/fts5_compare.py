@@ -188,6 +188,11 @@ def main():
     if unknown:
         sys.exit(f"fts5_compare: unknown option {sorted(unknown)[0]}\n\n{__doc__}")
     runs = int(opts.get("--runs", "7"))
+    try:
+        import mcp  # noqa: F401  (the server is timed through it, after the FTS5 build)
+    except ImportError:
+        sys.exit("fts5_compare: the Python `mcp` package is missing: run it with the tests' "
+                 "environment, .venv/bin/python (the README's test command makes it)")
     questions = [(name, opts.get(flag, words)) for (name, words), flag in
                  zip(QUESTIONS, ("--rare", "--phrase", "--common"))]
     c = compare(archive, index, questions, runs)

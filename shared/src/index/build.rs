@@ -81,8 +81,9 @@ pub struct BuildReport {
     pub index_bytes: u64,
     /// Wall time of the build.
     pub seconds: f64,
-    /// Nothing changed since the last build, so its index was kept as
-    /// it was and nothing written ([`super::reuse::already_built`]).
+    /// Nothing changed since the last build (every page kept its stamp,
+    /// in the same order), so its index was kept as it was and nothing
+    /// written.
     pub untouched: bool,
 }
 
