@@ -22,21 +22,16 @@ cp "$root/testdata/archive/hub/corpus.json" corpus/corpus_json/hub.json
 cp "$root/testdata/archive/alpha/transcripts/daily-dispatch/manifest.json" corpus/corpus_json/manifest.json
 head -c 20000 "$root/testdata/archive/alpha/transcripts/daily-dispatch/page-0001.json" > corpus/corpus_json/page-cut.json
 seed corpus_json page-small '{"channel":"c","page":1,"videos":[{"slug":"a","title":"t","cues":[[0.5,1.0,"hi"]]}]}'
-if [ ! -s corpus/index_files/real ]; then
-    idx=$(mktemp -d)
-    # The whole workspace, as CI and the install line build it: a build of
-    # one package resolves its own feature set, so it would compile dozens
-    # of crates a second time.
-    cargo build -q --release --locked --manifest-path "$root/Cargo.toml"
-    "${CARGO_TARGET_DIR:-$root/target}/release/archilyzer-index" build --local "$root/testdata/archive/alpha" --index "$idx" >/dev/null 2>&1
-    python3 - "$idx" corpus/index_files/real <<'PY'
-import sys, os
-names = ["meta.json", "terms.fst", "postings.zst", "terms.txt", "videos.json"]
-parts = [open(os.path.join(sys.argv[1], n), "rb").read() for n in names]
-open(sys.argv[2], "wb").write(b"--8<--".join(parts))
-PY
-    rm -rf "$idx"
-fi
+# Made again each time, so the seed has the files of today's index format.
+idx=$(mktemp -d)
+# The whole workspace, as CI and the install line build it: a build of
+# one package resolves its own feature set, so it would compile dozens
+# of crates a second time.
+cargo build -q --release --locked --manifest-path "$root/Cargo.toml"
+bin="${CARGO_TARGET_DIR:-$root/target}/release"
+"$bin/archilyzer-index" build --local "$root/testdata/archive/alpha" --index "$idx" >/dev/null 2>&1
+"$bin/archilyzer-dev" fuzz-seed --index "$idx" --out corpus/index_files/real
+rm -rf "$idx"
 seed share_link search 'https://alphalyzer.example/?qt=eyJhbmQiOlt7InEiOiJyZWFsbHkifSx7Im5vdCI6eyJuYSI6dHJ1ZSwicSI6InRvcmx5YW4ifX1dfQ&fav=d&fc=daily-dispatch&fdf=20240101&fv=1'
 seed share_link tree 'https://a.example/site/?qt=eyJvciI6W3sicSI6ImEiLCJzIjpbImNoYXQiXX0seyJxIjoiYiIsInJlIjp0cnVlfV19&ft=l&fa=a&fk=en'
 seed source_handle local 'local:/srv/archive/public'

@@ -4,9 +4,10 @@
 //! for measuring remote reads.
 #![forbid(unsafe_code)]
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use archilyzer_dev::{bench, generate, serve};
 use clap::{Parser, Subcommand};
 
@@ -36,6 +37,16 @@ enum Command {
     /// latency per request, a bandwidth cap), with Range and ETag support
     /// as static hosts have: for measuring remote reads.
     Serve(serve::ServeArgs),
+    /// Join the files of an index into one input of the `index_files`
+    /// fuzz target (fuzz/seeds.sh makes its seed with this).
+    FuzzSeed {
+        /// The index directory (from `archilyzer-index build`).
+        #[arg(long)]
+        index: PathBuf,
+        /// The input file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -50,5 +61,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(args) => bench::command(&args),
         Command::BenchOne(args) => bench::command_one(&args),
         Command::Serve(args) => serve::command(&args),
+        Command::FuzzSeed { index, out } => {
+            let seed = archilyzer_fuzzing::index_seed(&index)
+                .with_context(|| format!("reading the index at {}", index.display()))?;
+            std::fs::write(&out, seed).with_context(|| format!("writing {}", out.display()))?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

@@ -344,6 +344,65 @@ fn a_truncated_or_corrupt_index_file_gives_a_full_scan() {
     }
 }
 
+/// The first, middle and last words `places.fst` holds: rare words, whose
+/// search reads their places.
+fn placed_words(index: &Path) -> Vec<String> {
+    use fst::Streamer;
+    let map = fst::Map::new(std::fs::read(index.join(index::files::PLACE_WORDS)).unwrap()).unwrap();
+    let mut words = Vec::new();
+    let mut stream = map.stream();
+    while let Some((w, _)) = stream.next() {
+        words.push(String::from_utf8(w.to_vec()).unwrap());
+    }
+    assert!(!words.is_empty(), "the fixture has rare words");
+    vec![
+        words[0].clone(),
+        words[words.len() / 2].clone(),
+        words[words.len() - 1].clone(),
+    ]
+}
+
+/// `fst` walks its bytes trusting them: one flipped byte can send a lookup
+/// past the end (found by the `index_files` fuzzer). Every fst of the index
+/// is checked when it is read, so a flipped byte anywhere in one costs a
+/// full scan (the dictionary) or span reads (the rare words' places),
+/// never a panic or a different answer.
+#[test]
+fn a_dictionary_with_one_flipped_byte_is_checked_before_any_lookup() {
+    let f = fixture();
+    let archive = open_local(&f.site);
+    let word = a_word_of(&page_file(&f, "daily-dispatch", 1));
+    let mut queries = vec![
+        plain(&word),
+        plain(&format!("{}*", &word[..2])),
+        plain("the"),
+    ];
+    queries.extend(placed_words(&f.index).iter().map(|w| plain(w)));
+    let expected: Vec<Hits> = queries.iter().map(|q| hits(&archive, None, q).0).collect();
+    for file in [index::files::TERMS, index::files::PLACE_WORDS] {
+        for k in 0..12 {
+            let dir = f._tmp.path().join(format!("{file}-{k}"));
+            copy_dir(&f.index, &dir);
+            let mut bytes = std::fs::read(dir.join(file)).unwrap();
+            let at = (bytes.len() - 1) * k / 11;
+            bytes[at] ^= 0xFF;
+            std::fs::write(dir.join(file), &bytes).unwrap();
+            for (q, want) in queries.iter().zip(&expected) {
+                let (got, r) = hits(&archive, Some(&dir), q);
+                assert_eq!(&got, want, "{file}, byte {at} flipped: {:?}", q.query);
+                let refused =
+                    matches!(r.index, IndexStatus::Ignored(ref why) if why.contains("unusable"));
+                assert_eq!(
+                    refused,
+                    file == index::files::TERMS,
+                    "{file}, byte {at}: {:?}",
+                    r.index
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_damaged_video_table_leaves_the_filters_to_the_pages() {
     let f = fixture();

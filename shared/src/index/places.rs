@@ -326,10 +326,11 @@ pub struct Places {
 }
 
 impl Places {
-    /// The places of an index's two files; `None` when the fst is damaged.
+    /// The places of an index's two files; `None` when the fst is damaged
+    /// (its checksum fails).
     pub fn new(fst_bytes: Vec<u8>, bin: Vec<u8>) -> Option<Places> {
         Some(Places {
-            words: fst::Map::new(fst_bytes).ok()?,
+            words: super::read::checked_fst(fst_bytes).ok()?,
             bin,
         })
     }
