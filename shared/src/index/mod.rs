@@ -11,7 +11,8 @@
 //!               from, and whether it was read ("ok") or failed (why).
 //!               A page's id is its position in this table.
 //! terms.fst     fst map: normalised word → byte offset of that word's
-//!               postings list in the *decompressed* postings.zst
+//!               postings list in the *decompressed* postings.zst (fst's
+//!               own checksum is verified when read: [`checked_fst`])
 //! postings.zst  the postings in independently compressed zstd blocks
 //!               of about 64 KB, cut between words (see [`blocks`]; the
 //!               table is `postingsBlocks` in meta.json): per word, a varint count, then
@@ -171,6 +172,7 @@
 pub mod blocks;
 mod build;
 mod cache;
+mod checked_fst;
 mod error;
 pub mod fields;
 pub mod held;

@@ -330,7 +330,7 @@ impl Places {
     /// (its checksum fails).
     pub fn new(fst_bytes: Vec<u8>, bin: Vec<u8>) -> Option<Places> {
         Some(Places {
-            words: super::read::checked_fst(fst_bytes).ok()?,
+            words: super::checked_fst::open(fst_bytes).ok()?,
             bin,
         })
     }

@@ -60,15 +60,6 @@ pub struct RawIndex {
     dir: std::path::PathBuf,
 }
 
-/// An fst map whose checksum holds. `fst` walks its bytes trusting
-/// them (a flipped byte can index past the end and panic), so every fst
-/// of the index is verified once, when it is read, before any lookup.
-pub(crate) fn checked_fst(bytes: Vec<u8>) -> Result<fst::Map<Vec<u8>>, fst::Error> {
-    let map = fst::Map::new(bytes)?;
-    map.as_fst().verify()?;
-    Ok(map)
-}
-
 impl RawIndex {
     /// Loads every file of the index in `dir`; the error says what is wrong.
     pub fn load(dir: &Path) -> Result<RawIndex, IndexError> {
@@ -77,8 +68,8 @@ impl RawIndex {
         };
         let meta: Meta = serde_json::from_slice(&read(files::META)?)
             .map_err(|e| IndexError::damaged(files::META, e))?;
-        let terms =
-            checked_fst(read(files::TERMS)?).map_err(|e| IndexError::damaged(files::TERMS, e))?;
+        let terms = super::checked_fst::open(read(files::TERMS)?)
+            .map_err(|e| IndexError::damaged(files::TERMS, e))?;
         let spans = super::span_table::SpanTable::open(read(files::SPANS)?, &meta)?;
         let rows = Rows::open(dir.join(files::VIDEOS), &meta, spans);
         let ids: HashMap<PageKey, u32> = meta
