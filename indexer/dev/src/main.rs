@@ -62,8 +62,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::BenchOne(args) => bench::command_one(&args),
         Command::Serve(args) => serve::command(&args),
         Command::FuzzSeed { index, out } => {
-            let seed = archilyzer_fuzzing::index_seed(&index)
-                .with_context(|| format!("reading the index at {}", index.display()))?;
+            let seed = archilyzer_fuzzing::index_seed(&index).with_context(|| {
+                format!(
+                    "reading the index at {} (make one with `archilyzer-index build --index DIR`)",
+                    index.display()
+                )
+            })?;
             std::fs::write(&out, seed).with_context(|| format!("writing {}", out.display()))?;
             Ok(ExitCode::SUCCESS)
         }

@@ -292,10 +292,11 @@ impl RawIndex {
         self.rows.every()
     }
 
-    /// Whether every file is the one the build wrote: the dictionary's
-    /// checksum held at [`RawIndex::load`], every postings block decompresses, and every
-    /// digest-checked file (rows, places, word lists, censuses,
-    /// vocabulary) matches its digest. Reads the whole index.
+    /// Whether every file is the one the build wrote: every postings
+    /// block decompresses, and every digest-checked file (rows, places,
+    /// word lists, censuses, vocabulary) matches its digest (the
+    /// dictionary's checksum was checked by [`RawIndex::load`]). Reads
+    /// the whole index.
     pub fn whole(&self) -> bool {
         self.postings.whole()
             && self.every_row().is_some()
