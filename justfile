@@ -6,7 +6,7 @@ build:
 
 # The tests (the same command the README and CI use).
 test:
-    python3 -m venv .venv && .venv/bin/pip install -q --disable-pip-version-check -r server/tests/requirements.txt && cargo test --workspace --release
+    python3 -m venv .venv && .venv/bin/pip install -q --disable-pip-version-check -r server/tests/requirements.txt && npm ci --silent --no-audit --no-fund --prefix server/tests/ts && cargo test --workspace --release
 
 # Formatting and lints, as CI checks them.
 lint:

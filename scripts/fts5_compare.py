@@ -18,7 +18,7 @@ and the median kept:
 - `rg -o -i -w` over the transcript pages (the full scan a person would
   run instead; it reads the JSON text, so a phrase split across cues is
   not found);
-- the CLI: `archilyzer-index search --local ARCHIVE --index INDEX --limit 0
+- the CLI: `archilyzer-index search --local ARCHIVE --index INDEX --limit 1
   --json`, a fresh process per run, as a person runs it;
 - the server: a running `archilyzer-mcp` through the Python `mcp` client
   (the test venv, .venv), `enumerate_matches` (the complete set, not a
@@ -102,7 +102,7 @@ def rg_ask(archive, words):
 
 def cli_ask(archive, index, words):
     out = subprocess.run([os.path.join(BIN, "archilyzer-index"), "search", "--local", archive, "--index", index,
-                          "--limit", "0", "--json", words], check=True, capture_output=True, text=True).stdout
+                          "--limit", "1", "--json", words], check=True, capture_output=True, text=True).stdout
     r = json.loads(out)
     return r["total_hits"], r["total_videos"]
 

@@ -93,6 +93,19 @@ impl ReadArgs {
     }
 }
 
+/// The command line of `T`, parsed: its `--help` wrapped to the width of
+/// the terminal it is shown on, and not wrapped at all when written to a
+/// pipe or a file (where there is no width to fit).
+pub fn parse<T: clap::Parser>() -> T {
+    use std::io::IsTerminal;
+    let mut command = T::command();
+    if !std::io::stdout().is_terminal() {
+        command = command.term_width(0);
+    }
+    let matches = command.get_matches();
+    T::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 /// A request that cannot be right (a bad query, scope or filter value),
 /// named with the corpus it was asked of: the command exits 2.
 #[derive(Debug, thiserror::Error)]
@@ -145,7 +158,7 @@ pub fn finish(result: Result<std::process::ExitCode>) -> std::process::ExitCode 
         if reader_gone(&e) {
             return std::process::ExitCode::SUCCESS;
         }
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", crate::phrasing::phrase(&format!("{e:#}")));
         match e.chain().any(|cause| cause.is::<Refused>()) {
             true => std::process::ExitCode::from(2),
             false => std::process::ExitCode::FAILURE,
@@ -158,6 +171,12 @@ pub fn finish(result: Result<std::process::ExitCode>) -> std::process::ExitCode 
 /// and exits 130 (the shell's code for an interrupt).
 pub fn clean_up_on_interrupt() {
     let installed = ctrlc::set_handler(|| {
+        use std::io::IsTerminal;
+        if std::io::stderr().is_terminal() {
+            // A progress bar may hold the line: clear it, so each message
+            // below starts a line of its own.
+            eprint!("\r\x1b[2K");
+        }
         let lines = archilyzer_core::staging::abandon_all();
         if lines.is_empty() {
             eprintln!(
@@ -171,6 +190,17 @@ pub fn clean_up_on_interrupt() {
     });
     if let Err(e) = installed {
         tracing::warn!("Ctrl-C will not clean up after itself: {e}");
+    }
+}
+
+/// A count flag (`--limit`, `--terms`): a whole number from 1; 0 would
+/// ask for nothing, so it is a usage error (exit 2) rather than an empty
+/// answer.
+pub fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("0 asks for nothing: give 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a whole number: give 1 or more")),
     }
 }
 

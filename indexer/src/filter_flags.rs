@@ -14,12 +14,13 @@ pub struct FilterFlags(pub FilterArgs);
 impl Args for FilterFlags {
     fn augment_args(cmd: Command) -> Command {
         FILTERS.iter().fold(cmd, |cmd, f| {
-            let mut arg = Arg::new(f.name).long(f.flag).help(f.help);
+            let help = crate::phrasing::phrase(f.help);
+            let mut arg = Arg::new(f.name).long(f.flag).help(help.clone());
             arg = match f.shape {
                 Shape::Flag(..) => arg.action(ArgAction::SetTrue),
                 Shape::List(..) => arg
                     .action(ArgAction::Append)
-                    .help(format!("{} (repeatable)", f.help)),
+                    .help(format!("{help} (repeatable)")),
                 Shape::Text(..) | Shape::Seconds(..) => arg.action(ArgAction::Set),
             };
             if !matches!(f.shape, Shape::Flag(..)) {

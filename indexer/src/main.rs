@@ -53,7 +53,7 @@ enum Command {
 fn main() -> ExitCode {
     archilyzer_core::logging::init();
     archilyzer_index::cli::clean_up_on_interrupt();
-    archilyzer_index::cli::finish(run(Cli::parse()))
+    archilyzer_index::cli::finish(run(archilyzer_index::cli::parse::<Cli>()))
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {

@@ -19,8 +19,9 @@ pub struct QueryOptions {
     /// Do not expand the query through the archive's aliases.
     #[arg(long)]
     pub no_aliases: bool,
-    /// Drop videos that also match this (repeatable).
-    #[arg(long)]
+    /// Drop videos that also match this (repeatable; a value beginning
+    /// with `-` is taken as the phrase).
+    #[arg(long, allow_hyphen_values = true)]
     pub exclude: Vec<String>,
     /// Fields to search: transcripts, chat, description, tags, metadata,
     /// posts (repeatable; default: captions and titles).
@@ -30,7 +31,7 @@ pub struct QueryOptions {
     #[command(flatten)]
     pub filters: FilterFlags,
     /// Read at most this many pages; the result then says PARTIAL.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::at_least_one)]
     pub max_pages: Option<usize>,
     /// Also search the vocabulary's words within N edits (1 or 2) of each
     /// query word of 5 letters or more, each named with its own hit count
@@ -45,7 +46,13 @@ impl QueryOptions {
     pub fn validate(&self) -> Result<(), clap::Error> {
         let f = &self.filters.0;
         archilyzer_core::query::check_range(f.date_from.as_deref(), f.date_to.as_deref()).map_err(
-            |e| clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, format!("{e}\n")),
+            |e| {
+                let said = crate::phrasing::phrase(&e.to_string());
+                clap::Error::raw(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    format!("{said}\n"),
+                )
+            },
         )
     }
 

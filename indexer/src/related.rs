@@ -24,20 +24,21 @@ pub struct RelatedArgs {
     /// The query whose significant terms to find (as `search` takes it).
     #[arg(required_unless_present = "video", conflicts_with = "video")]
     pub query: Option<String>,
-    /// Instead: the videos most like this video (its id).
-    #[arg(long, value_name = "ID")]
+    /// Instead: the videos most like this video (its id; one beginning
+    /// with `-`, as YouTube ids may, is taken as the id).
+    #[arg(long, value_name = "ID", allow_hyphen_values = true)]
     pub video: Option<String>,
     #[command(flatten)]
     /// How the query is searched, and which videos are in scope.
     pub options: QueryOptions,
     /// A term must be said in at least this many matching videos.
-    #[arg(long, default_value_t = 3, conflicts_with = "video")]
+    #[arg(long, default_value_t = 3, conflicts_with = "video", value_parser = crate::cli::at_least_one)]
     pub min_videos: usize,
     /// Terms (default 25) or, with --video, videos (default 10) to list.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::at_least_one)]
     pub limit: Option<usize>,
     /// With --video: how many of its words to look for.
-    #[arg(long, default_value_t = 25, requires = "video")]
+    #[arg(long, default_value_t = 25, requires = "video", value_parser = crate::cli::at_least_one)]
     pub terms: usize,
     /// Print one JSON object.
     #[arg(long)]

@@ -24,7 +24,7 @@ pub struct SearchArgs {
     /// The query and its options.
     pub query: Box<QueryArgs>,
     /// List at most this many videos (totals stay complete).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::at_least_one)]
     pub limit: Option<usize>,
     /// Print one JSON object.
     #[arg(long)]

@@ -103,6 +103,9 @@ fn between(fitting: &Probe, failing: &Probe, budget: usize, middle: bool) -> usi
 /// The characters structured content takes, as a client receives it
 /// (its compact JSON).
 pub fn structured_len(v: &Value) -> usize {
+    if v.is_null() {
+        return 0; // no structuredContent is sent
+    }
     serde_json::to_string(v).map_or(0, |s| s.chars().count())
 }
 

@@ -37,7 +37,12 @@ pub struct Archilyzer {
 const INSTRUCTIONS: &str = "Search and read a transcript archive. Start with list_channels; search with \
 search_transcripts (a page of results) or enumerate_matches (the complete worklist); read with get_transcript. \
 Every timestamp is a link to that moment. Pass source to read another corpus; every result names the corpus it read. \
-The media behind a cited moment comes through fetch_clip, which asks the local editor: never run yt-dlp yourself.";
+The media behind a cited moment comes through fetch_clip, which asks the local editor: never run yt-dlp yourself. \
+Every tool takes max_chars: the answer (text and structured content, as sent) fits it; lists are cut fairly and say \
+what was left out and how to get it, and counts stay complete. The filters (channels, groups, tags, states, dates, \
+durations, media_type, age, captions) mean the same in every tool that takes them; a singular channel or group adds \
+to its list; a value that names nothing is refused with the nearest valid one. A string argument is at most \
+1,000 characters and a list at most 100 items unless its schema says otherwise; a longer one is refused, naming the bound.";
 
 impl ServerHandler for Archilyzer {
     fn get_info(&self) -> ServerConfig {
@@ -63,7 +68,7 @@ impl ServerHandler for Archilyzer {
     ) -> Result<ListToolsResult, McpError> {
         let tools = tools::registry::advertised()
             .map(|t| {
-                let Ok(serde_json::Value::Object(schema)) = serde_json::to_value(&t.schema) else {
+                let Ok(serde_json::Value::Object(schema)) = serde_json::to_value(&t.listed) else {
                     unreachable!("schemas are objects")
                 };
                 let Ok(serde_json::Value::Object(output)) = serde_json::to_value(&t.output) else {
@@ -239,7 +244,7 @@ impl ServerHandler for Archilyzer {
             let _ = task.await;
         }
         let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
-        result.structured_content = Some(output.structured);
+        result.structured_content = Some(output.structured).filter(|s| !s.is_null());
         result.is_error = Some(output.is_error);
         Ok(result.into())
     }

@@ -8,12 +8,12 @@
 //! - **A token off loopback.** Bound to anything but a loopback address,
 //!   the server refuses to start without `ARCHILYZER_HTTP_TOKEN`. With a
 //!   token set, every request must carry `Authorization: Bearer <token>`;
-//!   a missing or wrong one gets 401. The comparison is of sha256 digests
+//!   a missing or wrong one gets 401, each saying which it was. The comparison is of sha256 digests
 //!   in constant time, and the token is never logged.
 //! - **Host and Origin allow-lists** (DNS-rebinding protection, as the MCP
 //!   transport specification asks): loopback names by default,
-//!   `--allow-host` / `--allow-origin` add more; anything else gets 403.
-//!   rmcp enforces both lists.
+//!   `--allow-host` / `--allow-origin` add more; anything else gets 403
+//!   naming the flag that lets it in. Checked here, and again by rmcp.
 //! - **Limits, each with a clear error:** a request body over
 //!   `--max-body-bytes` gets 413; more than `--max-in-flight-per-client`
 //!   calls at once from one address get 429, more than `--max-in-flight`
@@ -123,6 +123,29 @@ impl HttpConfig {
             .any(|h| h.eq_ignore_ascii_case(&name))
     }
 
+    /// Whether a browser's `Origin` may call: a loopback page (any
+    /// port), or one `--allow-origin` names.
+    fn origin_allowed(&self, origin: &str) -> bool {
+        let origin = origin.trim_end_matches('/');
+        let loopback = ["http://", "https://"].iter().any(|scheme| {
+            origin.strip_prefix(scheme).is_some_and(|rest| {
+                ["localhost", "127.0.0.1", "[::1]"].iter().any(|h| {
+                    rest.strip_prefix(h).is_some_and(|port| {
+                        port.is_empty()
+                            || port
+                                .strip_prefix(':')
+                                .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
+                    })
+                })
+            })
+        });
+        loopback
+            || self
+                .allow_origins
+                .iter()
+                .any(|o| o.trim_end_matches('/').eq_ignore_ascii_case(origin))
+    }
+
     fn rmcp_config(&self) -> StreamableHttpServerConfig {
         let hosts = self.allowed_hosts();
         let mut origins: Vec<String> = ["http", "https"]
@@ -195,6 +218,34 @@ where
 
 type Body = BoxBody<Bytes, Infallible>;
 
+/// What is wrong with a request's bearer token: each says what to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokenFault {
+    /// No `Authorization` header.
+    Missing,
+    /// An `Authorization` header that is not `Bearer <token>`.
+    NotBearer,
+    /// A bearer token that is not the server's.
+    Wrong,
+}
+
+impl TokenFault {
+    fn message(self) -> &'static str {
+        match self {
+            TokenFault::Missing => "a bearer token is required: send `Authorization: Bearer <token>` with the server's ARCHILYZER_HTTP_TOKEN",
+            TokenFault::NotBearer => "the Authorization header is not `Bearer <token>`: send the server's ARCHILYZER_HTTP_TOKEN after `Bearer `",
+            TokenFault::Wrong => "the bearer token is not this server's: check the token your client sends against the server's ARCHILYZER_HTTP_TOKEN (it may have been changed)",
+        }
+    }
+
+    fn refusal(self) -> Refusal {
+        match self {
+            TokenFault::Missing | TokenFault::NotBearer => Refusal::Unauthorized,
+            TokenFault::Wrong => Refusal::WrongToken,
+        }
+    }
+}
+
 /// The checks in front of rmcp, and the count of calls in flight.
 struct Door {
     config: HttpConfig,
@@ -257,18 +308,29 @@ impl Door {
                 "Host {host:?} is not a name this server answers to (DNS-rebinding protection): use localhost, or start the server with --allow-host NAME"
             );
             drain(req.into_body(), self.config.max_body_bytes).await;
+            metrics::record_refusal(Refusal::Host);
             return refusal(StatusCode::FORBIDDEN, &why);
         }
         if get && req.uri().path() == "/health" {
             return self.health().await;
         }
-        if !self.authorized(&req) {
-            drain(req.into_body(), self.config.max_body_bytes).await;
-            metrics::record_refusal(Refusal::Unauthorized);
-            return refusal(
-                StatusCode::UNAUTHORIZED,
-                "a bearer token is required: send `Authorization: Bearer <token>` with the server's ARCHILYZER_HTTP_TOKEN",
+        let origin = req
+            .headers()
+            .get(hyper::header::ORIGIN)
+            .map(|o| o.to_str().unwrap_or("(not text)").to_string());
+        if let Some(origin) = origin.filter(|o| !self.config.origin_allowed(o)) {
+            let why = format!(
+                "Origin {:?} is not one this server answers (DNS-rebinding protection): a browser page on another site may not call it. Start the server with --allow-origin {origin} to let that site in",
+                origin
             );
+            drain(req.into_body(), self.config.max_body_bytes).await;
+            metrics::record_refusal(Refusal::Origin);
+            return refusal(StatusCode::FORBIDDEN, &why);
+        }
+        if let Err(token) = self.authorized(&req) {
+            drain(req.into_body(), self.config.max_body_bytes).await;
+            metrics::record_refusal(token.refusal());
+            return refusal(StatusCode::UNAUTHORIZED, token.message());
         }
         if get && req.uri().path() == "/metrics" {
             return text(StatusCode::OK, METRICS_TYPE, metrics::render());
@@ -312,6 +374,12 @@ impl Door {
                 }
                 Ok(ReadBody::Whole(bytes)) => bytes,
             };
+        if parts.method == hyper::Method::POST {
+            if let Some(answer) = crate::frames::check(&body) {
+                metrics::record_refusal(Refusal::BadFrame);
+                return malformed(answer);
+            }
+        }
         let req = Request::from_parts(parts, Full::new(body));
         match tokio::time::timeout_at(deadline, mcp.handle(req)).await {
             Ok(response) => response.map(|body| HeldBody::new(body, slot, deadline).boxed()),
@@ -356,17 +424,24 @@ impl Door {
         )
     }
 
-    fn authorized(&self, req: &Request<Incoming>) -> bool {
+    /// Whether `req` carries the token (when one is set), or what is
+    /// wrong with what it carries.
+    fn authorized(&self, req: &Request<Incoming>) -> Result<(), TokenFault> {
         let Some(expected) = &self.token_digest else {
-            return true;
+            return Ok(());
         };
-        let given = req
-            .headers()
-            .get(hyper::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
+        let Some(header) = req.headers().get(hyper::header::AUTHORIZATION) else {
+            return Err(TokenFault::Missing);
+        };
+        let given = header
+            .to_str()
+            .ok()
             .and_then(|v| v.strip_prefix("Bearer "))
-            .unwrap_or("");
-        constant_time_eq(&digest(given.trim()), expected)
+            .ok_or(TokenFault::NotBearer)?;
+        match constant_time_eq(&digest(given.trim()), expected) {
+            true => Ok(()),
+            false => Err(TokenFault::Wrong),
+        }
     }
 
     /// A slot for one more call from `peer`, or the 429/503 that says why not.
@@ -535,6 +610,20 @@ fn refusal(status: StatusCode, message: &str) -> Response<Body> {
         );
     }
     response
+}
+
+/// The JSON-RPC error answer to a malformed frame
+/// ([`crate::frames::check`]): 400 for one that is no request, 200 for a
+/// request with the wrong params (a JSON-RPC answer to that request).
+fn malformed(answer: serde_json::Value) -> Response<Body> {
+    let code = answer["error"]["code"]
+        .as_i64()
+        .or_else(|| answer[0]["error"]["code"].as_i64());
+    let status = match code {
+        Some(crate::frames::code::INVALID_PARAMS) => StatusCode::OK,
+        _ => StatusCode::BAD_REQUEST,
+    };
+    text(status, "application/json", answer.to_string())
 }
 
 /// A 429 or 503 with `Retry-After: 1`.

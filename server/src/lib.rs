@@ -6,6 +6,8 @@
 //!   completion), the same over both transports.
 //! - [`context`]: what a call is given (sources, editor, umtool, binaries).
 //! - [`sources`]: which archive a call reads (and, over HTTP, may read).
+//! - [`frames`]: malformed JSON-RPC frames answered as the specification
+//!   says, on both transports, before rmcp reads them.
 //! - [`http`]: `--http`, the Streamable HTTP door: token, Host/Origin
 //!   allow-lists, body and in-flight limits, call timeout.
 //! - [`tool`]: what every tool shares (context, results, the corpus trailer).
@@ -25,6 +27,7 @@
 pub mod budget;
 pub mod context;
 pub mod editor;
+pub mod frames;
 pub mod handler;
 pub mod http;
 pub mod metrics;

@@ -13,7 +13,6 @@ use std::sync::Arc;
 
 use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
 use clap::Parser;
-use rmcp::ServiceExt;
 
 use archilyzer_mcp::handler::Archilyzer;
 use archilyzer_mcp::http;
@@ -185,18 +184,13 @@ async fn serve() -> std::process::ExitCode {
         };
     }
     let server = Archilyzer::new(sources);
-    let running = match server.serve(rmcp::transport::stdio()).await {
-        Ok(r) => r,
+    match archilyzer_mcp::frames::serve_stdio(server).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("archilyzer-mcp: the client did not complete the opening exchange: {e}");
-            return std::process::ExitCode::FAILURE;
+            eprintln!("archilyzer-mcp: {e}");
+            std::process::ExitCode::FAILURE
         }
-    };
-    if let Err(e) = running.waiting().await {
-        eprintln!("archilyzer-mcp: {e}");
-        return std::process::ExitCode::FAILURE;
     }
-    std::process::ExitCode::SUCCESS
 }
 
 /// A server keeps each index it loads warm (rows and places in memory,

@@ -45,8 +45,16 @@ struct ResultLabel {
 /// Why the door refused a request.
 #[derive(Clone, Copy, Debug)]
 pub enum Refusal {
-    /// No or a wrong bearer token (401).
+    /// No bearer token, or not in the `Bearer` form (401).
     Unauthorized,
+    /// A bearer token that is not the server's (401).
+    WrongToken,
+    /// A `Host` not on the allow-list (403).
+    Host,
+    /// A browser `Origin` not on the allow-list (403).
+    Origin,
+    /// A malformed JSON-RPC frame ([`crate::frames`]).
+    BadFrame,
     /// A body over `--max-body-bytes` (413).
     TooLarge,
     /// Over `--max-in-flight-per-client` (429).
@@ -63,6 +71,10 @@ impl Refusal {
     fn label(self) -> &'static str {
         match self {
             Refusal::Unauthorized => "unauthorized",
+            Refusal::WrongToken => "wrong_token",
+            Refusal::Host => "host",
+            Refusal::Origin => "origin",
+            Refusal::BadFrame => "bad_frame",
             Refusal::TooLarge => "too_large",
             Refusal::ClientLimit => "client_limit",
             Refusal::ServerBusy => "server_busy",

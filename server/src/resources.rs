@@ -71,15 +71,18 @@ pub const TEMPLATES: &[Template] = &[
     },
 ];
 
-/// What a URI names.
+/// What a URI names, and which part of it (from 1; every resource
+/// longer than one answer comes in parts, [`one_part`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Named {
     Overview {
         site: String,
+        part: usize,
     },
     Channel {
         site: String,
         channel: String,
+        part: usize,
     },
     Transcript {
         site: String,
@@ -91,10 +94,12 @@ enum Named {
         site: String,
         channel: String,
         video: String,
+        part: usize,
     },
     Report {
         site: String,
         id: String,
+        part: usize,
     },
 }
 
@@ -114,11 +119,11 @@ fn parse(uri: &str) -> Result<Named, String> {
     let segs: Vec<String> = path.split('/').map(unescape).collect();
     let s = |i: usize| segs[i].clone();
     Ok(match segs.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        [_, "overview"] => Named::Overview { site: s(0) },
-        [_, "channel", _] => Named::Channel { site: s(0), channel: s(2) },
+        [_, "overview"] => Named::Overview { site: s(0), part },
+        [_, "channel", _] => Named::Channel { site: s(0), channel: s(2), part },
         [_, "transcript", _, _] => Named::Transcript { site: s(0), channel: s(2), video: s(3), part },
-        [_, "video", _, _] => Named::Video { site: s(0), channel: s(2), video: s(3) },
-        [_, "report", _] => Named::Report { site: s(0), id: s(2) },
+        [_, "video", _, _] => Named::Video { site: s(0), channel: s(2), video: s(3), part },
+        [_, "report", _] => Named::Report { site: s(0), id: s(2), part },
         _ => return Err(format!(
             "{uri:?} names no resource: the layouts are archilyzer://SITE/overview, /channel/CHANNEL, /transcript/CHANNEL/VIDEO, /video/CHANNEL/VIDEO and /report/ID"
         )),
@@ -248,11 +253,18 @@ pub fn page(ctx: &Context, cursor: Option<&str>) -> Result<(Vec<Listed>, Option<
 pub fn read(ctx: &Context, uri: &str) -> Result<(String, &'static str), String> {
     let named = parse(uri)?;
     let archive = archive(ctx)?;
-    let (tool, mut args) = match &named {
-        Named::Overview { site } => ("list_channels", source_of(&archive, site)?),
-        Named::Channel { site, channel } => {
+    let base = uri.split_once('?').map_or(uri, |(base, _)| base);
+    let (tool, mut args, part) = match &named {
+        Named::Overview { site, part } => ("list_channels", source_of(&archive, site)?, *part),
+        Named::Channel {
+            site,
+            channel,
+            part,
+        } => {
             source_of(&archive, site)?;
-            return channel_text(&archive, site, channel).map(|t| (t, "text/markdown"));
+            let whole = channel_text(&archive, site, channel)?;
+            return one_part(base, split_parts(&whole, PART_CHARS), *part)
+                .map(|t| (t, "text/markdown"));
         }
         Named::Transcript {
             site,
@@ -261,32 +273,83 @@ pub fn read(ctx: &Context, uri: &str) -> Result<(String, &'static str), String> 
             part,
         } => {
             known_video(&archive, site, channel, video)?;
-            return transcript(ctx, &archive, site, channel, video, *part)
-                .map(|t| (t, "text/markdown"));
+            let parts = transcript_parts(ctx, &archive, site, channel, video)?;
+            return one_part(base, parts, *part).map(|t| (t, "text/markdown"));
         }
         Named::Video {
             site,
             channel,
             video,
+            part,
         } => {
             known_video(&archive, site, channel, video)?;
             let mut a = source_of(&archive, site)?;
             a.insert("video_id".into(), json!(video));
             a.insert("channel".into(), json!(channel));
-            ("get_video_metadata", a)
+            ("get_video_metadata", a, *part)
         }
-        Named::Report { site, id } => {
+        Named::Report { site, id, part } => {
             let mut a = source_of(&archive, site)?;
             a.insert("report".into(), json!(id));
-            ("get_report", a)
+            ("get_report", a, *part)
         }
     };
-    args.insert("max_chars".into(), json!(crate::budget::DEFAULT_CHARS));
+    // The whole answer (the largest budget), then cut into parts.
+    args.insert("max_chars".into(), json!(crate::budget::CEILING_CHARS));
     let out = crate::tools::call(ctx, tool, &args, &mut |_| {});
     match out.is_error {
         true => Err(out.text),
-        false => Ok((out.text, "text/markdown")),
+        false => {
+            one_part(base, split_parts(&out.text, PART_CHARS), part).map(|t| (t, "text/markdown"))
+        }
     }
+}
+
+/// Characters of one part of a resource: a part and the line naming the
+/// others fit the default answer budget.
+const PART_CHARS: usize = crate::budget::DEFAULT_CHARS - PART_NOTE;
+
+/// `text` cut at line ends into parts of at most `room` characters (a
+/// line longer than that is a part of its own, cut at `room`): every
+/// line is in exactly one part, in order.
+fn split_parts(text: &str, room: usize) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut chars = 0;
+    for line in text.split_inclusive('\n') {
+        let n = line.chars().count();
+        if chars + n > room && chars > 0 {
+            parts.push(String::new());
+            chars = 0;
+        }
+        let line: String = line.chars().take(room).collect();
+        chars += line.chars().count();
+        parts.last_mut().expect("one part at least").push_str(&line);
+    }
+    parts
+}
+
+/// Part `part` (from 1) of a resource `base` cut into `parts`: past the
+/// last it is refused naming how many there are; of several, it begins
+/// by naming the others.
+fn one_part(base: &str, mut parts: Vec<String>, part: usize) -> Result<String, String> {
+    let total = parts.len();
+    if part > total {
+        return Err(format!(
+            "{base}?part={part}: this resource has {total} part(s); ask for part 1 to {total}"
+        ));
+    }
+    let text = parts.swap_remove(part - 1);
+    Ok(match total {
+        1 => text,
+        n => format!(
+            "Part {part} of {n} of this resource (the others: {}).\n\n{text}",
+            (1..=n)
+                .filter(|&k| k != part)
+                .map(|k| format!("{base}?part={k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
 }
 
 /// Refuses a video the site's summaries do not list in `channel`, naming
@@ -334,23 +397,19 @@ fn no_channel(site: &archilyzer_core::archive::Site, channel: &str) -> String {
     )
 }
 
-/// Part `part` of a transcript, each part one get_transcript answer at
-/// the default budget; the first says how many parts there are.
-fn transcript(
+/// The parts of a transcript, each one get_transcript answer at the
+/// default budget (less the room [`one_part`] takes to name the others).
+fn transcript_parts(
     ctx: &Context,
     archive: &Archive,
     site: &str,
     channel: &str,
     video: &str,
-    part: usize,
-) -> Result<String, String> {
+) -> Result<Vec<String>, String> {
     let mut base = source_of(archive, site)?;
     base.insert("video_id".into(), json!(video));
     base.insert("channel".into(), json!(channel));
-    base.insert(
-        "max_chars".into(),
-        json!(crate::budget::DEFAULT_CHARS - PART_NOTE),
-    );
+    base.insert("max_chars".into(), json!(PART_CHARS));
     let mut parts: Vec<String> = Vec::new();
     let mut offset = 0u64;
     loop {
@@ -366,32 +425,14 @@ fn transcript(
             _ => break,
         }
     }
-    let total = parts.len();
-    if part > total {
-        return Err(format!(
-            "{}?part={part}: this transcript has {total} part(s)",
-            video_uri("transcript", site, channel, video)
-        ));
-    }
-    let text = parts.swap_remove(part - 1);
-    Ok(match total {
-        1 => text,
-        n => format!(
-            "Part {part} of {n} of this transcript (the others: {}).\n\n{text}",
-            (1..=n)
-                .filter(|&k| k != part)
-                .map(|k| format!("{}?part={k}", video_uri("transcript", site, channel, video)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    })
+    Ok(parts)
 }
 
-/// Room kept in each transcript part for the line naming the others.
+/// Room kept in each part for the line naming the others.
 const PART_NOTE: usize = 4_000;
 
 /// A channel's videos, newest first (undated last), one line each with
-/// its date, length and transcript URI, as far as the default budget holds.
+/// its date, title and transcript URI: all of them ([`read`] pages it).
 fn channel_text(archive: &Archive, site_id: &str, channel: &str) -> Result<String, String> {
     let site = archive
         .sites()
@@ -415,9 +456,8 @@ fn channel_text(archive: &Archive, site_id: &str, channel: &str) -> Result<Strin
         entry.slug,
         rows.len()
     );
-    let budget = crate::budget::DEFAULT_CHARS - 200;
-    for (k, r) in rows.iter().enumerate() {
-        let line = format!(
+    for r in &rows {
+        out.push_str(&format!(
             "- {} **{}** ({}) {}\n",
             r.upload_date
                 .as_deref()
@@ -426,15 +466,7 @@ fn channel_text(archive: &Archive, site_id: &str, channel: &str) -> Result<Strin
             r.title,
             r.slug,
             video_uri("transcript", site_id, &entry.slug, &r.slug)
-        );
-        if out.chars().count() + line.chars().count() > budget {
-            out.push_str(&format!(
-                "… {} older video(s) not listed (size budget): list them with enumerate_matches, or search the channel\n",
-                rows.len() - k
-            ));
-            break;
-        }
-        out.push_str(&line);
+        ));
     }
     Ok(out)
 }

@@ -300,7 +300,7 @@ fn local_origin(origin: &str) -> Result<(SourceHandle, String), String> {
 /// The corpus a call reads: a handle, a member name or a URL.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Source {
-    /// Corpus handle (default: the startup source); see list_sources.
+    /// Corpus handle (list_sources).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }

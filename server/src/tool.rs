@@ -9,14 +9,16 @@
 //! `editor/`, `plans/`, `transcript/`) can import it without a circle.
 //! What a tool is given lives one level up, in [`crate::context`].
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// What a tool answers: text for the agent, the same data structured.
 #[derive(Debug, Clone)]
 pub struct Output {
     /// The answer's text.
     pub text: String,
-    /// Its structured content.
+    /// Its structured content; `Value::Null` when there is none (a
+    /// refusal without facts of the tool's own answer type), and then
+    /// the answer carries no `structuredContent` at all.
     pub structured: Value,
     /// Whether it is an error.
     pub is_error: bool,
@@ -50,11 +52,18 @@ pub type Progress<'a> = &'a mut dyn FnMut(Tick);
 
 /// A tool's failure: the message, and facts to carry in the structured
 /// result beside it (a job id to resume, a cooldown).
+///
+/// A client validates `structuredContent` against the tool's output
+/// schema even when `isError` is set (the TypeScript SDK throws a
+/// schema error instead of showing the refusal), so `facts`, when not
+/// null, must be a value of the tool's own answer type; a refusal
+/// without facts carries no structured content ([`finish`]).
 #[derive(Debug, Clone)]
 pub struct Failure {
     /// What went wrong, and what to do.
     pub message: String,
-    /// Facts carried in the structured result beside the error.
+    /// The tool's answer type filled with what is known (a job id to
+    /// resume, a cooldown), or null.
     pub facts: Value,
 }
 
@@ -134,15 +143,16 @@ pub fn finish(result: ToolResult, corpus: &str) -> Output {
             }
         }
         Err(Failure { message, facts }) => {
-            let mut structured = match facts {
-                Value::Object(map) => map,
-                _ => Map::new(),
+            let structured = match facts {
+                Value::Object(mut map) => {
+                    map.insert("corpus".into(), Value::String(corpus.to_string()));
+                    Value::Object(map)
+                }
+                _ => Value::Null,
             };
-            structured.insert("error".into(), Value::String(message.clone()));
-            structured.insert("corpus".into(), Value::String(corpus.to_string()));
             Output {
                 text: format!("Error: {message}{}", trailer(corpus)),
-                structured: Value::Object(structured),
+                structured,
                 is_error: true,
             }
         }

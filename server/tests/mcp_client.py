@@ -65,6 +65,15 @@ def text_of(result):
     return text
 
 
+def declares(schema, name):
+    """Whether an input schema declares argument `name`: in its properties,
+    or named by a patternProperties entry (an argument described in full
+    by an earlier tool)."""
+    import re
+    return name in schema.get("properties", {}) or any(
+        re.fullmatch(p, name) for p in schema.get("patternProperties", {}))
+
+
 def check(condition, what, detail=""):
     if not condition:
         print(json.dumps({"check": what, "ok": False, "detail": detail[:2000]}))
@@ -173,7 +182,7 @@ async def run(mode, connect, archive, token, made, over_http=False):
         check("alias-aware" in described["get_transcripts"] and "size budget" in described["get_transcripts"]
               and "replaces the default" in described["search_transcripts"] and "size budget" in described["search_transcripts"]
               and "next_cursor" in described["enumerate_matches"] and "editor" in described["get_transcript"]
-              and all("max_chars" in t.input_schema["properties"] for t in tools.tools),
+              and all(declares(t.input_schema, "max_chars") for t in tools.tools),
               f"{mode}: tool descriptions say what a model must know (aliases, scopes, budgets, cursor, editor fallback)", json.dumps(described)[:1500])
 
         result = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 3})
@@ -202,7 +211,7 @@ async def run(mode, connect, archive, token, made, over_http=False):
             ({"groups": ["no-such-group"]}, 'group "no-such-group" matches no group'),
             ({"scopes": ["bogus"]}, 'scopes "bogus" is not a scope'),
             ({"states": ["availble"]}, 'states "availble" is not one of available'),
-            ({"media_type": "podcast"}, 'media_type "podcast" is not one of video, livestream'),
+            ({"media_type": "podcast"}, '`media_type` must be one of video, livestream, got "podcast"'),
             ({"min_duration": "abc"}, 'min_duration "abc" is not a length'),
             ({"min_duration": -5}, 'min_duration "-5" is not a length'),
             ({"min_duration": 7200, "max_duration": 60}, "max_duration 1:00 is shorter than min_duration 2:00:00"),
@@ -589,9 +598,21 @@ async def hostile(url, bearer, trap):
         r = await post({k: v for k, v in good.items() if k != "Authorization"}, body)
         check(r.status_code == 401 and "bearer token is required" in r.text and r.headers.get("www-authenticate") == "Bearer", "http: no token is 401", f"{r.status_code} {r.text}")
         r = await post({**good, "Authorization": "Bearer wrong-" + bearer}, body)
-        check(r.status_code == 401, "http: a wrong token is 401", f"{r.status_code} {r.text}")
+        check(r.status_code == 401 and "is not this server's" in r.text, "http: a wrong token is 401, saying it is wrong (not missing)", f"{r.status_code} {r.text}")
         r = await post({**good, "Origin": "https://evil.example"}, body)
-        check(r.status_code == 403 and "Origin" in r.text, "http: a foreign Origin is 403", f"{r.status_code} {r.text}")
+        check(r.status_code == 403 and "Origin" in r.text and "--allow-origin https://evil.example" in r.text,
+              "http: a foreign Origin is 403, naming the flag that lets it in", f"{r.status_code} {r.text}")
+        r = await post({**good, "Origin": "http://localhost:5173"}, body)
+        check(r.status_code == 200, "http: a loopback Origin on any port is let in", f"{r.status_code} {r.text[:200]}")
+        for frame, code, status in ((b'{"jsonrpc":"2.0","id":1,"meth', -32700, 400),
+                                    (b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"\\ud800"}}', -32700, 400),
+                                    (b"[" * 5000 + b"]" * 5000, -32700, 400),
+                                    (b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list_channels","arguments":[1]}}', -32602, 200),
+                                    (b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_channels","arguments":"x"}}', -32602, 200)):
+            r = await post(good, content=frame)
+            answer = r.json() if r.headers.get("content-type", "").startswith("application/json") else {}
+            check(r.status_code == status and answer.get("error", {}).get("code") == code,
+                  f"http: a malformed frame {frame[:40]!r} gets {code}", f"{r.status_code} {r.text[:300]}")
         r = await post({**good, "Host": "evil.example"}, body)
         check(r.status_code == 403 and "Host" in r.text, "http: a spoofed Host is 403 (DNS rebinding)", f"{r.status_code} {r.text}")
         root = url.rsplit("/mcp", 1)[0]
@@ -607,6 +628,7 @@ async def hostile(url, bearer, trap):
         check(r.status_code == 200 and r.headers.get("content-type", "").startswith("application/openmetrics-text")
               and 'archilyzer_tool_calls_total{tool="search_transcripts",outcome="ok"}' in text
               and 'archilyzer_http_refusals_total{kind="unauthorized"}' in text
+              and all(f'archilyzer_http_refusals_total{{kind="{k}"}}' in text for k in ("wrong_token", "origin", "host", "bad_frame"))
               and "archilyzer_tool_call_seconds_bucket" in text and "archilyzer_pages_read_total" in text
               and "archilyzer_downloaded_bytes_total" in text and 'archilyzer_index_lookups_total{result="hit"}' in text
               and text.endswith("# EOF\n"),

@@ -189,11 +189,24 @@ impl FileClaim {
         let bytes = signed.as_bytes();
         self.check().map_err(|e| e.to_string())?;
         let cannot = |e: std::io::Error| format!("cannot write {}: {e}", self.target.display());
-        let mut tmp = tempfile::NamedTempFile::new_in(self.folder()).map_err(cannot)?;
+        let mut tmp = report_file().tempfile_in(self.folder()).map_err(cannot)?;
         tmp.write_all(bytes).map_err(cannot)?;
         tmp.persist(&self.target).map_err(|e| cannot(e.error))?;
         Ok(())
     }
+}
+
+/// How a report file is made: read-write for all, less the user's umask
+/// (the mode `File::create` gives), not the owner-only mode temporary
+/// files get: a report is made to be shared.
+fn report_file() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder
 }
 
 /// The first bytes of `path` (none when it cannot be read).
@@ -259,5 +272,21 @@ mod tests {
             FileWhy::Foreign,
             "an SVG we wrote is not an HTML report"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_report_file_takes_the_mode_a_plain_file_would() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "x").unwrap();
+        let report = dir.path().join("report.html");
+        FileClaim::new(&report, FileKind::Html, "--html")
+            .unwrap()
+            .write("<html></html>")
+            .unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&report), mode(&plain), "the umask's mode, not 0600");
     }
 }

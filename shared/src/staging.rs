@@ -32,14 +32,27 @@ const UNCLAIMED_AFTER: std::time::Duration = std::time::Duration::from_secs(3600
 /// targets: what [`abandon_all`] removes.
 static LIVE: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
 
+/// The targets this process has replaced in full (committed), for the
+/// interrupt's account of what was kept.
+static WRITTEN: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
 fn live() -> std::sync::MutexGuard<'static, Vec<(PathBuf, PathBuf)>> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Removes every staging directory this process is writing (for an
-/// interrupt: Ctrl-C); one line per target saying it is as it was.
+/// interrupt: Ctrl-C), and says exactly what is on disk: one line per
+/// target written in full before the interrupt (kept), one per target
+/// being written (as it was). No line when nothing was written.
 pub fn abandon_all() -> Vec<String> {
-    live()
+    let written = WRITTEN.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let kept = written.into_iter().map(|target| {
+        format!(
+            "interrupted: {} was written in full before the interrupt and is kept",
+            target.display()
+        )
+    });
+    let abandoned: Vec<String> = live()
         .drain(..)
         .map(|(dir, target)| {
             let _ = std::fs::remove_dir_all(&dir);
@@ -48,7 +61,8 @@ pub fn abandon_all() -> Vec<String> {
                 target.display()
             )
         })
-        .collect()
+        .collect();
+    kept.chain(abandoned).collect()
 }
 
 /// A staging directory of an earlier run that was removed.
@@ -188,6 +202,10 @@ impl Staging {
                 None => e,
             });
         }
+        WRITTEN
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(target.clone());
         if let Some(holder) = aside {
             let path = holder.path().to_path_buf();
             holder

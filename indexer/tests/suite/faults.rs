@@ -234,7 +234,7 @@ fn scan_rss_mb(dir: &Path, query: &str) -> (u64, String) {
         "--local",
         dir,
         "--limit",
-        "0",
+        "1",
         query,
     ])
 }

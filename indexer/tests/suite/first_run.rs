@@ -188,7 +188,7 @@ fn a_day_the_calendar_lacks_and_an_inverted_range_are_usage_errors() {
     let o = run(&["--date-from", "2020-01-01", "--date-to", "2015-01-01"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("the date range is inverted: date_from 2020-01-01 is after date_to 2015-01-01, so no day is in it; swap the two"),
+        stderr(&o).contains("the date range is inverted: --date-from 2020-01-01 is after --date-to 2015-01-01, so no day is in it; swap the two"),
         "{}",
         stderr(&o)
     );
@@ -315,7 +315,7 @@ fn a_share_link_of_a_local_archive_without_a_url_names_its_folder_and_says_so() 
             "search",
             "--no-index",
             "--limit",
-            "0",
+            "1",
             "--share-link",
             "--local",
         ])

@@ -317,7 +317,7 @@ fn the_command_line_gives_the_documented_json_and_refuses_what_cannot_be_answere
         ),
         (
             &["k cups", "--min-videos", "0"][..],
-            "min_videos is 0; it must be from 1 to 1000000",
+            "invalid value '0' for '--min-videos <MIN_VIDEOS>': 0 asks for nothing: give 1 or more",
         ),
         (
             &["k cups", "--channel", "daily-dispach"][..],

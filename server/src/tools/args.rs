@@ -25,7 +25,10 @@ pub fn schema_of<A: JsonSchema>() -> Value {
         serde_json::to_value(generator.into_root_schema_for::<A>()).unwrap_or_default();
     crate::output::without_number_formats(&mut schema);
     crate::output::plain_descriptions(&mut schema);
+    crate::output::choices_as_enums(&mut schema);
     without_null(&mut schema);
+    default_said_once(&mut schema);
+    super::bounds::declare(&mut schema);
     if let Value::Object(map) = &mut schema {
         map.remove("title");
         map.remove("description");
@@ -36,12 +39,21 @@ pub fn schema_of<A: JsonSchema>() -> Value {
     schema
 }
 
-/// `["integer", "null"]` → `"integer"`, and no `"default": null`: an
-/// argument left out is the absent value; a `null` sent for one is taken
-/// as left out.
+/// `["integer", "null"]` → `"integer"`, and no default that is the
+/// empty value (`null`, `false`, `0`, `[]`, `""`): an argument left out
+/// is the absent value, which needs no saying; a `null` sent for one is
+/// taken as left out.
 fn without_null(v: &mut Value) {
+    let empty = |d: &Value| match d {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+    };
     crate::output::each_object(v, &mut |map| {
-        if map.get("default") == Some(&Value::Null) {
+        if map.get("default").is_some_and(empty) {
             map.remove("default");
         }
         if let Some(inner) = crate::output::option_of(map).cloned() {
@@ -60,6 +72,31 @@ fn without_null(v: &mut Value) {
     });
 }
 
+/// A description that repeats the default its schema states (`(default
+/// 30)` beside `"default": 30`) loses the repetition: said once, by the
+/// schema's own keyword.
+fn default_said_once(v: &mut Value) {
+    crate::output::each_object(v, &mut |map| {
+        if !map.contains_key("default") {
+            return;
+        }
+        let Some(Value::String(d)) = map.get_mut("description") else {
+            return;
+        };
+        let Some(at) = d.find("(default ") else {
+            return;
+        };
+        // Only a bare `(default X)`: one that says more keeps its words.
+        let Some(end) = d[at..]
+            .find(')')
+            .filter(|&e| !d[at..at + e].contains([';', ',']))
+        else {
+            return;
+        };
+        *d = format!("{}{}", d[..at].trim_end(), &d[at + end + 1..]);
+    });
+}
+
 /// A call's arguments, already checked against the schema of `A`, read
 /// into an `A`. A value the schema let through but the type refuses is
 /// named with the tool.
@@ -73,9 +110,7 @@ pub use crate::sources::Source;
 /// gets the number in [`super::registry::Call::budget`]).
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
 pub struct Budget {
-    /// Size budget of the answer in characters, text and structured
-    /// content together, as sent. Lists are cut fairly to fit and say
-    /// what was left out and how to get it; counts stay complete.
+    /// Answer budget in characters (see the instructions).
     #[schemars(range(min = crate::budget::FLOOR_CHARS, max = crate::budget::CEILING_CHARS))]
     #[schemars(extend("default" = crate::budget::DEFAULT_CHARS))]
     #[serde(default)]
@@ -95,36 +130,29 @@ impl Budget {
 /// disagree about what can be filtered.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct FindOptions {
-    /// Treat query as a regex over the raw caption text.
+    /// query is a regex over the raw caption text.
     #[serde(default)]
     pub regex: bool,
-    /// Drop videos that also match any of these (never alias-expanded).
+    /// Drop videos that also match any of these phrases.
     #[serde(default)]
     pub exclude: Vec<String>,
-    /// Fields to search: transcripts, chat, description, tags, metadata,
-    /// posts. Default: captions and titles.
+    /// Fields: transcripts, chat, description, tags, metadata, posts
+    /// (default: transcripts and titles).
     #[serde(default)]
     pub scopes: Vec<String>,
-    /// Scan cap (default 400); past it the result says PARTIAL and names
-    /// the channels not reached.
+    /// Pages to read at most (default 400; past it: PARTIAL).
     #[schemars(range(min = 1))]
     #[serde(default)]
     pub max_pages: Option<usize>,
-    /// Also search the vocabulary's words within this many edits of each
-    /// query word of 5+ letters (what speech recognition misheard), one
-    /// word varied at a time; each expansion is named with its own hit
-    /// count, and exact matches are always kept. Needs an index; not for
-    /// regex (default 0).
+    /// Also match index words within this many edits of each 5+ letter
+    /// query word (misheard names), each named with its count.
     #[schemars(range(max = 2))]
     #[serde(default)]
     pub fuzzy: u8,
-    /// Expand a plain query through the curated aliases of the site each
-    /// video belongs to (default true); the answer names the aliases that
-    /// fired.
+    /// Expand through the site's curated aliases (default true).
     #[serde(default = "yes")]
     pub use_aliases: bool,
-    /// Fold mirrors of one recording into one row, naming the copies
-    /// (default true).
+    /// Fold mirrors of one recording into one row (default true).
     #[serde(default = "yes")]
     pub collapse_duplicates: bool,
     /// The corpus.
@@ -169,14 +197,7 @@ mod tests {
         );
         assert!(count.get("format").is_none(), "{count}");
         assert_eq!(s["properties"]["word"]["description"], "A word.");
-        for flattened in [
-            "channels",
-            "channel",
-            "date_from",
-            "source",
-            "fuzzy",
-            "use_aliases",
-        ] {
+        for flattened in ["channels", "date_from", "source", "fuzzy", "use_aliases"] {
             assert!(s["properties"].get(flattened).is_some(), "{flattened}: {s}");
         }
         let call = serde_json::json!({"word": "w", "channel": "a", "channels": ["b"], "fuzzy": 1, "count": null});

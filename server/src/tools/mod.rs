@@ -5,6 +5,7 @@
 //! [`crate::tool`].
 
 pub mod args;
+pub mod bounds;
 pub mod catalog;
 pub mod kept;
 pub mod notes;
@@ -53,35 +54,33 @@ fn answer(
     progress: Progress,
 ) -> (ToolResult, String) {
     let sources = &ctx.sources;
-    let source_text = args.get("source").and_then(Value::as_str);
+    let default = || sources.default_handle().to_string();
     let Some(tool) = registry::find(name) else {
-        let corpus = sources
-            .resolve(source_text)
-            .map_or_else(|_| "default".to_string(), |h| h.to_string());
-        let e = format!("no tool named `{name}`; call tools/list for the tools there are");
-        return (Err(e.into()), corpus);
+        let e = format!(
+            "no tool named `{}`; call tools/list for the tools there are",
+            bounds::clip(name)
+        );
+        return (Err(e.into()), default());
+    };
+    // Checked before the source is resolved: a value past its bound is
+    // refused before any work, and no answer repeats it whole.
+    let args = match validate::validate(name, &tool.schema, args) {
+        Ok(args) => args,
+        Err(e) => return (Err(e.into()), default()),
     };
     let run = match &tool.runs {
-        Runs::OwnCorpus(run) => {
-            return match validate::validate(name, &tool.schema, args) {
-                Ok(args) => run(ctx, &args, budget, progress),
-                Err(e) => (Err(e.into()), sources.default_handle().to_string()),
-            };
-        }
+        Runs::OwnCorpus(run) => return run(ctx, &args, budget, progress),
         Runs::OnSource(run) => run,
     };
+    let source_text = args.get("source").and_then(Value::as_str);
     let handle = match sources.resolve(source_text) {
         Ok(h) => h,
         Err(e) => {
-            let corpus = format!("unresolved {:?}", source_text.unwrap_or(""));
+            let corpus = format!("unresolved {}", bounds::quote(source_text.unwrap_or("")));
             return (Err(e.into()), corpus);
         }
     };
     let corpus = handle.to_string();
-    let args = match validate::validate(name, &tool.schema, args) {
-        Ok(args) => args,
-        Err(e) => return (Err(e.into()), corpus),
-    };
     let call = registry::Call {
         ctx,
         handle: &handle,

@@ -40,16 +40,23 @@ fn find_video<'a>(
     archive.find_video(id, hints).map_err(|e| e.to_string())
 }
 
-/// Refuses a channel hint that names no channel of `archive` (a typo
-/// would otherwise pass unnoticed), with the nearest slug.
+/// Refuses a channel hint that names no channel of `archive`
+/// ([`archilyzer_core::query::filters::check_channel_hints`]).
 fn known_channels(archive: &Archive, hints: &[String]) -> Result<(), String> {
-    let scope = archilyzer_core::query::FilterArgs {
-        channels: hints.to_vec(),
-        ..Default::default()
-    };
-    archilyzer_core::query::Filters::resolve(&scope, archive)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    archilyzer_core::query::filters::check_channel_hints(archive, hints).map_err(|e| e.to_string())
+}
+
+/// The refusal for video `id`, which `archive` does not hold: what to
+/// check, and the nearest id it does hold (case-insensitive).
+fn no_video(archive: &Archive, id: &str) -> String {
+    let hint = archive
+        .nearest_video(id)
+        .map(|n| format!(" Did you mean {n:?}?"))
+        .unwrap_or_default();
+    format!(
+        "no video {} in this corpus: check the id (as search results show it) or pass the source it came from.{hint}",
+        crate::tools::bounds::quote(id)
+    )
 }
 
 /// `get_video_metadata`'s arguments.
@@ -93,19 +100,17 @@ pub struct BatchArgs {
     /// reported per query.
     #[serde(default)]
     pub queries: Vec<String>,
-    /// The queries are regexes.
+    /// query is a regex over the raw caption text.
     #[serde(default)]
     pub regex: bool,
-    /// Drop videos that also match any of these (never alias-expanded).
+    /// Drop videos that also match any of these phrases.
     #[serde(default)]
     pub exclude: Vec<String>,
-    /// Expand a plain query through the curated aliases of the site each
-    /// video belongs to (default true); the answer names the aliases that
-    /// fired.
+    /// Expand through the site's curated aliases (default true).
     #[serde(default = "super::args::yes")]
     pub use_aliases: bool,
-    /// Also count the vocabulary's words within this many edits of each
-    /// query word of 5+ letters, as search_transcripts does (default 0).
+    /// Also match index words within this many edits of each 5+ letter
+    /// query word (misheard names), each named with its count.
     #[schemars(range(max = 2))]
     #[serde(default)]
     pub fuzzy: u8,
@@ -128,7 +133,7 @@ pub struct BatchArgs {
     /// video and/or post (default both).
     #[serde(default)]
     pub content_types: Vec<String>,
-    /// inline links, or a moment_base line and [mm:ss|seconds] stamps.
+    /// How lines link to their moments.
     #[serde(default)]
     pub link_style: super::search::LinkStyle,
     /// Owning channel hint.
@@ -155,9 +160,7 @@ fn video_arg<'a>(archive: &'a Archive, args: &MetadataArgs) -> Result<Found<'a>,
     let id = args.video_id.as_str();
     let hints: Vec<String> = args.channel.iter().cloned().collect();
     known_channels(archive, &hints)?;
-    find_video(archive, id, &hints)?.ok_or_else(|| {
-        format!("no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from")
-    })
+    find_video(archive, id, &hints)?.ok_or_else(|| no_video(archive, id))
 }
 
 fn header(f: &Found) -> String {
@@ -202,7 +205,7 @@ pub fn get_transcript(
     let hints: Vec<String> = channel.map(str::to_string).into_iter().collect();
     known_channels(&archive, &hints)?;
     let Some(found) = find_video(&archive, id, &hints)? else {
-        return unpublished(ctx, id, channel);
+        return unpublished(ctx, &archive, id, channel);
     };
     let links = links(&found);
     let v = &found.video;
@@ -263,15 +266,15 @@ pub fn get_transcript(
 }
 
 /// A video the corpus lacks: asked of the editor, or not found.
-fn unpublished(ctx: &Context, id: &str, channel: Option<&str>) -> ToolResult {
-    let missing = format!("no video {id:?} in this corpus: check the id (as search results show it) or pass the source it came from");
+fn unpublished(ctx: &Context, archive: &Archive, id: &str, channel: Option<&str>) -> ToolResult {
+    let missing = no_video(archive, id);
     match transcript::from_editor(&ctx.editor, id, channel) {
         Ok(Fallback::Found(text, facts)) => Ok((text, facts)),
         Ok(Fallback::NotThere) => {
-            Err(format!("{missing}; the local editor has no transcript of it either").into())
+            Err(format!("{missing} And the local editor has no transcript of it either.").into())
         }
         Ok(Fallback::NoEditor) => Err(missing.into()),
-        Err(e) => Err(format!("{missing}; the local editor could not be asked: {e}").into()),
+        Err(e) => Err(format!("{missing} And the local editor could not be asked: {e}").into()),
     }
 }
 
@@ -433,15 +436,23 @@ pub fn get_transcripts(
                 });
             }
             None => {
+                let nearest = archive.nearest_video(id);
+                let hint = nearest
+                    .as_ref()
+                    .map_or(String::new(), |n| format!("; did you mean {n:?}?"));
                 pieces.push(Piece::fixed(format!(
-                    "# {id}\nnot found in this corpus\n\n"
+                    "# {}\nnot found in this corpus{hint}\n\n",
+                    crate::tools::bounds::clip(id)
                 )));
                 rows.push(BatchRow {
                     id: id.clone(),
-                    read: Read::Missing,
+                    read: Read::Missing { nearest },
                 });
             }
         }
+    }
+    if rows.iter().all(|r| matches!(r.read, Read::Missing { .. })) {
+        return Err(none_found(&rows).into());
     }
     let render = |room: usize| {
         let (out, shown) = assemble(&pieces, &ids, &notes, room);
@@ -615,7 +626,34 @@ pub enum Read {
         is: String,
     },
     /// Not in this corpus.
-    Missing,
+    Missing {
+        /// The id of this corpus nearest to it (case-insensitive, within
+        /// two edits), if one is.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nearest: Option<String>,
+    },
+}
+
+/// The refusal of a batch none of whose ids this corpus holds: each id
+/// with the nearest one it does hold.
+fn none_found(rows: &[BatchRow]) -> String {
+    let each: Vec<String> = rows
+        .iter()
+        .map(|r| match &r.read {
+            Read::Missing { nearest: Some(n) } => {
+                format!(
+                    "{} (did you mean {n:?}?)",
+                    crate::tools::bounds::quote(&r.id)
+                )
+            }
+            _ => crate::tools::bounds::quote(&r.id),
+        })
+        .collect();
+    format!(
+        "none of the {} id(s) is in this corpus: {}. Check the ids (as search results show them) or pass the source they came from",
+        rows.len(),
+        each.join(", ")
+    )
 }
 
 fn render_batch_video(

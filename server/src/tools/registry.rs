@@ -92,8 +92,13 @@ pub struct Tool {
     /// What it does, for the model that picks tools.
     pub description: &'static str,
     /// The input schema, generated from the type its arguments are read
-    /// into ([`args::schema_of`]), with the `max_chars` budget.
+    /// into ([`args::schema_of`]), with the `max_chars` budget: what every
+    /// call is validated against.
     pub schema: Value,
+    /// The same schema as `tools/list` gives it, each argument described
+    /// once across the tools (`said_once` in this module); null for a
+    /// hidden tool.
+    pub listed: Value,
     /// How it runs.
     pub runs: Runs,
     /// Listed by `tools/list`; a hidden tool is an alias kept for old
@@ -166,6 +171,7 @@ impl Tool {
             effect,
             description,
             schema: args::schema_of::<WithBudget<A>>(),
+            listed: Value::Null,
             runs,
             advertised: true,
             output: Value::Null,
@@ -192,6 +198,7 @@ pub struct SourceRequired {
 
 static TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
     let mut all = table();
+    said_once(&mut all);
     let mut old = tool(
         "use_source",
         "Resolve a source (old name)",
@@ -204,6 +211,60 @@ static TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
     all.push(old);
     all
 });
+
+/// Each tool's input schema as `tools/list` gives it ([`Tool::listed`]).
+/// An argument whose name and schema are word for word those of an
+/// argument of an earlier tool (the query options and filters, the
+/// corpus, the budget) is described there, in full, once; here such
+/// arguments are named together in one `patternProperties` entry,
+/// `^(channels|date_from|…)$`, whose description says which tool
+/// describes them (`As in search_transcripts.`). The schema stays closed
+/// (`additionalProperties: false` admits what a pattern names), and the
+/// validator keeps checking every argument against the full schema
+/// ([`Tool::schema`]). The `$schema` keyword goes too: an input schema
+/// without one is draft 2020-12, as MCP says. An agent pays for
+/// `tools/list` before its first question ([`TOOL_LIST_CHARS`]).
+fn said_once(tools: &mut [Tool]) {
+    let mut first: std::collections::HashMap<(String, String), &'static str> =
+        std::collections::HashMap::new();
+    for tool in tools.iter_mut().filter(|t| t.advertised) {
+        let mut listed = tool.schema.clone();
+        let mut elsewhere: std::collections::BTreeMap<&'static str, Vec<String>> =
+            std::collections::BTreeMap::new();
+        if let Some(props) = listed["properties"].as_object_mut() {
+            props.retain(|name, spec| {
+                let key = (name.clone(), spec.to_string());
+                match first.get(&key) {
+                    Some(earlier) => {
+                        elsewhere.entry(earlier).or_default().push(name.clone());
+                        false
+                    }
+                    None => {
+                        first.insert(key, tool.name);
+                        true
+                    }
+                }
+            });
+        }
+        if let Value::Object(map) = &mut listed {
+            map.remove("$schema");
+            if !elsewhere.is_empty() {
+                let patterns: serde_json::Map<String, Value> = elsewhere
+                    .into_iter()
+                    .map(|(earlier, names)| {
+                        let pattern = format!("^({})$", names.join("|"));
+                        (
+                            pattern,
+                            serde_json::json!({"description": format!("As in {earlier}.")}),
+                        )
+                    })
+                    .collect();
+                map.insert("patternProperties".into(), Value::Object(patterns));
+            }
+        }
+        tool.listed = listed;
+    }
+}
 
 /// The tools `tools/list` shows, in order.
 pub fn advertised() -> impl Iterator<Item = &'static Tool> {
@@ -221,7 +282,7 @@ fn table() -> Vec<Tool> {
             "list_channels",
             "List channels",
             Effect::Reads,
-            "List the archive's channels under their groups, with video counts and a group cheat-sheet for scoping.",
+            "The archive's channels under their groups, with video counts and a cheat-sheet for scoping.",
             |c, a: catalog::ChannelsArgs| catalog::list_channels(&c.ctx.sources, c.handle, &a),
         )
         .returns(crate::output::of::<catalog::Channels>()),
@@ -229,7 +290,7 @@ fn table() -> Vec<Tool> {
             "list_tags",
             "List curated tags",
             Effect::Reads,
-            "The curated tags the archive publishes (what the tags filter takes): id, label, group, and how many videos carry each, per channel.",
+            "The curated tags (what the tags filter takes): id, label, group, and videos per channel.",
             |c, _: Source| catalog::list_tags(&c.ctx.sources, c.handle),
         )
         .returns(crate::output::of::<catalog::Tags>()),
@@ -237,7 +298,7 @@ fn table() -> Vec<Tool> {
             "list_reports",
             "List reports",
             Effect::Reads,
-            "The cited reports a site publishes: title, kind, claim and citation counts, a fact-check's verdict tally. A hub has none of its own: pass a member as source.",
+            "The site's cited reports: title, kind, claim and citation counts, a fact-check's verdict tally. A hub has none of its own: pass a member as source.",
             |c, _: Source| reports::list_reports(&c.ctx.sources, c.handle),
         )
         .returns(crate::output::of::<archilyzer_core::format::ReportIndex>()),
@@ -245,7 +306,7 @@ fn table() -> Vec<Tool> {
             "get_report",
             "Read a report",
             Effect::Reads,
-            "One report: its verdict tally, each claim with its verdict and findings, and every citation's verbatim quote, original link and the site's moment page.",
+            "One report: its verdict tally, each claim with its verdict and findings, each citation's verbatim quote, original link and moment page.",
             |c, a: reports::ReportArgs| reports::get_report(&c.ctx.sources, c.handle, &a),
         )
         .returns(crate::output::of::<reports::ReportAnswer>()),
@@ -253,7 +314,7 @@ fn table() -> Vec<Tool> {
             "search_transcripts",
             "Search transcripts",
             Effect::Reads,
-            "Search captions and titles (other fields on request) for a phrase or regex, alias-aware; returns matching videos with timestamped, linked snippets, most relevant first (order). Naming scopes replaces the default (captions and titles): include transcripts to keep captions. The answer fits a size budget (max_chars): every listed video gets the same number of hit lines, a cut video says how many hits it left out, and counts stay complete. Page with offset; use enumerate_matches to count or cover everything.",
+            "Search captions and titles for a phrase or regex, alias-aware: matching videos, most relevant first, with timestamped, linked snippets. Naming scopes replaces the default (captions and titles): include transcripts to keep captions. Within the size budget (max_chars) every listed video gets the same number of hit lines, a cut one says what it left out, and counts stay complete. Page with offset; enumerate_matches covers everything. Its arguments mean the same in every tool that takes them.",
             |c, a: search::SearchArgs| search::search_transcripts(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
         )
         .returns(crate::output::of::<search::SearchPage>()),
@@ -261,7 +322,7 @@ fn table() -> Vec<Tool> {
             "enumerate_matches",
             "List every match",
             Effect::Reads,
-            "A query's complete match set as a worklist (id, title, channel, date, match count) in archive order, with complete totals and the batch count. A worklist longer than the size budget (max_chars) comes in pages: call again with the same arguments and the next_cursor each page gives, until none is given. Same query and filters as search_transcripts.",
+            "A query's complete match set as a worklist (id, title, channel, date, matches) in archive order, with complete totals and the batch count. A long one comes in pages: call again with the same arguments and next_cursor until none is given. Query and filters as search_transcripts.",
             |c, a: worklist::EnumerateArgs| search::enumerate_matches(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
         )
         .returns(crate::output::of::<search::WorklistPage>()),
@@ -269,7 +330,7 @@ fn table() -> Vec<Tool> {
             "mention_trend",
             "Mentions over time",
             Effect::Reads,
-            "When something was said: a query's confirmed matches (or up to 8 queries side by side) counted per year, quarter or month, each period with its videos, hits, hours of speech in scope and hits per hour, and its top video as a linked moment. Undated matches are counted in their own row. The counts equal enumerate_matches with the same arguments. Same query options and filters as search_transcripts.",
+            "When something was said: a query's confirmed matches (or up to 8 queries side by side) per year, quarter or month: videos, hits, hours of speech in scope, hits per hour, and the top moment. Undated matches get their own row. The counts equal enumerate_matches'.",
             |c, a: trend::TrendArgs| trend::mention_trend(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
         )
         .returns(crate::output::of::<trend::TrendAnswer>()),
@@ -277,7 +338,7 @@ fn table() -> Vec<Tool> {
             "similar_terms",
             "Words spelled like this",
             Effect::Reads,
-            "A word and its neighbours in the index's vocabulary (within max_edits: what speech recognition may have written for a name), each searched on its own in the scope given, with video and hit counts and one linked example moment. Use it before concluding something was never said, and to build an alias.",
+            "A word and its neighbours in the index's vocabulary (within max_edits: how speech recognition may have written a name), each searched in scope with video and hit counts and a linked example. Use it before concluding something was never said, and to build an alias.",
             |c, a: vocabulary::SimilarArgs| vocabulary::similar_terms(&c.ctx.sources, c.handle, &a, c.budget),
         )
         .returns(crate::output::of::<vocabulary::SimilarTerms>()),
@@ -285,7 +346,7 @@ fn table() -> Vec<Tool> {
             "significant_terms",
             "Said alongside a query",
             Effect::Reads,
-            "What comes up where a query is said: the words said unusually often in the videos it matches (the foreground, every hit confirmed) against every video in scope after the filters (the background), scored by JLH as Elasticsearch's significant_terms scores them, each with its shares (said in 40 % of the matches, 3 % of all) and a share link for the query AND the word. Same query options and filters as search_transcripts; counted from the index, exact whatever its state.",
+            "What comes up where a query is said: words said unusually often in its matching videos against every video in scope (JLH, as Elasticsearch's significant_terms), with their shares and a share link for the query AND the word. Exact whatever the index's state.",
             |c, a: related::SignificantArgs| related::significant_terms(&c.ctx.sources, c.handle, &a, c.budget),
         )
         .returns(crate::output::of::<archilyzer_core::related::SignificantTerms>()),
@@ -293,7 +354,7 @@ fn table() -> Vec<Tool> {
             "related_videos",
             "Videos like this one",
             Effect::Reads,
-            "The videos most like one video, as Elasticsearch's more_like_this finds them: its heaviest words by tf × idf (said at least twice in it, held by at least five videos), then the other videos holding them, ranked by the sum of the idf of the words they share, each with those words named. Filters choose which videos may be given.",
+            "The videos most like one video (as Elasticsearch's more_like_this): its heaviest words by tf × idf, then the videos holding them, ranked by the idf of the words shared, each naming them. Filters choose which videos may be given.",
             |c, a: related::RelatedArgs| related::related_videos(&c.ctx.sources, c.handle, &a, c.budget),
         )
         .returns(crate::output::of::<archilyzer_core::related::Related>()),
@@ -301,7 +362,7 @@ fn table() -> Vec<Tool> {
             "get_transcript",
             "Read a transcript",
             Effect::ReadsOutside,
-            "One video's transcript as markdown: metadata and linked, timestamped captions. A transcript longer than the size budget (max_chars) is cut at a line and says the offset to continue from. A video the archive has not published is asked of the local Archilyzer editor when one is configured.",
+            "One video's transcript as markdown: metadata and timestamped lines linked to their moments. A long one is cut at a line and gives the offset to continue from. A video the archive lacks is asked of the local editor, when one is configured.",
             |c, a: read::TranscriptArgs| read::get_transcript(c.ctx, c.handle, &a, c.budget),
         )
         .returns(crate::output::of::<crate::tool::TranscriptAnswer>()),
@@ -309,7 +370,7 @@ fn table() -> Vec<Tool> {
             "get_transcripts",
             "Read several transcripts",
             Effect::Reads,
-            "Read up to 20 videos (or posts) in one call: whole transcripts, or with query/queries (up to 8) bounded windows of linked lines around the matches, with per-query counts. The size budget (max_chars) is shared fairly: every video gets the same number of lines, and a cut video says what it left out. Queries are compiled exactly as search_transcripts compiles them: alias-aware (use_aliases, default true; the aliases that fired are named), regex, exclude.",
+            "Read up to 20 videos (or posts) at once: whole, or windows around the matches of query/queries (up to 8) with per-query counts, compiled as search_transcripts compiles them (alias-aware, regex, exclude). The size budget (max_chars) is shared fairly: each video gets the same number of lines, and a cut one says what it left out.",
             |c, a: read::BatchArgs| read::get_transcripts(&c.ctx.sources, c.handle, &a, c.budget),
         )
         .returns(crate::output::of::<read::Batch>()),
@@ -333,7 +394,7 @@ fn table() -> Vec<Tool> {
             "get_video_metadata",
             "Video details",
             Effect::Reads,
-            "Everything known about one video without its transcript: metadata, view/like counts, cue count and coverage, other archived copies with their timing-alignment verdict, and AI chapters.",
+            "One video without its transcript: metadata, view and like counts, cues and coverage, other archived copies with their timing-alignment verdict, and AI chapters.",
             |c, a: read::MetadataArgs| read::get_video_metadata(&c.ctx.sources, c.handle, &a),
         )
         .returns(crate::output::of::<read::Metadata>()),
@@ -341,7 +402,7 @@ fn table() -> Vec<Tool> {
             "fetch_clip",
             "Fetch a clip through the editor",
             Effect::FetchesMedia,
-            "The media behind a cited moment, fetched by the local Archilyzer editor through its paced, cookie-aware, provenanced job: never run yt-dlp yourself. A window is the cited span plus pad (default 3 s) on each side, at most 15 min; full: true fetches the whole recording into the editor's saved-video store (a video the editor already knows). Waits up to wait_seconds (default 90, max 300), then answers a job id to resume with job; under a client with a 60 s request timeout pass wait_seconds of 50 or less. Pass the citing corpus as source so a Rumble id maps to the editor's. The file is a read-only corpus artifact. Needs ARCHILYZER_EDITOR_URL and WORKER_TOKEN.",
+            "The media behind a cited moment, fetched by the local Archilyzer editor (paced, cookie-aware, provenanced): never run yt-dlp yourself. A window is the cited span plus pad each side, at most 15 min; full fetches the whole recording of a video the editor knows. Waits up to wait_seconds, then answers a job id to resume with job (under a 60 s client timeout, wait 50 s or less). Pass the citing corpus as source. Needs ARCHILYZER_EDITOR_URL and WORKER_TOKEN.",
             |c, a: clip::ClipArgs| clip::fetch_clip(&c.ctx.editor, &c.ctx.sources, c.handle, &a, c.progress),
         )
         .returns(crate::output::of::<clip::ClipFacts>()),
@@ -357,7 +418,7 @@ fn table() -> Vec<Tool> {
             "enqueue",
             "Queue archival work",
             Effect::QueuesWork,
-            "Queue archival work on a channel the editor archives, as its channel page's buttons do: sync (full), download-missing, retry-bucket (bucket, ids: the way to download chosen videos), transcribe-bucket (ids), fetch-posts (full, older), import-video (url). Answers the job id; the editor runs it at each platform's pace. Only when the operator asks. Needs the editor.",
+            "Queue archival work on a channel the editor archives, as its channel page's buttons do (kind; retry-bucket with ids downloads chosen videos). Answers the job id; the editor runs it at each platform's pace. Only when the operator asks. Needs the editor.",
             |c, a: ops::EnqueueArgs| ops::enqueue(&c.ctx.editor, &a),
         )
         .returns(crate::output::of::<ops::Queued>()),
@@ -365,7 +426,7 @@ fn table() -> Vec<Tool> {
             "channel_coverage",
             "Channel coverage on the editor",
             Effect::ReadsOutside,
-            "What a channel holds on the editor's disk, by date: count, first and last day, per year, and every gap longer than gap_days; date_from/date_to narrow it, list lists the videos. Videos are dated by their recorded date when the channel has a title rule, else their upload date. Needs the editor.",
+            "What a channel holds on the editor's disk, by date: count, first and last day, per year, and every gap longer than gap_days; date_from/date_to narrow it, list lists the videos (dated by recorded date under a title rule, else upload date). Needs the editor.",
             |c, a: coverage::CoverageArgs| coverage::channel_coverage(&c.ctx.editor, &a),
         )
         .returns(crate::output::of::<coverage::CoverageAnswer>()),
@@ -373,7 +434,7 @@ fn table() -> Vec<Tool> {
             "notes",
             "Operator notes (umtool)",
             Effect::ReadsOutside,
-            "The operator's notes in umtool on articles and report-video projects: list (every open note, by target), read (one target's digest, anchors resolved, and the source file to edit), reply (answers the umtool command to run; nothing is posted). Needs UMTOOL_URL.",
+            "The operator's notes in umtool on articles and report-video projects: list the open ones, read one target's digest with the file to edit, or reply (answers the umtool command to run; posts nothing). Needs UMTOOL_URL.",
             |c, a: notes::NotesArgs| notes::notes(&c.ctx.umtool, &a),
         )
         .returns(crate::output::of::<notes::NotesAnswer>()),
@@ -405,7 +466,7 @@ fn table() -> Vec<Tool> {
             "transcript",
             "Transcript of any video URL",
             Effect::ReadsOutside,
-            "The spoken words of any video URL (YouTube, TikTok and whatever else yt-dlp fetches), even one not in the archive: its captions when it has any, else speech-to-text on this machine. Answers url, platform, title, channel, duration_s, upload_date, caption_source (manual, auto or asr), lang, n_segments, chars, segments [{t, text}] and text with [h:mm:ss] markers; a speech-to-text result adds asr {model, language, mean_logprob, confident}: branch on confident, a false one is not evidence.",
+            "The spoken words of any video URL yt-dlp fetches, even one outside the archive: its captions, else speech-to-text on this machine. Answers its metadata, caption_source (manual, auto or asr), segments [{t, text}] and text with [h:mm:ss] markers; speech-to-text adds asr {model, language, mean_logprob, confident}: a false confident is not evidence.",
             |c, a: crate::transcript::UrlArgs| {
                 if c.ctx.sources.is_restricted() {
                     return Err("transcript: not offered over HTTP: it runs yt-dlp (and speech-to-text) on the server for any URL, which would let a remote caller make this machine fetch any address. Run archilyzer-mcp over stdio on your own machine to use it".to_string().into());
@@ -433,9 +494,34 @@ fn table() -> Vec<Tool> {
     ]
 }
 
+/// Characters of descriptions and input schemas that `tools/list`
+/// may cost an agent before its first question (about 6,000 tokens).
+pub const TOOL_LIST_CHARS: usize = 24_000;
+
+/// What `tools/list` costs an agent: every advertised tool's description
+/// and input schema (compact JSON), in characters.
+pub fn tool_list_chars() -> usize {
+    advertised()
+        .map(|t| t.description.chars().count() + t.listed.to_string().chars().count())
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tool_list_an_agent_pays_for_is_within_its_bound() {
+        let each: Vec<(usize, &str)> = advertised()
+            .map(|t| (t.description.len() + t.listed.to_string().len(), t.name))
+            .collect();
+        let chars = tool_list_chars();
+        println!(
+            "tools/list: {chars} characters of descriptions and input schemas over {} tools (bound {TOOL_LIST_CHARS}); by tool: {each:?}",
+            each.len()
+        );
+        assert!(chars <= TOOL_LIST_CHARS, "{chars} > {TOOL_LIST_CHARS}");
+    }
 
     #[test]
     fn every_input_schema_is_generated_closed_and_takes_the_budget() {

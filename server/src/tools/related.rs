@@ -20,12 +20,12 @@ use archilyzer_core::source::SourceHandle;
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SignificantArgs {
     /// The query whose matches are the foreground, as search_transcripts
-    /// takes it (a phrase, a final * for a prefix, or a regex).
+    /// takes it.
     pub query: String,
-    /// Treat query as a regex over the raw caption text.
+    /// query is a regex over the raw caption text.
     #[serde(default)]
     pub regex: bool,
-    /// Drop videos that also match any of these (never alias-expanded).
+    /// Drop videos that also match any of these phrases.
     #[serde(default)]
     pub exclude: Vec<String>,
     /// Fields whose words are counted and searched: transcripts,
@@ -33,12 +33,12 @@ pub struct SignificantArgs {
     /// posts are refused (their units are not videos).
     #[serde(default)]
     pub scopes: Vec<String>,
-    /// Also match the vocabulary's words within this many edits of each
-    /// query word of 5+ letters (default 0).
+    /// Also match index words within this many edits of each 5+ letter
+    /// query word (misheard names), each named with its count.
     #[schemars(range(max = 2))]
     #[serde(default)]
     pub fuzzy: u8,
-    /// Expand the query through the curated aliases (default true).
+    /// Expand through the site's curated aliases (default true).
     #[serde(default = "super::args::yes")]
     pub use_aliases: bool,
     /// A term must be said in at least this many matching videos

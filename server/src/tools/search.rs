@@ -57,10 +57,8 @@ pub struct PageArgs {
     #[schemars(range(min = 1, max = 200))]
     #[serde(default = "twenty")]
     pub limit: usize,
-    /// relevance (default: BM25 over the confirmed hits, weighing how
-    /// often the words are said against the video's length and how rare
-    /// each is), newest, oldest, or archive order. The whole set is
-    /// ordered before paging.
+    /// Result order (default relevance); the whole set is ordered before
+    /// paging.
     #[serde(default)]
     pub order: Option<Order>,
     /// Skip this many matching videos.
@@ -69,8 +67,7 @@ pub struct PageArgs {
     /// false: a cheap worklist without cue text.
     #[serde(default = "super::args::yes")]
     pub include_snippets: bool,
-    /// inline links per line, or one moment_base line per video with
-    /// [mm:ss|seconds] stamps.
+    /// How lines link to their moments.
     #[serde(default)]
     pub link_style: LinkStyle,
 }

@@ -1,8 +1,11 @@
 //! Checking a call's arguments against its tool's input schema: no
-//! unknown names, every required one present, each of the declared type
-//! and range; the message says what to pass.
+//! unknown names, every required one present, each within its bound
+//! ([`super::bounds`]) and of the declared type and range; the message
+//! says what to pass, quoting at most a short prefix of what was sent.
 
 use serde_json::{Map, Value};
+
+use super::bounds::{quote, quote_value};
 
 /// Checks `args` against `schema`: no unknown names (with the nearest
 /// known one as a hint), every required one present, each of the declared
@@ -31,17 +34,20 @@ fn object(
         .unwrap_or_default();
     let mut checked = Map::new();
     for (name, value) in args.iter().filter(|(_, v)| !v.is_null()) {
-        let Some(spec) = props.get(name) else {
+        let singular = singular_of(name, &props);
+        let Some(spec) = props.get(name).or(singular.as_ref()) else {
             let hint = crate::tool::nearest(name, props.keys().map(String::as_str))
                 .map_or(String::new(), |k| format!(" (did you mean `{path}{k}`?)"));
             let known: Vec<String> = props.keys().map(|k| format!("{path}{k}")).collect();
             return Err(format!(
-                "{tool} has no argument `{path}{name}`{hint}; it takes: {}",
+                "{tool} has no argument `{}`{hint}; it takes: {}",
+                super::bounds::clip(&format!("{path}{name}")),
                 known.join(", ")
             ));
         };
         let value = numeric_string(spec, value).unwrap_or_else(|| value.clone());
         let shown = format!("{path}{name}");
+        within_bound(tool, &shown, spec, &value)?;
         check_value(tool, &shown, spec, &value)?;
         let value = match (&value, spec.get("properties")) {
             (Value::Object(inner), Some(_)) => {
@@ -67,6 +73,18 @@ fn object(
     Ok(checked)
 }
 
+/// The schema of `name` when it is the singular form of a listed filter
+/// (`channel` for `channels`): one string, of the list's item bound.
+fn singular_of(name: &str, props: &Map<String, Value>) -> Option<Value> {
+    let filter = archilyzer_core::query::FILTERS
+        .iter()
+        .find(|f| f.singular == Some(name))?;
+    let list = props.get(filter.name)?;
+    let mut one = list["items"].clone();
+    one["description"] = format!("One of {}.", filter.name).into();
+    Some(one)
+}
+
 /// A numeric string where the schema wants a number: the number it
 /// spells (`"5"` → 5), if it spells one of the wanted kind.
 fn numeric_string(spec: &Value, value: &Value) -> Option<Value> {
@@ -82,8 +100,48 @@ fn numeric_string(spec: &Value, value: &Value) -> Option<Value> {
     }
 }
 
+/// Refuses a string longer than its schema's `maxLength` or a list
+/// longer than its `maxItems` (or holding a longer string), naming the
+/// bound: checked before the type, so no work is done on such a value.
+fn within_bound(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<(), String> {
+    use super::bounds::{chars_of, items_of};
+    let chars = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+    if let Value::String(s) = value {
+        let (n, max) = (s.chars().count(), chars_of(spec));
+        if n > max {
+            return Err(format!(
+                "{tool}: `{name}` is {n} characters long; the bound is {max}. Sent: {}",
+                quote(s)
+            ));
+        }
+    }
+    if let Value::Array(items) = value {
+        let max = items_of(spec);
+        if items.len() > max {
+            return Err(format!(
+                "{tool}: `{name}` holds {} items; the bound is {max}: split the call, or narrow the list",
+                items.len()
+            ));
+        }
+        let item_max = chars_of(&spec["items"]);
+        if let Some(long) = items.iter().find(|v| chars(v) > item_max) {
+            return Err(format!(
+                "{tool}: an item of `{name}` is {} characters long; the bound is {item_max}. Sent: {}",
+                chars(long),
+                quote_value(long)
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<(), String> {
-    let bad = |want: &str| Err(format!("{tool}: `{name}` must be {want}, got {value}"));
+    let bad = |want: &str| {
+        Err(format!(
+            "{tool}: `{name}` must be {want}, got {}",
+            quote_value(value)
+        ))
+    };
     if let Some(types) = spec["type"].as_array() {
         let fits = |t: &Value| match t.as_str() {
             Some("number") => value.is_number(),
@@ -103,7 +161,7 @@ fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<()
         Some("string") if !value.is_string() => bad("a string"),
         Some("string") => match allowed(spec) {
             Some(allowed) if !allowed.contains(value) => {
-                bad(&format!("one of {}", Value::Array(allowed)))
+                Err(not_one_of(tool, name, &allowed, value))
             }
             _ => Ok(()),
         },
@@ -140,6 +198,22 @@ fn check_value(tool: &str, name: &str, spec: &Value, value: &Value) -> Result<()
             _ => Ok(()),
         },
     }
+}
+
+/// The refusal of `value`, which is none of the `allowed` values of
+/// `name`: the values, and the nearest one (case-insensitive, within two
+/// edits) when one is.
+fn not_one_of(tool: &str, name: &str, allowed: &[Value], value: &Value) -> String {
+    let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
+    let hint = value
+        .as_str()
+        .and_then(|v| crate::tool::nearest(v, names.iter().copied()))
+        .map_or(String::new(), |n| format!("; did you mean {n:?}?"));
+    format!(
+        "{tool}: `{name}` must be one of {}, got {}{hint}",
+        names.join(", "),
+        quote_value(value)
+    )
 }
 
 /// The values a schema allows, when it lists them: an `enum`, or a
@@ -234,6 +308,19 @@ mod tests {
             &args(json!({"query": "x", "link_style": "fancy"})),
         )
         .unwrap_err();
-        assert!(e.contains("must be one of [\"inline\",\"base\"]"), "{e}");
+        assert_eq!(
+            e,
+            "search_transcripts: `link_style` must be one of inline, base, got \"fancy\""
+        );
+        let e = validate(
+            "search_transcripts",
+            &s,
+            &args(json!({"query": "x", "order": "Newest"})),
+        )
+        .unwrap_err();
+        assert!(
+            e.ends_with("got \"Newest\"; did you mean \"newest\"?"),
+            "{e}"
+        );
     }
 }

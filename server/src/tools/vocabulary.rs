@@ -25,13 +25,13 @@ pub struct SimilarArgs {
     #[schemars(range(min = 1, max = 2))]
     #[serde(default)]
     pub max_edits: Option<u32>,
-    /// Only these channels, by slug or name (additive with groups).
+    /// Channel slugs or names (with groups: either).
     #[serde(default)]
     pub channels: Vec<String>,
-    /// Older singular form of channels.
+    /// One of channels.
     #[serde(default)]
     pub channel: Option<String>,
-    /// Only channels of these groups, by id or name.
+    /// Group ids or names.
     #[serde(default)]
     pub groups: Vec<String>,
     /// The corpus.

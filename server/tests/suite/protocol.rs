@@ -263,3 +263,366 @@ fn made_by_the_command_line(archive_dir: &Path, index: &Path, into: &Path) -> st
     std::fs::write(&path, out).unwrap();
     path
 }
+
+/// Writes `frames` (one per line) to a stdio server and reads one answer
+/// line per frame (none for a notification).
+fn raw_stdio(frames: &[&[u8]]) -> Vec<serde_json::Value> {
+    use std::io::{BufRead, Write};
+    let mut server = Command::new(env!("CARGO_BIN_EXE_archilyzer-mcp"))
+        .args(["--local", &common::testdata("alpha").display().to_string()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(server.stdout.take().unwrap());
+    let mut answers = Vec::new();
+    for frame in frames {
+        stdin.write_all(frame).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        if frame.starts_with(br#"{"jsonrpc":"2.0","method":"notifications/"#) {
+            continue;
+        }
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        answers.push(serde_json::from_str(&line).unwrap_or(serde_json::Value::Null));
+    }
+    drop(stdin);
+    let _ = server.wait();
+    answers
+}
+
+#[test]
+fn over_stdio_a_malformed_frame_gets_the_specifications_error_and_the_server_goes_on() {
+    let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let answers = raw_stdio(&[
+        init,
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        br#"{"jsonrpc":"2.0","id":1,"meth"#,
+        br#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"x":"\ud800"}}"#,
+        deep.as_bytes(),
+        br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list_channels","arguments":[1]}}"#,
+        br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_channels","arguments":"x"}}"#,
+        br#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#,
+    ]);
+    assert_eq!(answers[0]["id"], 0, "{}", answers[0]);
+    let codes: Vec<(serde_json::Value, i64)> = answers[1..6]
+        .iter()
+        .map(|a| (a["id"].clone(), a["error"]["code"].as_i64().unwrap_or(0)))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (serde_json::Value::Null, -32700),
+            (serde_json::Value::Null, -32700),
+            (serde_json::Value::Null, -32700),
+            (4.into(), -32602),
+            (5.into(), -32602),
+        ],
+        "{answers:?}"
+    );
+    assert!(
+        answers[1]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the frame is not JSON"),
+        "{}",
+        answers[1]
+    );
+    assert_eq!(
+        answers[6]["id"], 6,
+        "the server still answers: {}",
+        answers[6]
+    );
+}
+
+/// One success and one refusal of every tool, for `refusals.mjs`; over
+/// HTTP the `transcript` tool is refused by design, so it has no success
+/// there.
+fn ts_cases(f: &Fixture, over_http: bool) -> serde_json::Value {
+    use serde_json::json;
+    let archive = Archive::open(
+        &SourceHandle::local(&f.archive_dir),
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    let link = search::share_link(
+        &archive,
+        None,
+        &Request {
+            query: "really".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let huge = "x".repeat(50_000);
+    let words: Vec<String> = (0..10_000).map(|i| format!("w{i}")).collect();
+    let clip = json!({"channel": "daily-dispatch", "video": "a", "start": 1, "end": 5, "wait_seconds": 0, "reason": "the TypeScript SDK test"});
+    let mut cases = vec![
+        (
+            "list_channels",
+            json!({}),
+            json!({"refres": true}),
+            "has no argument `refres` (did you mean `refresh`?)",
+        ),
+        (
+            "list_tags",
+            json!({}),
+            json!({"source": huge}),
+            "`source` is 50000 characters long; the bound is 1000",
+        ),
+        (
+            "list_reports",
+            json!({}),
+            json!({"bogus": 1}),
+            "list_reports has no argument `bogus`",
+        ),
+        (
+            "get_report",
+            json!({"report": "fact-check-1"}),
+            json!({"report": "fact-check-9"}),
+            "fact-check-9",
+        ),
+        (
+            "search_transcripts",
+            json!({"query": "really", "limit": 2}),
+            json!({"query": "really", "date_to": "2015-02-31"}),
+            "February 2015 has 28 days",
+        ),
+        (
+            "enumerate_matches",
+            json!({"query": "really"}),
+            json!({"query": "really", "exclude": words}),
+            "`exclude` holds 10000 items; the bound is 32",
+        ),
+        (
+            "mention_trend",
+            json!({"query": "really"}),
+            json!({"queries": ["a", "b", "c", "d", "e", "f", "g", "h", "i"]}),
+            "`queries` holds 9 items; the bound is 8",
+        ),
+        (
+            "similar_terms",
+            json!({"word": "really"}),
+            json!({"word": "really", "max_edits": 3}),
+            "`max_edits` must be a whole number from 1 to 2",
+        ),
+        (
+            "significant_terms",
+            json!({"query": "really", "min_videos": 1}),
+            json!({"query": "really", "scopes": ["captions"]}),
+            "did you mean \"transcripts\"?",
+        ),
+        (
+            "related_videos",
+            json!({"video_id": "RTOHlVpUe9M"}),
+            json!({"video_id": "RTOHlVpUe9M", "channel": "daily-dispach"}),
+            "did you mean \"daily-dispatch\"?",
+        ),
+        (
+            "get_transcript",
+            json!({"video_id": "RTOHlVpUe9M", "max_chars": 2000}),
+            json!({"video_id": "rtohlvpue9m"}),
+            "Did you mean \"RTOHlVpUe9M\"?",
+        ),
+        (
+            "get_transcripts",
+            json!({"video_ids": ["RTOHlVpUe9M"], "max_chars": 4000}),
+            json!({"video_ids": ["RTOHlVpUe9N"]}),
+            "did you mean \"RTOHlVpUe9M\"?",
+        ),
+        (
+            "get_post",
+            json!({"post_id": "daily-dispatch-post-000"}),
+            json!({"post_id": "daily-dispatch-post-999"}),
+            "no post",
+        ),
+        (
+            "get_thread",
+            json!({"post_id": "daily-dispatch-post-000"}),
+            json!({"post_id": "daily-dispatch-post-999"}),
+            "no post",
+        ),
+        (
+            "get_video_metadata",
+            json!({"video_id": "RTOHlVpUe9M"}),
+            json!({"video_id": huge, "max_chars": 2000}),
+            "`video_id` is 50000 characters long; the bound is 1000",
+        ),
+        (
+            "fetch_clip",
+            clip.clone(),
+            json!({"channel": "never-archived", "video": "a", "start": 1, "end": 5, "wait_seconds": 0, "reason": "the TypeScript SDK test"}),
+            "The editor refused (HTTP 404)",
+        ),
+        (
+            "get_job",
+            json!({"job": "job-1"}),
+            json!({"job": "no-such-job"}),
+            "no-such-job",
+        ),
+        (
+            "enqueue",
+            json!({"channel": "daily-dispatch", "kind": "sync"}),
+            json!({"channel": "daily-dispatch", "kind": "sink"}),
+            "`kind` must be one of",
+        ),
+        (
+            "channel_coverage",
+            json!({"channel": "daily-dispatch"}),
+            json!({"channel": "daily-dispatch", "gap_days": 0}),
+            "`gap_days` must be a whole number from 1",
+        ),
+        (
+            "notes",
+            json!({}),
+            json!({"action": "shout"}),
+            "`action` must be one of",
+        ),
+        (
+            "open_link",
+            json!({"link": link, "dry_run": true}),
+            json!({"link": "https://example.org/?qt=%%%"}),
+            "link",
+        ),
+        (
+            "list_sources",
+            json!({}),
+            json!({"sources": "x"}),
+            "list_sources has no argument `sources`",
+        ),
+        (
+            "resolve_source",
+            json!({"source": format!("local:{}", f.archive_dir.display())}),
+            json!({"source": huge}),
+            "the bound is 1000",
+        ),
+        (
+            "transcript",
+            json!({"url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "asr": false}),
+            json!({"url": huge}),
+            "the bound is 2000",
+        ),
+        (
+            "sweep_plan",
+            json!({"request": "what was said about really?"}),
+            json!({"request": huge.clone()}),
+            "the bound is 10000",
+        ),
+        (
+            "ask_plan",
+            json!({"request": "what was said about really?"}),
+            json!({}),
+            "ask_plan needs `request`",
+        ),
+    ];
+    if over_http {
+        cases.retain(|c| c.0 != "transcript");
+    }
+    let mut out: Vec<serde_json::Value> = cases
+        .into_iter()
+        .map(|(tool, ok, refuse, says)| json!({"tool": tool, "ok": ok, "refuse": refuse, "says": says}))
+        .collect();
+    if over_http {
+        out.push(json!({"tool": "transcript", "ok": null, "refuse": {"url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ"}, "says": "not offered over HTTP"}));
+    }
+    serde_json::Value::Array(out)
+}
+
+/// Runs `refusals.mjs` with `cases` and the transport arguments, after
+/// asserting the SDK is installed (the README's test command installs it).
+fn ts_sdk(cases: &serde_json::Value, transport: &[String], env: &[(&str, String)]) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ts");
+    assert!(
+        dir.join("node_modules/@modelcontextprotocol/sdk").is_dir(),
+        "the TypeScript SDK is not installed: run `npm ci --prefix server/tests/ts` (the README's test command does)"
+    );
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), cases.to_string()).unwrap();
+    let mut cmd = Command::new("node");
+    cmd.arg(dir.join("refusals.mjs"))
+        .arg(file.path())
+        .args(transport);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    passed(&cmd.output().unwrap())
+}
+
+/// The fake yt-dlp of tests/fakes in `dir`, with a video that has captions.
+fn fake_yt_dlp(dir: &Path) -> std::path::PathBuf {
+    let yt_dlp = dir.join("yt-dlp");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/yt-dlp"),
+        &yt_dlp,
+    )
+    .unwrap();
+    let scenario = serde_json::json!({
+        "info": {"id": "dQw4w9WgXcQ", "title": "A talk", "channel": "Some Channel", "duration": 60.0,
+                 "upload_date": "20261101", "subtitles": {"en": []}, "language": "en"},
+        "subs": {"t.en.vtt": "WEBVTT\n\n00:00:09.000 --> 00:00:10.000\nwords of the talk\n"}
+    });
+    std::fs::write(dir.join("scenario.json"), scenario.to_string()).unwrap();
+    yt_dlp
+}
+
+#[test]
+fn the_typescript_sdk_client_reads_every_tools_success_and_refusal_over_stdio_and_http() {
+    let f = fixture();
+    for _ in 0..8 {
+        f.editor.next_job(JobScript::Done { polls: 1 });
+    }
+    let fakes = tempfile::tempdir().unwrap();
+    let env = vec![
+        ("ARCHILYZER_EDITOR_URL", f.editor.url()),
+        ("WORKER_TOKEN", TOKEN.to_string()),
+        ("UMTOOL_URL", f.umtool.url()),
+        (
+            "yt_dlp_path",
+            fake_yt_dlp(fakes.path()).display().to_string(),
+        ),
+    ];
+    let stdio = [
+        "stdio".to_string(),
+        env!("CARGO_BIN_EXE_archilyzer-mcp").to_string(),
+        "--local".into(),
+        f.archive_dir.display().to_string(),
+        "--index".into(),
+        f.index.path().display().to_string(),
+    ];
+    let out = ts_sdk(&ts_cases(&f, false), &stdio, &env);
+    assert!(out.contains("\"figures\":\"stdio\""), "{out}");
+
+    let port = free_port();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_archilyzer-mcp"))
+        .arg("--local")
+        .arg(&f.archive_dir)
+        .arg("--index")
+        .arg(f.index.path())
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .env("ARCHILYZER_HTTP_TOKEN", BEARER)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "the server never listened"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let http = [
+        "http".to_string(),
+        format!("http://127.0.0.1:{port}/mcp"),
+        BEARER.to_string(),
+    ];
+    let out = ts_sdk(&ts_cases(&f, true), &http, &[]);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(out.contains("\"figures\":\"http\""), "{out}");
+}

@@ -195,7 +195,7 @@ fn a_trend_refuses_what_it_cannot_answer_saying_what_to_give() {
         ),
         (
             json!({"queries": ["a", "b", "c", "d", "e", "f", "g", "h", "i"]}),
-            "9 queries given; a trend compares at most 8",
+            "mention_trend: `queries` holds 9 items; the bound is 8: split the call",
         ),
         (
             json!({"queries": ["a", "a"]}),

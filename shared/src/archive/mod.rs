@@ -232,6 +232,19 @@ impl Archive {
         Ok(None)
     }
 
+    /// The id of a video of this archive that `id` is nearest to
+    /// ([`crate::typo::nearest`]: within two edits, case-insensitive; an
+    /// id that differs only in case is found), for a "did you mean".
+    pub fn nearest_video(&self, id: &str) -> Option<String> {
+        let known: Vec<String> = self
+            .sites
+            .iter()
+            .filter_map(|s| s.summaries().ok().flatten())
+            .flat_map(|s| s.videos.iter().map(|r| r.slug.clone()).collect::<Vec<_>>())
+            .collect();
+        crate::typo::nearest(id, known.iter().map(String::as_str)).map(str::to_string)
+    }
+
     /// Post `id` in any channel of any site, with its channel's slug.
     pub fn find_post(&self, id: &str) -> Result<Option<(String, Post)>, ReadError> {
         for site in &self.sites {

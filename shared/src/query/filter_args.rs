@@ -106,10 +106,19 @@ pub struct Filter {
     pub name: &'static str,
     /// The command line's long flag (`date-from`).
     pub flag: &'static str,
-    /// An older singular argument the tools still accept (`channel`).
+    /// An older singular argument the tools still accept (`channel`),
+    /// adding one value to the list; not listed in the tools' schemas
+    /// (the validator knows it from here).
     pub singular: Option<&'static str>,
-    /// What it does, for `--help` and the tools' schema.
+    /// What it does, for `--help`.
     pub help: &'static str,
+    /// What it does in a few words, for the tools' schema: every tool
+    /// that filters repeats it, and `tools/list` is paid for by every
+    /// agent. The values it takes, when they are few, are in `values`.
+    pub brief: &'static str,
+    /// The values it takes, when it takes one of a few (the tools'
+    /// schema lists them as an `enum`); empty for free text.
+    pub values: &'static [&'static str],
     /// Its value.
     pub shape: Shape,
     /// The check a value must pass where a bad value is a usage error
@@ -144,6 +153,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "channel",
         singular: Some("channel"),
         help: "Only these channels, by slug or name (additive with groups).",
+        brief: "Channel slugs or names (with groups: either).",
+        values: &[],
         shape: Shape::List(|a| &a.channels, |a| &mut a.channels),
         check: None,
         link: LinkField::Code { code: "fc", codes: &[], repeat: true },
@@ -153,6 +164,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "group",
         singular: Some("group"),
         help: "Only channels of these groups, by id or name.",
+        brief: "Group ids or names.",
+        values: &[],
         shape: Shape::List(|a| &a.groups, |a| &mut a.groups),
         check: None,
         link: LinkField::AsChannels,
@@ -162,6 +175,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "media-type",
         singular: None,
         help: "video or livestream.",
+        brief: "Video or livestream.",
+        values: &["video", "livestream"],
         shape: Shape::Text(|a| &a.media_type, |a| &mut a.media_type),
         check: None,
         link: LinkField::Code { code: "ft", codes: &[("v", "video"), ("l", "livestream")], repeat: false },
@@ -171,6 +186,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "age",
         singular: None,
         help: "all_ages or restricted.",
+        brief: "Age restriction.",
+        values: &["all_ages", "restricted"],
         shape: Shape::Text(|a| &a.age, |a| &mut a.age),
         check: None,
         link: LinkField::Code { code: "fa", codes: &[("a", "all_ages"), ("r", "restricted")], repeat: false },
@@ -180,6 +197,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "state",
         singular: None,
         help: "Keep only videos in these states: available, maybe_missing, deleted, private, members_only, unlisted.",
+        brief: "Video states to keep.",
+        values: &["available", "maybe_missing", "deleted", "private", "members_only", "unlisted"],
         shape: Shape::List(|a| &a.states, |a| &mut a.states),
         check: None,
         link: LinkField::Code { code: "fav", codes: STATE_CODES, repeat: false },
@@ -189,6 +208,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "date-from",
         singular: None,
         help: "Uploaded on or after this day: YYYYMMDD or YYYY-MM-DD, a day the calendar has.",
+        brief: "Uploaded on or after (YYYY-MM-DD).",
+        values: &[],
         shape: Shape::Text(|a| &a.date_from, |a| &mut a.date_from),
         check: Some(day),
         link: LinkField::Code { code: "fdf", codes: &[], repeat: false },
@@ -198,6 +219,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "date-to",
         singular: None,
         help: "Uploaded on or before this day: YYYYMMDD or YYYY-MM-DD, not before date_from.",
+        brief: "Uploaded on or before (YYYY-MM-DD).",
+        values: &[],
         shape: Shape::Text(|a| &a.date_to, |a| &mut a.date_to),
         check: Some(day),
         link: LinkField::Code { code: "fdt", codes: &[], repeat: false },
@@ -207,6 +230,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "include-undated",
         singular: None,
         help: "Let videos with no upload date pass date_from/date_to (by default they are left out, and the answer says how many matched).",
+        brief: "Let undated videos pass the date filters.",
+        values: &[],
         shape: Shape::Flag(|a| &a.include_undated, |a| &mut a.include_undated),
         check: None,
         link: LinkField::Refused("drop it, or share the search without a date filter"),
@@ -216,6 +241,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "min-duration",
         singular: None,
         help: "Only videos at least this long: seconds, m:ss or h:mm:ss (a video of unknown length is left out).",
+        brief: "At least this long: seconds or h:mm:ss.",
+        values: &[],
         shape: Shape::Seconds(|a| &a.min_duration, |a| &mut a.min_duration),
         check: Some(seconds),
         link: LinkField::Refused("drop it, or share the search without a length bound"),
@@ -225,6 +252,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "max-duration",
         singular: None,
         help: "Only videos at most this long: seconds, m:ss or h:mm:ss (a video of unknown length is left out).",
+        brief: "At most this long: seconds or h:mm:ss.",
+        values: &[],
         shape: Shape::Seconds(|a| &a.max_duration, |a| &mut a.max_duration),
         check: Some(seconds),
         link: LinkField::Refused("drop it, or share the search without a length bound"),
@@ -234,6 +263,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "captions",
         singular: None,
         help: "Only videos whose captions were made this way: manual (by the uploader), auto (the platform's speech recognition), asr (our own speech to text), translated (a machine translation).",
+        brief: "Who made the captions: uploader (manual), platform (auto), our speech to text (asr), machine translation.",
+        values: &["manual", "auto", "asr", "translated"],
         shape: Shape::List(|a| &a.captions, |a| &mut a.captions),
         check: None,
         link: LinkField::Refused("drop the captions filter, or share the search without it"),
@@ -243,6 +274,8 @@ pub const FILTERS: &[Filter] = &[
         flag: "tag",
         singular: None,
         help: "Only videos with one of these curated tags, by id or label (see list_tags).",
+        brief: "Curated tag ids or labels (list_tags).",
+        values: &[],
         shape: Shape::List(|a| &a.tags, |a| &mut a.tags),
         check: None,
         link: LinkField::Refused("drop the tag filter, or name the channels instead"),
@@ -273,16 +306,20 @@ impl Filter {
         }
     }
 
-    /// The JSON Schema of the tools' argument.
+    /// The JSON Schema of the tools' argument: its type, its values when
+    /// they are few, and its brief description.
     pub fn schema(&self) -> Value {
-        let ty = match self.shape {
-            Shape::Text(..) => serde_json::json!({"type": "string"}),
+        let mut one = serde_json::json!({"type": "string"});
+        if !self.values.is_empty() {
+            one["enum"] = self.values.into();
+        }
+        let mut s = match self.shape {
+            Shape::Text(..) => one,
             Shape::Seconds(..) => serde_json::json!({"type": ["number", "string"]}),
-            Shape::List(..) => serde_json::json!({"type": "array", "items": {"type": "string"}}),
+            Shape::List(..) => serde_json::json!({"type": "array", "items": one}),
             Shape::Flag(..) => serde_json::json!({"type": "boolean"}),
         };
-        let mut s = ty;
-        s["description"] = self.help.into();
+        s["description"] = self.brief.into();
         s
     }
 
@@ -385,17 +422,13 @@ impl schemars::JsonSchema for CallFilters {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut properties = Map::new();
-        for f in FILTERS {
-            properties.insert(f.name.to_string(), f.schema());
-            if let Some(one) = f.singular {
-                let help = format!("Older singular form of {}.", f.name);
-                properties.insert(
-                    one.to_string(),
-                    serde_json::json!({"type": "string", "description": help}),
-                );
-            }
-        }
+        // The singular forms are accepted (see [`Filter::singular`]) but
+        // not listed: each would repeat its list's description in every
+        // tool that filters.
+        let properties: Map<String, Value> = FILTERS
+            .iter()
+            .map(|f| (f.name.to_string(), f.schema()))
+            .collect();
         schemars::json_schema!({"type": "object", "properties": properties})
     }
 }
@@ -425,8 +458,38 @@ mod tests {
         assert_eq!(FilterArgs::from_json(&back), args);
         for f in FILTERS {
             assert!(f.is_set(&args), "{}", f.name);
-            assert_eq!(f.schema()["description"], f.help);
+            assert_eq!(f.schema()["description"], f.brief);
         }
+    }
+
+    #[test]
+    fn a_filters_listed_values_are_exactly_the_values_it_accepts() {
+        use crate::format::{Age, CaptionSource, MediaType, State};
+        let names = |all: Vec<&'static str>| all;
+        let accepted = [
+            (
+                "states",
+                names(State::ALL.iter().map(|s| s.as_str()).collect()),
+            ),
+            (
+                "media_type",
+                names(MediaType::ALL.iter().map(|s| s.as_str()).collect()),
+            ),
+            ("age", names(Age::ALL.iter().map(|s| s.as_str()).collect())),
+            (
+                "captions",
+                names(CaptionSource::ALL.iter().map(|s| s.as_str()).collect()),
+            ),
+        ];
+        for (name, values) in accepted {
+            assert_eq!(filter(name).unwrap().values, values.as_slice(), "{name}");
+        }
+        let listed: Vec<&str> = FILTERS
+            .iter()
+            .filter(|f| !f.values.is_empty())
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(listed, ["media_type", "age", "states", "captions"]);
     }
 
     #[test]

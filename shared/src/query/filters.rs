@@ -389,6 +389,18 @@ fn no_such<'a>(
     )
 }
 
+/// Refuses a channel hint (the `channel` that says where to look for a
+/// video first) that names no channel of `archive`: a typo would
+/// otherwise pass unnoticed. Matched as the `channels` filter matches,
+/// by slug or name, case-insensitive; the refusal gives the nearest.
+pub fn check_channel_hints(archive: &Archive, hints: &[String]) -> Result<(), FilterError> {
+    let scope = FilterArgs {
+        channels: hints.to_vec(),
+        ..Default::default()
+    };
+    channel_scope(&scope, archive, &mut Vec::new()).map(|_| ())
+}
+
 /// How many names a "matches no channel" refusal lists.
 const NAMES_LISTED: usize = 12;
 

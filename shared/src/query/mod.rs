@@ -171,14 +171,39 @@ impl Scope {
         let one = |s: &String| {
             Scope::parse(s).ok_or_else(|| QueryError::Scope {
                 name: s.clone(),
-                hint: match crate::typo::nearest(s.trim(), Scope::NAMES.iter().copied()) {
-                    Some(near) => format!("did you mean {near:?}?"),
-                    None => format!("the scopes are {}", Scope::NAMES.join(", ")),
-                },
+                hint: Scope::hint(s),
             })
         };
         names.iter().map(one).collect()
     }
+
+    /// What to say of a name that is no scope: the scope a common other
+    /// word for it means, else the nearest name, else the names there are.
+    fn hint(name: &str) -> String {
+        let word = name.trim().to_lowercase();
+        let meant = Scope::OTHER_WORDS
+            .iter()
+            .find(|(other, _)| *other == word)
+            .map(|(_, scope)| *scope)
+            .or_else(|| crate::typo::nearest(&word, Scope::NAMES.iter().copied()));
+        match meant {
+            Some(near) => format!("did you mean {near:?}?"),
+            None => format!("the scopes are {}", Scope::NAMES.join(", ")),
+        }
+    }
+
+    /// Words users say for a scope that are not its name, each refused
+    /// with the name it means (a synonym accepted here would be a second
+    /// name no list shows).
+    const OTHER_WORDS: &'static [(&'static str, &'static str)] = &[
+        ("captions", "transcripts"),
+        ("caption", "transcripts"),
+        ("subtitles", "transcripts"),
+        ("transcript", "transcripts"),
+        ("title", "metadata"),
+        ("titles", "metadata"),
+        ("post", "posts"),
+    ];
 
     /// The names [`Scope::parse`] takes, as the tools' schema lists them.
     pub const NAMES: &'static [&'static str] = &[
@@ -203,7 +228,7 @@ impl Scope {
     /// A scope by the name requests use; `None` for an unknown name.
     pub fn parse(s: &str) -> Option<Scope> {
         Some(match s.trim().to_ascii_lowercase().as_str() {
-            "transcripts" | "captions" => Scope::Transcripts,
+            "transcripts" => Scope::Transcripts,
             "metadata" => Scope::Metadata,
             "description" => Scope::Description,
             "tags" => Scope::Tags,

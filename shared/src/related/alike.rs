@@ -116,6 +116,7 @@ pub fn related_videos(
     let limit = bound("limit", opts.limit, 1, MOST_VIDEOS)?;
     let fields = video_fields(scopes)?;
     let filters = Filters::resolve(filters, archive)?;
+    crate::query::filters::check_channel_hints(archive, hints)?;
     let found = archive
         .find_video(id, hints)?
         .ok_or_else(|| no_video(archive, id))?;
@@ -179,13 +180,8 @@ fn copies_of(archive: &Archive, me: &VideoId) -> HashSet<(String, String, String
 /// The error for an id no video has, naming the nearest id the index
 /// knows when one is close.
 fn no_video(archive: &Archive, id: &str) -> RelatedError {
-    let known: Vec<String> = archive
-        .sites()
-        .iter()
-        .filter_map(|s| s.summaries().ok().flatten())
-        .flat_map(|s| s.videos.iter().map(|r| r.slug.clone()).collect::<Vec<_>>())
-        .collect();
-    let hint = crate::typo::nearest(id, known.iter().map(String::as_str))
+    let hint = archive
+        .nearest_video(id)
         .map(|n| format!("; did you mean {n:?}?"))
         .unwrap_or_default();
     RelatedError::NoVideo {
