@@ -662,6 +662,44 @@ mod tests {
     }
 
     #[test]
+    fn the_parts_of_a_resource_hold_every_line_once_and_a_part_past_the_last_is_refused() {
+        let lines: Vec<String> = (0..500)
+            .map(|i| format!("- video {i:03} {}\n", "x".repeat(i % 90)))
+            .collect();
+        let whole = lines.concat();
+        let parts = split_parts(&whole, 2_000);
+        assert!(parts.len() > 10, "{}", parts.len());
+        assert!(parts.iter().all(|p| p.chars().count() <= 2_000));
+        assert_eq!(parts.concat(), whole, "every line once, in order");
+        let base = "archilyzer://alpha/channel/daily-dispatch";
+        let n = parts.len();
+        let second = one_part(base, parts.clone(), 2).unwrap();
+        assert!(
+            second.starts_with(&format!(
+                "Part 2 of {n} of this resource (the others: {base}?part=1, {base}?part=3"
+            )),
+            "{second}"
+        );
+        assert!(second.ends_with(&parts[1]));
+        assert_eq!(
+            one_part(base, parts, n + 1).unwrap_err(),
+            format!(
+                "{base}?part={}: this resource has {n} part(s); ask for part 1 to {n}",
+                n + 1
+            )
+        );
+        let single = split_parts("# one line\n", 2_000);
+        assert_eq!(
+            one_part(base, single.clone(), 1).unwrap(),
+            "# one line\n",
+            "one part: no header"
+        );
+        assert!(one_part(base, single, 2)
+            .unwrap_err()
+            .contains("this resource has 1 part(s)"));
+    }
+
+    #[test]
     fn a_uri_reads_back_as_what_it_names_and_a_wrong_one_says_the_layouts() {
         let uri = video_uri("transcript", "alpha", "daily/dispatch", "aB3_dE4-fG5");
         assert_eq!(

@@ -117,6 +117,17 @@ async def resources(client, mode):
     channel = (await client.read_resource("archilyzer://alphalyzer/channel/daily-dispatch")).contents[0]
     check(channel.mime_type == "text/markdown" and "archilyzer://alphalyzer/transcript/daily-dispatch/" in channel.text,
           f"{mode}: a channel resource lists its videos with their transcript URIs", channel.text[:400])
+    import re as _re
+    said = int(_re.search(r"(\d+) video\(s\), newest first", channel.text).group(1))
+    listed_ids = [l.rsplit("/", 1)[1] for l in channel.text.splitlines() if l.startswith("- ")]
+    check(len(listed_ids) == said and len(set(listed_ids)) == said,
+          f"{mode}: a channel resource lists each of its {said} videos once", channel.text[-400:])
+    for past in ("archilyzer://alphalyzer/channel/daily-dispatch?part=2", "archilyzer://alphalyzer/overview?part=5"):
+        try:
+            await client.read_resource(past)
+            check(False, f"{mode}: {past} is refused")
+        except Exception as e:
+            check("this resource has 1 part(s)" in str(e), f"{mode}: {past}, past the last part, is refused naming how many there are", str(e))
     dates = [l.split(" ")[1] for l in channel.text.splitlines() if l.startswith("- ") and l.split(" ")[1][:2] in ("19", "20")]
     check(dates and dates == sorted(dates, reverse=True), f"{mode}: a channel lists its videos newest first", str(dates[:5]))
     uri = "archilyzer://alphalyzer/transcript/daily-dispatch/RTOHlVpUe9M"

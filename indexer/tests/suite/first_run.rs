@@ -497,3 +497,81 @@ fn a_reader_that_stops_early_ends_the_search_quietly() {
         );
     }
 }
+
+#[test]
+fn the_command_line_speaks_in_flags_takes_ids_beginning_with_a_dash_and_refuses_a_zero_limit() {
+    let alpha = common::testdata_archive().join("alpha");
+    let alpha = alpha.to_str().unwrap();
+    let o = bin()
+        .args([
+            "search",
+            "--no-index",
+            "--local",
+            alpha,
+            "--limit",
+            "0",
+            "really",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "invalid value '0' for '--limit <LIMIT>': 0 asks for nothing: give 1 or more"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = bin()
+        .args([
+            "related",
+            "--no-index",
+            "--local",
+            alpha,
+            "--video",
+            "-xQ7pL2vRk9",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no video \"-xQ7pL2vRk9\" in this archive"),
+        "an id beginning with - is the id, not a flag: {}",
+        stderr(&o)
+    );
+    let o = bin()
+        .args([
+            "related",
+            "--no-index",
+            "--local",
+            alpha,
+            "--video",
+            "rtohlvpue9m",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&o).contains("did you mean \"RTOHlVpUe9M\"?"),
+        "the nearest id, whatever its case: {}",
+        stderr(&o)
+    );
+    let o = bin()
+        .args([
+            "search",
+            "--no-index",
+            "--local",
+            alpha,
+            "--scope",
+            "captions",
+            "really",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let said = stderr(&o);
+    assert!(
+        said.contains("--scope \"captions\" is not a scope; did you mean \"transcripts\"?"),
+        "{said}"
+    );
+    assert!(!said.contains("scopes"), "no tool argument named: {said}");
+}
