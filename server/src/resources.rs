@@ -103,18 +103,32 @@ enum Named {
     },
 }
 
-/// Reads `uri` into what it names, or says what is wrong with it.
+/// Characters of the longest resource URI read: far past any real one
+/// (a site, a channel and a video id), so an error that repeats a part of
+/// one stays short.
+const MAX_URI_CHARS: usize = 2_000;
+
+/// Reads `uri` into what it names, or says what is wrong with it (quoting
+/// at most a short prefix of it).
 fn parse(uri: &str) -> Result<Named, String> {
+    let chars = uri.chars().count();
+    if chars > MAX_URI_CHARS {
+        return Err(format!(
+            "a resource URI is at most {MAX_URI_CHARS} characters; this one is {chars}: {}",
+            crate::tools::bounds::quote(uri)
+        ));
+    }
+    let shown = crate::tools::bounds::quote(uri);
     let rest = uri.strip_prefix(SCHEME).ok_or_else(|| {
-        format!("{uri:?} is not an archilyzer resource: URIs begin with {SCHEME} (resources/list and resources/templates/list give them)")
+        format!("{shown} is not an archilyzer resource: URIs begin with {SCHEME} (resources/list and resources/templates/list give them)")
     })?;
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
     let part = match query.strip_prefix("part=") {
         None if query.is_empty() => 1,
         Some(n) => n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-            format!("{uri:?}: part must be a whole number from 1 (the first part says how many there are)")
+            format!("{shown}: part must be a whole number from 1 (the first part says how many there are)")
         })?,
-        None => return Err(format!("{uri:?}: the only query a resource takes is ?part=N")),
+        None => return Err(format!("{shown}: the only query a resource takes is ?part=N")),
     };
     let segs: Vec<String> = path.split('/').map(unescape).collect();
     let s = |i: usize| segs[i].clone();
@@ -125,7 +139,7 @@ fn parse(uri: &str) -> Result<Named, String> {
         [_, "video", _, _] => Named::Video { site: s(0), channel: s(2), video: s(3), part },
         [_, "report", _] => Named::Report { site: s(0), id: s(2), part },
         _ => return Err(format!(
-            "{uri:?} names no resource: the layouts are archilyzer://SITE/overview, /channel/CHANNEL, /transcript/CHANNEL/VIDEO, /video/CHANNEL/VIDEO and /report/ID"
+            "{shown} names no resource: the layouts are archilyzer://SITE/overview, /channel/CHANNEL, /transcript/CHANNEL/VIDEO, /video/CHANNEL/VIDEO and /report/ID"
         )),
     })
 }
@@ -724,5 +738,14 @@ mod tests {
         assert!(parse("file:///etc/passwd")
             .unwrap_err()
             .contains("URIs begin with archilyzer://"));
+        let long = format!("archilyzer://alpha/channel/{}", "c".repeat(50_000));
+        let e = parse(&long).unwrap_err();
+        assert!(e.starts_with("a resource URI is at most 2000 characters; this one is 50027: \"archilyzer://alpha/channel/ccccccccccccc\"…"), "{e}");
+        assert!(e.chars().count() < 200, "{e}");
+        let e = parse(&format!("archilyzer://alpha/nothing/{}", "n".repeat(1_500))).unwrap_err();
+        assert!(
+            e.chars().count() < 400,
+            "an error quotes a short prefix: {e}"
+        );
     }
 }

@@ -350,3 +350,91 @@ fn the_command_line_and_the_server_give_the_same_totals() {
         }
     }
 }
+
+/// Values no argument of any tool can take, or that are past every bound:
+/// each is sent, in turn, as every argument of every tool.
+fn hostile_values() -> Vec<Value> {
+    vec![
+        json!("x".repeat(50_000)),
+        json!(vec!["w"; 10_000]),
+        json!([json!({"a": 1})]),
+        json!({"nested": {"deeper": [1, 2, 3]}}),
+        json!(-1),
+        json!(1e300),
+        json!(""),
+        json!("\u{0}\u{202e}é\u{1F600}"),
+        json!(true),
+        json!([]),
+    ]
+}
+
+#[test]
+fn hundreds_of_bad_inputs_get_a_refusal_or_an_answer_within_budget_and_never_structured_content_of_another_shape(
+) {
+    let ctx = alpha_context();
+    let mut calls = 0;
+    for tool in archilyzer_mcp::tools::registry::advertised() {
+        if [
+            "fetch_clip",
+            "get_job",
+            "enqueue",
+            "channel_coverage",
+            "notes",
+            "transcript",
+        ]
+        .contains(&tool.name)
+        {
+            // They ask a service first; their refusals are checked with
+            // the fakes (editor.rs, notes.rs, transcript.rs).
+            continue;
+        }
+        let names: Vec<String> = tool.schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .chain(["channel".to_string(), "no_such_argument".to_string()])
+            .collect();
+        for name in &names {
+            for value in hostile_values() {
+                for budget in [2000, 5000] {
+                    let mut args = json!({"max_chars": budget});
+                    args[name.as_str()] = value.clone();
+                    let started = std::time::Instant::now();
+                    let out = run(&ctx, tool.name, args);
+                    calls += 1;
+                    let took = started.elapsed();
+                    assert!(
+                        size(&out) <= budget,
+                        "{} {name}: {} characters at {budget}\n{}",
+                        tool.name,
+                        size(&out),
+                        out.text
+                    );
+                    assert!(
+                        out.text.chars().count() < 2000 || !out.is_error,
+                        "{} {name}: a refusal of {} characters",
+                        tool.name,
+                        out.text.chars().count()
+                    );
+                    if out.is_error {
+                        assert!(
+                            out.structured.is_null(),
+                            "{} {name}: a refusal carries structured content: {}",
+                            tool.name,
+                            out.structured
+                        );
+                        assert!(out.text.starts_with("Error: "), "{}", out.text);
+                    }
+                    assert!(
+                        took.as_secs() < 5,
+                        "{} {name}: {took:?} for a bad input",
+                        tool.name
+                    );
+                }
+            }
+        }
+    }
+    println!("{calls} calls with bad inputs, each refused or answered within its budget");
+    assert!(calls > 500, "{calls}");
+}
