@@ -501,74 +501,35 @@ fn a_reader_that_stops_early_ends_the_search_quietly() {
 #[test]
 fn the_command_line_speaks_in_flags_takes_ids_beginning_with_a_dash_and_refuses_a_zero_limit() {
     let alpha = common::testdata_archive().join("alpha");
-    let alpha = alpha.to_str().unwrap();
-    let o = bin()
-        .args([
-            "search",
-            "--no-index",
-            "--local",
-            alpha,
-            "--limit",
-            "0",
-            "really",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // What `archilyzer-index COMMAND --no-index --local alpha ARGS…` says
+    // on stderr, after asserting it exits 2 (a usage error).
+    let refused = |command: &str, args: &[&str]| {
+        let o = bin()
+            .args([command, "--no-index", "--local", alpha.to_str().unwrap()])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        stderr(&o)
+    };
+    let said = refused("search", &["--limit", "0", "really"]);
     assert!(
-        stderr(&o).contains(
+        said.contains(
             "invalid value '0' for '--limit <LIMIT>': 0 asks for nothing: give 1 or more"
         ),
-        "{}",
-        stderr(&o)
+        "{said}"
     );
-    let o = bin()
-        .args([
-            "related",
-            "--no-index",
-            "--local",
-            alpha,
-            "--video",
-            "-xQ7pL2vRk9",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let said = refused("related", &["--video", "-xQ7pL2vRk9"]);
     assert!(
-        stderr(&o).contains("no video \"-xQ7pL2vRk9\" in this archive"),
-        "an id beginning with - is the id, not a flag: {}",
-        stderr(&o)
+        said.contains("no video \"-xQ7pL2vRk9\" in this archive"),
+        "an id beginning with - is the id, not a flag: {said}"
     );
-    let o = bin()
-        .args([
-            "related",
-            "--no-index",
-            "--local",
-            alpha,
-            "--video",
-            "rtohlvpue9m",
-        ])
-        .output()
-        .unwrap();
+    let said = refused("related", &["--video", "rtohlvpue9m"]);
     assert!(
-        stderr(&o).contains("did you mean \"RTOHlVpUe9M\"?"),
-        "the nearest id, whatever its case: {}",
-        stderr(&o)
+        said.contains("did you mean \"RTOHlVpUe9M\"?"),
+        "the nearest id, whatever its case: {said}"
     );
-    let o = bin()
-        .args([
-            "search",
-            "--no-index",
-            "--local",
-            alpha,
-            "--scope",
-            "captions",
-            "really",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let said = stderr(&o);
+    let said = refused("search", &["--scope", "captions", "really"]);
     assert!(
         said.contains("--scope \"captions\" is not a scope; did you mean \"transcripts\"?"),
         "{said}"
