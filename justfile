@@ -67,6 +67,16 @@ real-ref videos="12000":
     cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local /tmp/real-ref/archive --index /tmp/real-ref/index
     cargo run --release -p archilyzer-dev -- bench --local /tmp/real-ref/archive --index /tmp/real-ref/index --repeat 5 --rare austerity --common transformers --remote-latency-ms 50 --remote-mbps 100
 
+# A benchmark archive whose videos do not repeat each other: VIDEOS videos
+# in 5 channels, each made of runs of 20-60 consecutive cues cut from
+# different TWIML episodes at random offsets (12,629 make about 1.2 GB),
+# imported and indexed in /tmp/recombined, then the FTS5 questions asked of it.
+recombined videos="12629":
+    python3 scripts/ytdlp_recombined.py ../shared/corpora/twiml/vtt /tmp/recombined/dl {{videos}} 5
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- import --from /tmp/recombined/dl --out /tmp/recombined/archive
+    cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local /tmp/recombined/archive --index /tmp/recombined/index
+    .venv/bin/python scripts/fts5_compare.py /tmp/recombined/archive /tmp/recombined/index
+
 # The HTML report and SVG chart in headless Chromium (apt install chromium);
 # screenshots in target/html-report.
 html-report:
