@@ -1,7 +1,7 @@
 //! A video from a result of `archilyzer-mcp`'s `transcript` tool, saved as
-//! one JSON file (`{url, platform, title, channel, duration_s,
-//! upload_date, caption_source, lang, segments: [{t, text}], asr?}`), so a
-//! transcript an agent pulled can join the archive.
+//! one JSON file and read back through the type the server writes it from
+//! ([`UrlTranscript`]), so a transcript an agent pulled can join the
+//! archive.
 //!
 //! The slug is the platform's id where the URL says it (YouTube, TikTok),
 //! else the URL's last path segment, else a hash of the URL. A cue ends
@@ -13,19 +13,27 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use archilyzer_core::format::url_transcript::{Asr, UrlTranscript};
 use archilyzer_core::format::*;
-use serde_json::Value;
+use serde::de::IgnoredAny;
 
 use super::{ChannelOf, Imported};
 
-/// Whether `path` holds a transcript-tool result (cheap: the keys only).
+/// The keys that make a JSON file a transcript-tool result.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)] // read to check their shape, never used
+struct ResultKeys {
+    url: String,
+    caption_source: String,
+    segments: Vec<IgnoredAny>,
+}
+
+/// Whether `path` holds a transcript-tool result (cheap: the keys only;
+/// a result with a bad segment is one, and [`video`] says what is wrong).
 pub fn is_result(path: &Path) -> bool {
     std::fs::read(path)
         .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-        .is_some_and(|v| {
-            v["segments"].is_array() && v["caption_source"].is_string() && v["url"].is_string()
-        })
+        .is_some_and(|b| serde_json::from_slice::<ResultKeys>(&b).is_ok())
 }
 
 /// The id a watch URL names, if it is a safe file name.
@@ -44,22 +52,19 @@ fn id_of(url: &str) -> String {
         .unwrap_or_else(|| archilyzer_core::source::sha256_hex(url.as_bytes())[..12].to_string())
 }
 
-fn cues(v: &Value) -> Result<Vec<Cue>> {
-    let segments = v["segments"].as_array().context("segments is not a list")?;
+fn cues(v: &UrlTranscript) -> Result<Vec<Cue>> {
     let mut starts = Vec::new();
-    for (i, s) in segments.iter().enumerate() {
-        let t = s["t"]
-            .as_f64()
+    for (i, s) in v.segments.iter().enumerate() {
+        let t = Some(s.t)
             .filter(|t| t.is_finite() && *t >= 0.0)
             .with_context(|| format!("segment {i} has no time t (it is not stamped at 0:00)"))?;
-        starts.push((t, s["text"].as_str().unwrap_or("").trim().to_string()));
+        starts.push((t, s.text.trim().to_string()));
     }
-    let last_end = v["duration_s"].as_f64();
     let mut out = Vec::new();
     for (i, (t, text)) in starts.iter().enumerate() {
         let end = starts
             .get(i + 1)
-            .map_or(last_end.unwrap_or(t + 5.0).max(*t), |n| n.0.max(*t));
+            .map_or(v.duration_s.unwrap_or(t + 5.0).max(*t), |n| n.0.max(*t));
         if !text.is_empty() {
             out.push(Cue {
                 start: *t,
@@ -74,43 +79,51 @@ fn cues(v: &Value) -> Result<Vec<Cue>> {
     Ok(out)
 }
 
+/// What a speech-to-text result says of itself, kept in the description.
+fn provenance(asr: &Asr) -> String {
+    let or_unknown = |s: &str| {
+        if s.is_empty() {
+            "?".to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let logprob = match asr.mean_logprob {
+        p if p.is_finite() => p.to_string(),
+        _ => "?".to_string(),
+    };
+    format!(
+        "Transcribed on this machine (model {}, language {}, mean log-probability {logprob}): {}.",
+        or_unknown(&asr.model),
+        or_unknown(&asr.language),
+        if asr.confident {
+            "confident"
+        } else {
+            "NOT CONFIDENT, not evidence"
+        }
+    )
+}
+
 /// Reads one result file.
 pub(super) fn video(path: &Path) -> Result<Imported> {
-    let v: Value =
-        serde_json::from_slice(&std::fs::read(path).context("cannot read")?).context("not JSON")?;
-    let url = v["url"].as_str().context("url is missing")?.to_string();
-    let source = v["caption_source"]
-        .as_str()
-        .and_then(CaptionSource::parse)
-        .with_context(|| {
-            format!(
-                "caption_source {} is not manual, auto or asr",
-                v["caption_source"]
-            )
-        })?;
+    let bytes = std::fs::read(path).context("cannot read")?;
+    let v: UrlTranscript =
+        serde_json::from_slice(&bytes).context("not a transcript tool result")?;
+    let source = CaptionSource::parse(&v.caption_source).with_context(|| {
+        format!(
+            "caption_source {:?} is not manual, auto or asr",
+            v.caption_source
+        )
+    })?;
     let cues = cues(&v)?;
-    let platform: Platform =
-        serde_json::from_value(v["platform"].clone()).unwrap_or(Platform::Other);
-    let channel = v["channel"]
-        .as_str()
+    let platform: Platform = serde_json::from_value(serde_json::Value::String(v.platform.clone()))
+        .unwrap_or(Platform::Other);
+    let channel = v
+        .channel
+        .clone()
         .filter(|c| !c.trim().is_empty())
-        .unwrap_or("imported")
-        .to_string();
-    let description = match &v["asr"] {
-        Value::Object(a) => format!(
-            "Transcribed on this machine (model {}, language {}, mean log-probability {}): {}.",
-            a.get("model").and_then(Value::as_str).unwrap_or("?"),
-            a.get("language").and_then(Value::as_str).unwrap_or("?"),
-            a.get("mean_logprob")
-                .map_or("?".to_string(), Value::to_string),
-            if a.get("confident") == Some(&Value::Bool(true)) {
-                "confident"
-            } else {
-                "NOT CONFIDENT, not evidence"
-            }
-        ),
-        _ => String::new(),
-    };
+        .unwrap_or_else(|| "imported".to_string());
+    let description = v.asr.as_ref().map(provenance).unwrap_or_default();
     Ok(Imported {
         channel: Some(ChannelOf {
             key: channel.clone(),
@@ -120,14 +133,14 @@ pub(super) fn video(path: &Path) -> Result<Imported> {
         }),
         seq: None,
         record: VideoRecord {
-            slug: id_of(&url),
-            title: v["title"].as_str().unwrap_or(&url).to_string(),
-            upload_date: v["upload_date"]
-                .as_str()
-                .filter(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()))
-                .map(str::to_string),
-            duration: v["duration_s"].as_f64().or(cues.last().map(|c| c.end)),
-            webpage_url: Some(url),
+            slug: id_of(&v.url),
+            title: v.title.clone().unwrap_or_else(|| v.url.clone()),
+            upload_date: v
+                .upload_date
+                .clone()
+                .filter(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit())),
+            duration: v.duration_s.or(cues.last().map(|c| c.end)),
+            webpage_url: Some(v.url.clone()),
             platform: Some(platform),
             media_type: MediaType::Video,
             age: Age::AllAges,
@@ -137,7 +150,7 @@ pub(super) fn video(path: &Path) -> Result<Imported> {
             curated_tags: vec![],
             recorded_date: None,
             caption_source: Some(source),
-            lang: v["lang"].as_str().map(str::to_string),
+            lang: Some(v.lang.clone()).filter(|l| !l.is_empty()),
             cues,
         },
     })

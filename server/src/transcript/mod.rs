@@ -37,6 +37,7 @@ use serde_json::Value;
 use crate::tool::ToolResult;
 use archilyzer_core::captions;
 use archilyzer_core::captions::choose::{self, Track};
+pub use archilyzer_core::format::url_transcript::{Asr, Segment, UrlTranscript};
 use discover::{Locator, WHISPER, YT_DLP};
 
 /// How long each step may take.
@@ -371,60 +372,4 @@ fn assemble(
         text,
         asr,
     }
-}
-
-/// `transcript`'s answer (its text is the same, as pretty JSON).
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct UrlTranscript {
-    /// The URL asked.
-    pub url: String,
-    /// Where it is hosted.
-    pub platform: String,
-    /// Its title, as yt-dlp read it.
-    pub title: Option<String>,
-    /// Its channel or uploader.
-    pub channel: Option<String>,
-    /// Its length, seconds.
-    pub duration_s: Option<f64>,
-    /// `YYYYMMDD`.
-    pub upload_date: Option<String>,
-    /// `manual`, `auto` (the platform's captions) or `asr` (transcribed here).
-    pub caption_source: String,
-    /// The language of the words.
-    pub lang: String,
-    /// Segments in all.
-    pub n_segments: usize,
-    /// Characters of speech.
-    pub chars: usize,
-    /// Each segment with its start, seconds.
-    pub segments: Vec<Segment>,
-    /// Every segment as `[h:mm:ss] words`, one a line.
-    pub text: String,
-    /// How speech-to-text went, when it ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub asr: Option<Asr>,
-}
-
-/// One segment.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct Segment {
-    /// Its start, seconds.
-    pub t: f64,
-    /// Its words.
-    pub text: String,
-}
-
-/// How speech-to-text went.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct Asr {
-    /// The Whisper model.
-    pub model: String,
-    /// The language it heard.
-    pub language: String,
-    /// The mean log-probability of its segments.
-    pub mean_logprob: f64,
-    /// The share of segments it judged not speech.
-    pub non_speech_share: f64,
-    /// Whether the decode passes the confidence gate.
-    pub confident: bool,
 }

@@ -37,6 +37,7 @@ mod extras;
 pub mod facts;
 pub mod spans;
 mod transcripts;
+pub mod url_transcript;
 mod view;
 
 pub use corpus::*;
