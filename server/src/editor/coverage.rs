@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::EditorSetup;
 use crate::tool::ToolResult;
@@ -19,6 +18,31 @@ use archilyzer_core::time::{Day, DayRange};
 
 /// Days without a video that count as a gap, by default.
 pub const DEFAULT_GAP_DAYS: usize = 30;
+
+/// The editor's coverage reply (`docs/editor-contract.md`):
+/// `{channel, dateBasis, videos: [{id, title, date}]}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CoverageReply {
+    /// `recorded` when the channel has a title rule, else `upload`.
+    #[serde(default)]
+    date_basis: String,
+    /// Every video the channel holds on disk.
+    #[serde(default)]
+    videos: Vec<HeldVideo>,
+}
+
+/// One video of a coverage reply.
+#[derive(Debug, Default, Deserialize)]
+struct HeldVideo {
+    #[serde(default)]
+    id: String,
+    #[serde(default)]
+    title: String,
+    /// `YYYYMMDD`, or null when the editor knows no date.
+    #[serde(default)]
+    date: Option<String>,
+}
 
 /// Days since 1970-01-01 of a calendar day the editor sent.
 fn day_number(date: &str) -> Option<i64> {
@@ -143,14 +167,14 @@ pub fn channel_coverage(setup: &EditorSetup, args: &CoverageArgs) -> ToolResult 
         }
         return Err(text.into());
     }
-    let videos = reply.body["videos"].as_array().cloned().unwrap_or_default();
-    let recorded = reply.body["dateBasis"] == "recorded";
+    let held: CoverageReply = reply.parse("the editor's coverage", "editor-contract.md")?;
+    let recorded = held.date_basis == "recorded";
     let in_range =
         |d: &str| from.as_deref().is_none_or(|f| d >= f) && to.as_deref().is_none_or(|t| d <= t);
-    let mut dated: Vec<(String, &Value)> = Vec::new();
+    let mut dated: Vec<(String, &HeldVideo)> = Vec::new();
     let mut undated = Vec::new();
-    for v in &videos {
-        let day = v["date"].as_str().and_then(|d| Day::parse(d).ok());
+    for v in &held.videos {
+        let day = v.date.as_deref().and_then(|d| Day::parse(d).ok());
         match day.map(Day::compact) {
             Some(d) if in_range(&d) => dated.push((d, v)),
             Some(_) => {}
@@ -216,19 +240,10 @@ pub fn channel_coverage(setup: &EditorSetup, args: &CoverageArgs) -> ToolResult 
     if args.list {
         out.push_str("\n## Videos\n");
         for (d, v) in &dated {
-            out.push_str(&format!(
-                "- {} · {} · {}\n",
-                pretty(d),
-                v["id"].as_str().unwrap_or("?"),
-                v["title"].as_str().unwrap_or("")
-            ));
+            out.push_str(&format!("- {} · {} · {}\n", pretty(d), v.id, v.title));
         }
         for v in &undated {
-            out.push_str(&format!(
-                "- no date · {} · {}\n",
-                v["id"].as_str().unwrap_or("?"),
-                v["title"].as_str().unwrap_or("")
-            ));
+            out.push_str(&format!("- no date · {} · {}\n", v.id, v.title));
         }
     }
     let facts = CoverageAnswer {

@@ -14,6 +14,52 @@ use super::EditorSetup;
 use archilyzer_core::captions::{self, CaptionFormat};
 use archilyzer_core::links::clock;
 
+/// The editor's transcript reply (`docs/editor-contract.md`):
+/// `{channel, videoId, title?, uploadDate?, webpageUrl?, source,
+/// cues?: [{start, end?, text}], vtt?}`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EditorTranscript {
+    #[serde(default)]
+    channel: Option<String>,
+    #[serde(default)]
+    video_id: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    upload_date: Option<String>,
+    #[serde(default)]
+    webpage_url: Option<String>,
+    /// Which file it read: `cues`, `raw` or `vtt`.
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    cues: Vec<EditorCue>,
+    #[serde(default)]
+    vtt: Option<String>,
+}
+
+/// One cue of the editor's transcript; a cue without a usable start (none,
+/// or not a number) is counted, never shown at second 0, and does not
+/// fail the rest.
+#[derive(Debug, Default, serde::Deserialize)]
+struct EditorCue {
+    #[serde(default, deserialize_with = "number_or_none")]
+    start: Option<f64>,
+    #[serde(default, deserialize_with = "text_or_none")]
+    text: Option<String>,
+}
+
+fn number_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(<Value as serde::Deserialize>::deserialize(d)?.as_f64())
+}
+
+fn text_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(<Value as serde::Deserialize>::deserialize(d)?
+        .as_str()
+        .map(str::to_string))
+}
+
 /// What the fallback found.
 pub enum Fallback {
     /// No editor is configured.
@@ -39,24 +85,28 @@ pub fn from_editor(
     let reply = editor.get(&["api", "ops", "transcript"], &query)?;
     match reply.status {
         404 => Ok(Fallback::NotThere),
-        _ if reply.ok() => render(&reply.body).map(|(t, f)| Fallback::Found(t, f)),
+        _ if reply.ok() => {
+            let body: EditorTranscript =
+                reply.parse("the editor's transcript", "editor-contract.md")?;
+            render(&body).map(|(t, f)| Fallback::Found(t, f))
+        }
         _ => Err(reply.refusal()),
     }
 }
 
 /// `(start, text)` of each cue, and how many had no usable time.
-fn cues(body: &Value) -> Result<(Vec<(f64, String)>, usize), String> {
-    if let Some(vtt) = body["vtt"].as_str() {
+fn cues(body: &EditorTranscript) -> Result<(Vec<(f64, String)>, usize), String> {
+    if let Some(vtt) = &body.vtt {
         let parsed = captions::parse(CaptionFormat::Vtt, vtt)
             .map_err(|e| format!("the editor's VTT could not be read: {e}"))?;
         return Ok((parsed.into_iter().map(|c| (c.start, c.text)).collect(), 0));
     }
     let mut out = Vec::new();
     let mut untimed = 0;
-    for c in body["cues"].as_array().into_iter().flatten() {
+    for c in &body.cues {
         match (
-            c["start"].as_f64().filter(|s| s.is_finite() && *s >= 0.0),
-            c["text"].as_str(),
+            c.start.filter(|s| s.is_finite() && *s >= 0.0),
+            c.text.as_deref(),
         ) {
             (Some(start), Some(text)) => out.push((start, text.to_string())),
             _ => untimed += 1,
@@ -65,23 +115,23 @@ fn cues(body: &Value) -> Result<(Vec<(f64, String)>, usize), String> {
     Ok((out, untimed))
 }
 
-fn render(body: &Value) -> Result<(String, Value), String> {
+fn render(body: &EditorTranscript) -> Result<(String, Value), String> {
     let (lines, untimed) = cues(body)?;
-    let s = |k: &str| body[k].as_str().unwrap_or("?");
-    let from = match s("source") {
-        "cues" => "a fresh transcript.cues.json",
-        "raw" => "the raw transcript, normalised in memory",
-        "vtt" => "the English VTT",
+    let s = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".to_string());
+    let from = match body.source.as_deref() {
+        Some("cues") => "a fresh transcript.cues.json",
+        Some("raw") => "the raw transcript, normalised in memory",
+        Some("vtt") => "the English VTT",
         _ => "a transcript file",
     };
     let mut out = format!(
         "# {}\n- id: {} · channel: {} · {}\n- NOT PUBLISHED YET: read off the local editor's disk (from {from}). The archive has no page for this video yet, so there are no moment links; cite it by id and time.\n",
-        body["title"].as_str().unwrap_or("(untitled)"),
-        s("videoId"),
-        s("channel"),
-        body["uploadDate"].as_str().unwrap_or("no date"),
+        body.title.as_deref().unwrap_or("(untitled)"),
+        s(&body.video_id),
+        s(&body.channel),
+        body.upload_date.as_deref().unwrap_or("no date"),
     );
-    if let Some(url) = body["webpageUrl"].as_str() {
+    if let Some(url) = &body.webpage_url {
         out.push_str(&format!("- source: {url}\n"));
     }
     if untimed > 0 {
@@ -94,8 +144,8 @@ fn render(body: &Value) -> Result<(String, Value), String> {
         out.push_str(&format!("[{}] {text}\n", clock(*start)));
     }
     let facts = crate::tool::TranscriptAnswer {
-        id: s("videoId").to_string(),
-        channel: s("channel").to_string(),
+        id: s(&body.video_id),
+        channel: s(&body.channel),
         published: false,
         cues: lines.len(),
         title: None,
@@ -103,7 +153,7 @@ fn render(body: &Value) -> Result<(String, Value), String> {
         offset: None,
         lines_shown: None,
         next_offset: None,
-        editor_source: Some(s("source").to_string()),
+        editor_source: Some(s(&body.source)),
         untimed: Some(untimed),
     };
     Ok((out, serde_json::to_value(facts).unwrap_or_default()))
