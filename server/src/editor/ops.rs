@@ -184,45 +184,47 @@ pub fn get_job(setup: &EditorSetup, args: &JobArgs) -> ToolResult {
         return Err(not_found(&reply, hint).into());
     }
     let job: Job = reply.parse("get_job", "editor-contract.md")?;
-    Ok((job_text(&reply.body, tail), crate::output::content(&job)))
+    Ok((job_text(&job, tail), crate::output::content(&job)))
 }
 
-fn job_text(b: &Value, tail: usize) -> String {
-    let s = |k: &str| b[k].as_str().unwrap_or("?");
-    let when = |k: &str| b[k].as_str().unwrap_or("not yet");
+fn job_text(job: &Job, tail: usize) -> String {
+    let known = |v: &str| {
+        if v.is_empty() {
+            "?".to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    let when = |v: &Option<String>| v.clone().unwrap_or_else(|| "not yet".to_string());
     let mut out = format!(
         "# Job {}: {} on {}, {}\n- created {} · started {} · finished {}\n",
-        s("jobId"),
-        s("kind"),
-        s("channel"),
-        s("status"),
-        s("createdAt"),
-        when("startedAt"),
-        when("finishedAt")
+        known(&job.job_id),
+        known(&job.kind),
+        known(&job.channel),
+        known(&job.status),
+        known(&job.created_at),
+        when(&job.started_at),
+        when(&job.finished_at)
     );
-    if let Some(code) = b["exitCode"].as_i64() {
+    if let Some(code) = job.exit_code {
         out.push_str(&format!("- exit code: {code}\n"));
     }
-    if let Some(queue) = b["queue"]["name"].as_str() {
-        match b["queue"]["position"].as_u64() {
+    if let Some(queue) = &job.queue {
+        match queue.position {
             Some(p) => out.push_str(&format!(
-                "- waiting in the {queue} queue, {p} job(s) ahead of it\n"
+                "- waiting in the {} queue, {p} job(s) ahead of it\n",
+                queue.name
             )),
-            None => out.push_str(&format!("- queue: {queue}\n")),
+            None => out.push_str(&format!("- queue: {}\n", queue.name)),
         }
     }
-    let lines: Vec<&str> = b["log"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
-    let total = b["logLines"].as_u64().unwrap_or(lines.len() as u64);
+    // An editor that does not count its log's lines has shown them all.
+    let total = job.log_lines.max(job.log.len() as u64);
     if tail > 0 {
         out.push_str(&format!(
             "\nlast {} of {total} log line(s):\n```\n{}\n```\n",
-            lines.len(),
-            lines.join("\n")
+            job.log.len(),
+            job.log.join("\n")
         ));
     }
     out
@@ -302,17 +304,16 @@ pub fn enqueue(setup: &EditorSetup, args: &EnqueueArgs) -> ToolResult {
         )
         .into());
     }
-    let b = &reply.body;
-    let job = b["jobId"].as_str().unwrap_or("?");
-    let place = match (b["queue"].as_str(), b["position"].as_u64()) {
+    let queued: Queued = reply.parse("enqueue", "editor-contract.md")?;
+    let job = &queued.job_id;
+    let place = match (&queued.queue, queued.position) {
         (Some(q), Some(p)) => format!(", {p} job(s) ahead of it in the {q} queue"),
         (Some(q), None) => format!(" in the {q} queue"),
         _ => String::new(),
     };
     let text = format!(
         "Queued {kind} on {}: job {job}{place}. The editor runs it at the platform's own pace; follow it with get_job job: \"{job}\".",
-        body["channel"].as_str().unwrap_or("?")
+        args.channel.trim()
     );
-    let queued: Queued = reply.parse("enqueue", "editor-contract.md")?;
     Ok((text, crate::output::content(&queued)))
 }
