@@ -69,8 +69,13 @@ impl Reply {
 
     /// The service's `error` text, or the status when it gave none.
     pub fn error(&self) -> String {
-        match self.body["error"].as_str() {
-            Some(e) if !e.trim().is_empty() => e.trim().to_string(),
+        /// What a refusal's body says, when it says anything.
+        #[derive(serde::Deserialize)]
+        struct Refusal {
+            error: String,
+        }
+        match serde_json::from_value::<Refusal>(self.body.clone()) {
+            Ok(r) if !r.error.trim().is_empty() => r.error.trim().to_string(),
             _ => format!("no error text (HTTP {})", self.status),
         }
     }

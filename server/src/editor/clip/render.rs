@@ -4,15 +4,15 @@
 use serde_json::Value;
 
 use super::args::{Ask, NewFetch, Span};
-use super::request::{Outcome, Target};
+use super::request::{ClipFile, Outcome, Target};
 use super::DEFAULT_HEIGHT;
 use crate::editor::Reply;
 use archilyzer_core::clip::secs;
 
 /// What the answer says about the file, in the order an agent reads it.
-pub(super) fn footer(body: &Value, full: bool, asked_height: Option<u64>) -> String {
-    let mut lines = vec![format!("file: {}", body["file"].as_str().unwrap_or("?"))];
-    let (from, to) = (body["from"].as_f64(), body["to"].as_f64());
+pub(super) fn footer(body: &ClipFile, full: bool, asked_height: Option<u64>) -> String {
+    let mut lines = vec![format!("file: {}", body.file.as_deref().unwrap_or("?"))];
+    let (from, to) = (body.from, body.to);
     if let (false, Some(from), Some(to)) = (full, from, to) {
         lines.push(format!(
             "window: {}–{} ({}s)",
@@ -21,13 +21,13 @@ pub(super) fn footer(body: &Value, full: bool, asked_height: Option<u64>) -> Str
             secs(to - from)
         ));
     }
-    if let Some(h) = body["height"].as_u64() {
+    if let Some(h) = body.height {
         let taller = asked_height.filter(|a| h > *a).map_or(String::new(), |a| {
             format!(" (taller than the {a}p asked: a file already on disk is returned as it is, never fetched again for another cap)")
         });
         lines.push(format!("height: {h}p{taller}"));
     }
-    if let Some(b) = body["bytes"].as_u64() {
+    if let Some(b) = body.bytes {
         lines.push(format!("bytes: {b}"));
     }
     lines.push(if full {
@@ -65,11 +65,11 @@ pub fn render(outcome: &Outcome, ask: &Ask, target: Option<&Target>) -> (String,
     match outcome {
         Outcome::Cached(body) => (cached_text(body, ask, &who, full, asked), false, facts("cached", body)),
         Outcome::Fetched { job, waited, body } => {
-            let full = full || body["from"].is_null();
+            let full = full || body.from.is_none();
             let what = if full {
                 format!("the whole recording of {who}")
             } else {
-                format!("{}–{} of {who}", secs(body["from"].as_f64().unwrap_or(0.0)), secs(body["to"].as_f64().unwrap_or(0.0)))
+                format!("{}–{} of {who}", secs(body.from.unwrap_or(0.0)), secs(body.to.unwrap_or(0.0)))
             };
             let text = format!("Fetched {what} (job {job}, {}s waited).\n{}", waited.round(), footer(body, full, asked));
             (text, false, facts("fetched", body))
@@ -130,7 +130,7 @@ pub fn render(outcome: &Outcome, ask: &Ask, target: Option<&Target>) -> (String,
 }
 
 pub(super) fn cached_text(
-    body: &Value,
+    body: &ClipFile,
     ask: &Ask,
     who: &str,
     full: bool,
@@ -140,10 +140,7 @@ pub(super) fn cached_text(
         if full {
             format!("Already on disk: the whole recording of {who}.")
         } else {
-            let (bf, bt) = (
-                body["from"].as_f64().unwrap_or(0.0),
-                body["to"].as_f64().unwrap_or(0.0),
-            );
+            let (bf, bt) = (body.from.unwrap_or(0.0), body.to.unwrap_or(0.0));
             match ask {
                 Ask::New(NewFetch {
                     span: Span::Window(w),
@@ -155,7 +152,7 @@ pub(super) fn cached_text(
                 _ => "Already on disk: the exact window asked for.".to_string(),
             }
         };
-    if let Some(by) = body["provenance"]["requestedBy"].as_str() {
+    if let Some(by) = &body.provenance.requested_by {
         head.push_str(&format!(" (requested by {by})"));
     }
     format!("{head}\n{}", footer(body, full, asked))
@@ -171,15 +168,14 @@ pub(super) fn refused_text(reply: &Reply, full: bool) -> String {
     text
 }
 
-pub(super) fn facts(outcome: &str, body: &Value) -> Value {
-    let text = |k: &str| body[k].as_str().map(str::to_string);
+pub(super) fn facts(outcome: &str, body: &ClipFile) -> Value {
     ClipFacts {
-        file: text("file"),
-        from: body["from"].as_f64(),
-        to: body["to"].as_f64(),
-        bytes: body["bytes"].as_u64(),
-        height: body["height"].as_u64(),
-        job_id: text("jobId"),
+        file: body.file.clone(),
+        from: body.from,
+        to: body.to,
+        bytes: body.bytes,
+        height: body.height,
+        job_id: body.job_id.clone(),
         ..ClipFacts::of(outcome)
     }
     .into()

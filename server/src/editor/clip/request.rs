@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{Ask, NewFetch, Span};
 use super::POLL_EVERY;
@@ -52,16 +52,87 @@ pub(super) fn locate(sources: &Sources, handle: &SourceHandle, f: &NewFetch) -> 
     }
 }
 
+/// What the editor says of a clip file: the 200 answer to a fetch of a
+/// file already on disk, or a finished job's poll
+/// (`docs/editor-contract.md`). Every field may be absent.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClipFile {
+    /// The media file on the editor's disk.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// The file's span start, seconds (absent for a whole recording).
+    #[serde(default)]
+    pub from: Option<f64>,
+    /// The file's span end, seconds.
+    #[serde(default)]
+    pub to: Option<f64>,
+    /// Its height, pixels.
+    #[serde(default)]
+    pub height: Option<u64>,
+    /// Its size.
+    #[serde(default)]
+    pub bytes: Option<u64>,
+    /// The job that made it.
+    #[serde(default)]
+    pub job_id: Option<String>,
+    /// Who asked for it first.
+    #[serde(default)]
+    pub provenance: Provenance,
+}
+
+/// Who asked for a clip file first.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provenance {
+    /// `mcp`, an operator…
+    #[serde(default)]
+    pub requested_by: Option<String>,
+}
+
+/// A poll of a job: its status, and its file once done.
+#[derive(Debug, Default, serde::Deserialize)]
+struct JobPoll {
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(flatten)]
+    file: ClipFile,
+}
+
+/// The 202 answer to a fetch: the job to poll.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Accepted {
+    #[serde(default)]
+    job_id: Option<String>,
+}
+
+/// The 409 answer to a fetch: the platform cooling down, and for how long.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Cooling {
+    #[serde(default)]
+    platform: Option<String>,
+    #[serde(default)]
+    cooldown_ms: Option<f64>,
+}
+
+/// `reply`'s body read as `T`; a body of another shape reads as `T`'s
+/// default (every field absent), as a reply that says nothing would.
+fn read<T: serde::de::DeserializeOwned + Default>(reply: &Reply) -> T {
+    serde_json::from_value(reply.body.clone()).unwrap_or_default()
+}
+
 /// How a call ended.
 #[derive(Debug, Clone)]
 pub enum Outcome {
     /// 200: the file was already on disk.
-    Cached(Value),
-    /// The job finished with a file (the poll's body).
+    Cached(ClipFile),
+    /// The job finished with a file.
     Fetched {
         job: String,
         waited: f64,
-        body: Value,
+        body: ClipFile,
     },
     /// The job finished but named no file.
     NoFile { job: String },
@@ -108,9 +179,9 @@ pub fn run(
                 Ok(r) => r,
                 Err(text) => return Outcome::Unreachable { job: None, text },
             };
-            match (reply.status, reply.body["jobId"].as_str()) {
-                (200, _) => return Outcome::Cached(reply.body),
-                (202, Some(job)) => job.to_string(),
+            match (reply.status, read::<Accepted>(&reply).job_id) {
+                (200, _) => return Outcome::Cached(read(&reply)),
+                (202, Some(job)) => job,
                 (409, _) => return cooldown(&reply),
                 _ => return Outcome::Refused(reply),
             }
@@ -119,41 +190,58 @@ pub fn run(
     poll(editor, &job, wait, progress)
 }
 
-/// The POST body: a window, or `full: true` instead of any span.
+/// The POST body (`docs/editor-contract.md`): a window, or `full: true`
+/// instead of any span.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FetchRequest<'a> {
+    channel_slug: &'a str,
+    video_id: &'a str,
+    requested_by: &'static str,
+    reason: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    full: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    to: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pad: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    webpage_url: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    manifest: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_height: Option<u64>,
+}
+
+/// The POST body of `f`, for the video `target` names.
 pub fn post_body(f: &NewFetch, target: Option<&Target>) -> Value {
-    let mut body = json!({
-        "channelSlug": f.channel,
-        "videoId": target.map_or(&f.video, |t| &t.editor_id),
-        "requestedBy": "mcp",
-        "reason": f.reason,
-    });
-    match &f.span {
-        Span::Full => body["full"] = json!(true),
-        Span::Window(w) => {
-            body["from"] = json!(w.from);
-            body["to"] = json!(w.to);
-            body["pad"] = json!(w.pad);
-            if let Some(url) = target.and_then(|t| t.webpage_url.as_ref()) {
-                body["webpageUrl"] = json!(url);
-            }
-        }
-    }
-    if let Some(report) = &f.report {
-        body["manifest"] = json!(report);
-    }
-    if let Some(h) = f.max_height {
-        body["maxHeight"] = json!(h);
-    }
-    body
+    let window = match &f.span {
+        Span::Full => None,
+        Span::Window(w) => Some(w),
+    };
+    let request = FetchRequest {
+        channel_slug: &f.channel,
+        video_id: target.map_or(&f.video, |t| &t.editor_id),
+        requested_by: "mcp",
+        reason: &f.reason,
+        full: window.is_none().then_some(true),
+        from: window.map(|w| w.from),
+        to: window.map(|w| w.to),
+        pad: window.map(|w| w.pad),
+        webpage_url: window.and(target.and_then(|t| t.webpage_url.as_deref())),
+        manifest: f.report.as_deref(),
+        max_height: f.max_height,
+    };
+    serde_json::to_value(request).unwrap_or_default()
 }
 
 pub(super) fn cooldown(reply: &Reply) -> Outcome {
-    let ms = reply.body["cooldownMs"].as_f64().unwrap_or(0.0).max(0.0);
+    let cooling: Cooling = read(reply);
+    let ms = cooling.cooldown_ms.unwrap_or(0.0).max(0.0);
     Outcome::Cooldown {
-        platform: reply.body["platform"]
-            .as_str()
-            .unwrap_or("platform")
-            .to_string(),
+        platform: cooling.platform.unwrap_or_else(|| "platform".to_string()),
         seconds: (ms / 1000.0).ceil() as u64,
         error: reply.error(),
     }
@@ -180,10 +268,8 @@ pub(super) fn poll(editor: &Editor, job: &str, wait: Duration, progress: Progres
             }
         };
         let waited = editor.clock.now().saturating_sub(start);
-        let status = reply.body["status"]
-            .as_str()
-            .unwrap_or("running")
-            .to_string();
+        let poll: JobPoll = read(&reply);
+        let status = poll.status.unwrap_or_else(|| "running".to_string());
         progress(Tick {
             done: n as f64,
             total: None,
@@ -195,11 +281,11 @@ pub(super) fn poll(editor: &Editor, job: &str, wait: Duration, progress: Progres
         });
         let waited_s = waited.as_secs_f64();
         match status.as_str() {
-            "done" if reply.body["file"].is_string() => {
+            "done" if poll.file.file.is_some() => {
                 return Outcome::Fetched {
                     job: job.into(),
                     waited: waited_s,
-                    body: reply.body,
+                    body: poll.file,
                 }
             }
             "done" => return Outcome::NoFile { job: job.into() },
