@@ -21,7 +21,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("min_videos", "--min-videos"),
     ("video_id", "--video"),
     ("list_tags", "the archive's tags.json"),
-    ("list_channels", "`archilyzer-index stats`"),
+    ("list_channels", "`archilyzer-index stats` (its channels)"),
     ("search_transcripts", "`archilyzer-index search`"),
     ("enumerate_matches", "`archilyzer-index search --json`"),
     ("similar_terms", "`archilyzer-index terms`"),
@@ -82,7 +82,7 @@ mod tests {
         );
         assert_eq!(
             phrase("as list_channels, search_transcripts or enumerate_matches give it"),
-            "as `archilyzer-index stats`, `archilyzer-index search` or `archilyzer-index search --json` give it"
+            "as `archilyzer-index stats` (its channels), `archilyzer-index search` or `archilyzer-index search --json` give it"
         );
         assert_eq!(
             phrase("--date-from and date_fromage"),

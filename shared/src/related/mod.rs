@@ -69,7 +69,7 @@ pub enum RelatedError {
     #[error("scopes {0:?}: related words and videos are counted over videos (transcripts, title, metadata, description, tags); chat threads and posts are not videos, so leave {0} out")]
     NotVideos(&'static str),
     /// No video has this id.
-    #[error("no video {id:?} in this archive{hint}: pass a video id as list_channels, search_transcripts or enumerate_matches give it")]
+    #[error("no video {id:?} in this archive{hint}: pass a video id as search results give it")]
     NoVideo {
         /// The id asked for.
         id: String,
