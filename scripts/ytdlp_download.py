@@ -26,6 +26,26 @@ def video_id(n):
     return "".join(out)
 
 
+def info(vid, n, channel, title, duration, **more):
+    """The `<id>.info.json` of video `n` of channel number `channel`, as
+    yt-dlp writes one (only the fields the importer reads), with `more`
+    after its title."""
+    return {
+        "id": vid,
+        "title": title,
+        **more,
+        "upload_date": f"20{10 + n % 15:02d}{1 + n % 12:02d}{1 + n % 28:02d}",
+        "duration": duration,
+        "channel": f"Channel {channel}",
+        "channel_id": f"UCchannel{channel:04d}",
+        "uploader_id": f"@channel{channel}",
+        "extractor_key": "Youtube",
+        "webpage_url": f"https://www.youtube.com/watch?v={vid}",
+        "automatic_captions": {"en": []},
+        "subtitles": {},
+    }
+
+
 def main():
     captions, out = sys.argv[1], sys.argv[2]
     videos = int(sys.argv[3]) if len(sys.argv) > 3 else 5805
@@ -40,21 +60,8 @@ def main():
         folder = os.path.join(out, f"Channel {c}")
         os.makedirs(folder, exist_ok=True)
         vid = video_id(n + 1)
-        info = {
-            "id": vid,
-            "title": f"Episode {n}: {episodes[n % len(episodes)][:60]}",
-            "upload_date": f"20{10 + n % 15:02d}{1 + n % 12:02d}{1 + n % 28:02d}",
-            "duration": 3600.0,
-            "channel": f"Channel {c}",
-            "channel_id": f"UCchannel{c:04d}",
-            "uploader_id": f"@channel{c}",
-            "extractor_key": "Youtube",
-            "webpage_url": f"https://www.youtube.com/watch?v={vid}",
-            "automatic_captions": {"en": []},
-            "subtitles": {},
-        }
         with open(os.path.join(folder, f"{vid}.info.json"), "w") as f:
-            json.dump(info, f)
+            json.dump(info(vid, n, c, f"Episode {n}: {episodes[n % len(episodes)][:60]}", 3600.0), f)
         text = texts[n % len(texts)]
         with open(os.path.join(folder, f"{vid}.en.vtt"), "w", encoding="utf-8") as f:
             f.write(text)
@@ -62,4 +69,5 @@ def main():
     print(f"{videos} videos in {channels} channel folders, {total / 1e6:.0f} MB of captions, in {out}")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -24,6 +24,9 @@ import random
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ytdlp_download import info  # noqa: E402  (one layout of an info.json)
+
 # Cues in a run: about one to three minutes of speech.
 RUN_CUES = (20, 60)
 # Cues in a video: about as many as a TWIML episode has.
@@ -118,22 +121,10 @@ def main():
         os.makedirs(folder, exist_ok=True)
         vid = ids[n]
         timeline, drawn = recombine(episodes, rng)
-        info = {
-            "id": vid,
-            "title": f"{n}: {drawn[0][:70]}",
-            "description": "Drawn from: " + "; ".join(drawn),
-            "upload_date": f"20{10 + n % 15:02d}{1 + n % 12:02d}{1 + n % 28:02d}",
-            "duration": round(timeline[-1][1], 1),
-            "channel": f"Channel {c}",
-            "channel_id": f"UCchannel{c:04d}",
-            "uploader_id": f"@channel{c}",
-            "extractor_key": "Youtube",
-            "webpage_url": f"https://www.youtube.com/watch?v={vid}",
-            "automatic_captions": {"en": []},
-            "subtitles": {},
-        }
+        meta = info(vid, n, c, f"{n}: {drawn[0][:70]}", round(timeline[-1][1], 1),
+                    description="Drawn from: " + "; ".join(drawn))
         with open(os.path.join(folder, f"{vid}.info.json"), "w") as f:
-            json.dump(info, f)
+            json.dump(meta, f)
         body = "WEBVTT\n\n" + "".join(f"{stamp(s)} --> {stamp(e)}\n{text}\n\n" for s, e, text in timeline)
         with open(os.path.join(folder, f"{vid}.en.vtt"), "w", encoding="utf-8") as f:
             f.write(body)

@@ -85,7 +85,10 @@ fn check_message(message: &Value) -> Option<Value> {
         return Some(error(
             id,
             code::INVALID_PARAMS,
-            &format!("the params of {} must be an object", clip(method)),
+            &format!(
+                "the params of {} must be an object",
+                crate::tools::bounds::quote(method)
+            ),
         ));
     }
     let arguments = params.and_then(|p| p.get("arguments"));
@@ -97,12 +100,6 @@ fn check_message(message: &Value) -> Option<Value> {
         ));
     }
     None
-}
-
-/// A method name as an error shows it: at most 60 characters.
-fn clip(method: &str) -> String {
-    let head: String = method.chars().take(60).collect();
-    format!("{head:?}")
 }
 
 /// A JSON-RPC error answer.

@@ -127,17 +127,10 @@ impl HttpConfig {
     /// port), or one `--allow-origin` names.
     fn origin_allowed(&self, origin: &str) -> bool {
         let origin = origin.trim_end_matches('/');
-        let loopback = ["http://", "https://"].iter().any(|scheme| {
-            origin.strip_prefix(scheme).is_some_and(|rest| {
-                ["localhost", "127.0.0.1", "[::1]"].iter().any(|h| {
-                    rest.strip_prefix(h).is_some_and(|port| {
-                        port.is_empty()
-                            || port
-                                .strip_prefix(':')
-                                .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
-                    })
-                })
-            })
+        let loopback = url::Url::parse(origin).is_ok_and(|u| {
+            matches!(u.scheme(), "http" | "https")
+                && matches!(u.host_str(), Some("localhost" | "127.0.0.1" | "[::1]"))
+                && u.path() == "/"
         });
         loopback
             || self

@@ -59,24 +59,19 @@ pub fn declare(schema: &mut Value) {
         return;
     };
     for (name, spec) in properties.iter_mut() {
-        let Value::Object(spec) = spec else { continue };
-        let named = BOUNDS.iter().find(|(n, _)| n == name).map(|(_, b)| *b);
-        match named {
-            Some(Bound::Items(items)) if takes(spec, "array") => {
-                spec.entry("maxItems").or_insert(items.into());
-            }
-            Some(Bound::Chars(chars)) if takes(spec, "string") => {
-                spec.entry("maxLength").or_insert(chars.into());
-            }
-            _ => {}
-        }
-        if spec.contains_key("properties") {
-            let mut inner = Value::Object(std::mem::take(spec));
-            declare(&mut inner);
-            if let Value::Object(inner) = inner {
-                *spec = inner;
+        if let Value::Object(one) = spec {
+            let named = BOUNDS.iter().find(|(n, _)| n == name).map(|(_, b)| *b);
+            match named {
+                Some(Bound::Items(items)) if takes(one, "array") => {
+                    one.entry("maxItems").or_insert(items.into());
+                }
+                Some(Bound::Chars(chars)) if takes(one, "string") => {
+                    one.entry("maxLength").or_insert(chars.into());
+                }
+                _ => {}
             }
         }
+        declare(spec); // a nested object's own properties
     }
 }
 
@@ -109,23 +104,28 @@ pub const QUOTED_CHARS: usize = 40;
 /// `text` as an error quotes it: JSON-quoted, cut after
 /// [`QUOTED_CHARS`] characters with the length named.
 pub fn quote(text: &str) -> String {
-    let total = text.chars().count();
-    if total <= QUOTED_CHARS {
-        return format!("{text:?}");
-    }
-    let head: String = text.chars().take(QUOTED_CHARS).collect();
-    format!("{head:?}… ({total} characters)")
+    let (head, rest) = cut(text);
+    format!("{head:?}{rest}")
 }
 
 /// `text` unquoted, cut as [`quote`] cuts it (a name shown in
 /// backticks).
 pub fn clip(text: &str) -> String {
+    let (head, rest) = cut(text);
+    format!("{head}{rest}")
+}
+
+/// The first [`QUOTED_CHARS`] characters of `text`, and what to say of
+/// the rest (nothing when there is none).
+fn cut(text: &str) -> (String, String) {
     let total = text.chars().count();
-    if total <= QUOTED_CHARS {
-        return text.to_string();
+    match total <= QUOTED_CHARS {
+        true => (text.to_string(), String::new()),
+        false => (
+            text.chars().take(QUOTED_CHARS).collect(),
+            format!("… ({total} characters)"),
+        ),
     }
-    let head: String = text.chars().take(QUOTED_CHARS).collect();
-    format!("{head}… ({total} characters)")
 }
 
 /// A sent JSON value as an error quotes it: a string by [`quote`], a

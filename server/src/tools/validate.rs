@@ -34,8 +34,15 @@ fn object(
         .unwrap_or_default();
     let mut checked = Map::new();
     for (name, value) in args.iter().filter(|(_, v)| !v.is_null()) {
-        let singular = singular_of(name, &props);
-        let Some(spec) = props.get(name).or(singular.as_ref()) else {
+        let singular;
+        let spec = match props.get(name) {
+            Some(spec) => Some(spec),
+            None => {
+                singular = singular_of(name, &props);
+                singular.as_ref()
+            }
+        };
+        let Some(spec) = spec else {
             let hint = crate::tool::nearest(name, props.keys().map(String::as_str))
                 .map_or(String::new(), |k| format!(" (did you mean `{path}{k}`?)"));
             let known: Vec<String> = props.keys().map(|k| format!("{path}{k}")).collect();

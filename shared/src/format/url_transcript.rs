@@ -56,7 +56,7 @@ pub struct UrlTranscript {
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Segment {
     /// Its start, seconds.
-    #[serde(default = "no_time", deserialize_with = "time_or_none")]
+    #[serde(default = "not_a_number", deserialize_with = "number_or_nan")]
     pub t: f64,
     /// Its words.
     #[serde(default)]
@@ -73,7 +73,7 @@ pub struct Asr {
     #[serde(default)]
     pub language: String,
     /// The mean log-probability of its segments.
-    #[serde(default = "no_time", deserialize_with = "time_or_none")]
+    #[serde(default = "not_a_number", deserialize_with = "number_or_nan")]
     pub mean_logprob: f64,
     /// The share of segments it judged not speech.
     #[serde(default)]
@@ -83,13 +83,14 @@ pub struct Asr {
     pub confident: bool,
 }
 
-/// A number that is not there: NaN, which no check of a time accepts.
-fn no_time() -> f64 {
+/// A number that is not there: NaN, which no check of a time (or a
+/// shown log-probability) accepts.
+fn not_a_number() -> f64 {
     f64::NAN
 }
 
 /// A number, or NaN for a `null`.
-fn time_or_none<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+fn number_or_nan<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
