@@ -7,6 +7,7 @@
 //! - [`terms`]: a word's neighbours in the vocabulary.
 //! - [`related`]: what is said alongside a query, and which videos are alike.
 //! - [`filter_flags`]: the filter flags, derived from the one filter table.
+//! - [`model`]: installing the sentence model, and printing vectors.
 //! - [`phrasing`]: the command line's words for the tools' argument and tool names.
 //! - [`query_flags`]: the flags of a query besides its words (search, trend).
 //! - [`check`]: index-vs-full-scan parity.
@@ -33,6 +34,7 @@ pub mod compose;
 pub mod filter_flags;
 pub mod html;
 pub mod import;
+pub mod model;
 pub mod phrasing;
 pub mod progress;
 pub mod query_flags;

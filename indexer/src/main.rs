@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use archilyzer_index::{build, check, import, related, search, stats, terms, trend};
+use archilyzer_index::{build, check, import, model, related, search, stats, terms, trend};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -48,6 +48,9 @@ enum Command {
     Related(Box<related::RelatedArgs>),
     /// Channels, pages, videos, cues and bytes of an archive.
     Stats(stats::StatsArgs),
+    /// The sentence model passages are found by meaning with: install it,
+    /// show which one is found, print a text's vector.
+    Model(model::ModelArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,5 +69,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Terms(args) => terms::command(&args),
         Command::Related(args) => related::command(&args),
         Command::Stats(args) => stats::command(&args),
+        Command::Model(args) => model::command(&args),
     }
 }

@@ -147,6 +147,7 @@ pub mod logging;
 pub mod memory;
 pub mod net;
 pub mod output;
+pub mod passages;
 pub mod output_file;
 pub mod platform;
 pub mod query;

@@ -1,0 +1,285 @@
+//! The BERT encoder: word-piece ids → one unit vector per text.
+//!
+//! Owns the weights (read from `model.safetensors`) and the forward pass:
+//! embeddings, then `layers` × (self-attention, feed-forward), each with a
+//! residual and a layer norm, then the pooling the model's
+//! `1_Pooling/config.json` names (mean of the tokens, or the `[CLS]`
+//! token), scaled to unit length. Promises the vectors of
+//! sentence-transformers for the same ids, to float rounding: the
+//! reference check compares them (cosine ≥ 0.999).
+//!
+//! Several texts go through the linear layers as one matrix (their tokens
+//! stacked), and only attention looks at one text at a time, so no text is
+//! padded and the matrix products are large enough to run at the
+//! machine's pace.
+
+use ndarray::{s, Array1, Array2, ArrayView2, Axis};
+use safetensors::{Dtype, SafeTensors};
+
+use crate::config::{Config, Pooling};
+use crate::EmbedError;
+
+/// A dense layer, `y = x Wᵀ + b`, `W` stored as the file has it
+/// (out × in).
+struct Linear {
+    weight: Array2<f32>,
+    bias: Array1<f32>,
+}
+
+impl Linear {
+    fn apply(&self, x: &Array2<f32>) -> Array2<f32> {
+        let mut y = x.dot(&self.weight.t());
+        y += &self.bias;
+        y
+    }
+}
+
+/// A layer norm over the last axis.
+struct Norm {
+    gain: Array1<f32>,
+    bias: Array1<f32>,
+    eps: f32,
+}
+
+impl Norm {
+    fn apply(&self, x: &mut Array2<f32>) {
+        let width = x.ncols() as f32;
+        for mut row in x.rows_mut() {
+            let mean = row.sum() / width;
+            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / width;
+            let scale = 1.0 / (var + self.eps).sqrt();
+            for ((v, g), b) in row.iter_mut().zip(&self.gain).zip(&self.bias) {
+                *v = (*v - mean) * scale * g + b;
+            }
+        }
+    }
+}
+
+struct Layer {
+    query: Linear,
+    key: Linear,
+    value: Linear,
+    attention_out: Linear,
+    attention_norm: Norm,
+    intermediate: Linear,
+    output: Linear,
+    output_norm: Norm,
+}
+
+/// The encoder's weights and shape.
+pub struct Bert {
+    config: Config,
+    words: Array2<f32>,
+    positions: Array2<f32>,
+    token_type: Array1<f32>,
+    embedding_norm: Norm,
+    layers: Vec<Layer>,
+}
+
+impl Bert {
+    /// The encoder `config` describes, its weights read from the bytes of
+    /// a safetensors file; an error naming the first tensor missing or of
+    /// the wrong shape.
+    pub fn load(config: Config, safetensors: &[u8]) -> Result<Bert, EmbedError> {
+        let file = SafeTensors::deserialize(safetensors)
+            .map_err(|e| EmbedError::model(format!("model.safetensors is not readable: {e}")))?;
+        let weights = Weights::new(&file);
+        let (h, i) = (config.hidden, config.intermediate);
+        let linear = |name: &str, out: usize, inp: usize| -> Result<Linear, EmbedError> {
+            Ok(Linear {
+                weight: weights.matrix(&format!("{name}.weight"), out, inp)?,
+                bias: weights.vector(&format!("{name}.bias"), out)?,
+            })
+        };
+        let norm = |name: &str| -> Result<Norm, EmbedError> {
+            Ok(Norm {
+                gain: weights.vector(&format!("{name}.weight"), h)?,
+                bias: weights.vector(&format!("{name}.bias"), h)?,
+                eps: config.layer_norm_eps,
+            })
+        };
+        let mut layers = Vec::with_capacity(config.layers);
+        for l in 0..config.layers {
+            let p = format!("encoder.layer.{l}");
+            layers.push(Layer {
+                query: linear(&format!("{p}.attention.self.query"), h, h)?,
+                key: linear(&format!("{p}.attention.self.key"), h, h)?,
+                value: linear(&format!("{p}.attention.self.value"), h, h)?,
+                attention_out: linear(&format!("{p}.attention.output.dense"), h, h)?,
+                attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
+                intermediate: linear(&format!("{p}.intermediate.dense"), i, h)?,
+                output: linear(&format!("{p}.output.dense"), h, i)?,
+                output_norm: norm(&format!("{p}.output.LayerNorm"))?,
+            });
+        }
+        let types = weights.matrix("embeddings.token_type_embeddings.weight", config.type_vocab, h)?;
+        Ok(Bert {
+            words: weights.matrix("embeddings.word_embeddings.weight", config.vocab, h)?,
+            positions: weights.matrix("embeddings.position_embeddings.weight", config.positions, h)?,
+            token_type: types.row(0).to_owned(),
+            embedding_norm: norm("embeddings.LayerNorm")?,
+            layers,
+            config,
+        })
+    }
+
+    /// The shape the weights were read with.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// One unit vector per id sequence (each framed and at most
+    /// `config.max_tokens` long, as [`crate::WordPiece::encode`] makes them).
+    pub fn embed(&self, texts: &[Vec<u32>]) -> Vec<Vec<f32>> {
+        let rows: Vec<std::ops::Range<usize>> = texts
+            .iter()
+            .scan(0, |at, ids| {
+                let r = *at..*at + ids.len();
+                *at = r.end;
+                Some(r)
+            })
+            .collect();
+        let mut x = self.embeddings(texts);
+        for layer in &self.layers {
+            x = self.layer(layer, x, &rows);
+        }
+        rows.iter().map(|r| self.pool(x.slice(s![r.clone(), ..]))).collect()
+    }
+
+    fn embeddings(&self, texts: &[Vec<u32>]) -> Array2<f32> {
+        let total = texts.iter().map(Vec::len).sum();
+        let mut x = Array2::zeros((total, self.config.hidden));
+        let mut row = 0;
+        for ids in texts {
+            for (pos, &id) in ids.iter().enumerate() {
+                let mut out = x.row_mut(row);
+                out.assign(&self.words.row(id as usize));
+                out += &self.positions.row(pos);
+                out += &self.token_type;
+                row += 1;
+            }
+        }
+        self.embedding_norm.apply(&mut x);
+        x
+    }
+
+    fn layer(&self, layer: &Layer, x: Array2<f32>, rows: &[std::ops::Range<usize>]) -> Array2<f32> {
+        let q = layer.query.apply(&x);
+        let k = layer.key.apply(&x);
+        let v = layer.value.apply(&x);
+        let mut context = Array2::zeros(x.raw_dim());
+        let heads = self.config.heads;
+        let width = self.config.hidden / heads;
+        let scale = 1.0 / (width as f32).sqrt();
+        for r in rows {
+            for head in 0..heads {
+                let cols = head * width..(head + 1) * width;
+                let qh = q.slice(s![r.clone(), cols.clone()]);
+                let kh = k.slice(s![r.clone(), cols.clone()]);
+                let vh = v.slice(s![r.clone(), cols.clone()]);
+                let mut scores = qh.dot(&kh.t());
+                scores *= scale;
+                softmax_rows(&mut scores);
+                context
+                    .slice_mut(s![r.clone(), cols])
+                    .assign(&scores.dot(&vh));
+            }
+        }
+        let mut h = layer.attention_out.apply(&context);
+        h += &x;
+        layer.attention_norm.apply(&mut h);
+        let mut inner = layer.intermediate.apply(&h);
+        inner.mapv_inplace(gelu);
+        let mut out = layer.output.apply(&inner);
+        out += &h;
+        layer.output_norm.apply(&mut out);
+        out
+    }
+
+    fn pool(&self, tokens: ArrayView2<f32>) -> Vec<f32> {
+        let pooled = match self.config.pooling {
+            Pooling::Mean => tokens.mean_axis(Axis(0)).expect("a text has its frame's two tokens"),
+            Pooling::Cls => tokens.row(0).to_owned(),
+        };
+        let length = pooled.dot(&pooled).sqrt().max(1e-12);
+        pooled.iter().map(|v| v / length).collect()
+    }
+}
+
+fn softmax_rows(x: &mut Array2<f32>) {
+    for mut row in x.rows_mut() {
+        let max = row.fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+        row.mapv_inplace(|v| (v - max).exp());
+        let sum = row.sum();
+        row /= sum;
+    }
+}
+
+/// BERT's GELU, with the exact error function.
+fn gelu(x: f32) -> f32 {
+    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+}
+
+/// The tensors of a safetensors file, by name, with or without the
+/// `bert.` prefix some exports add; f16 and bf16 widened to f32.
+struct Weights<'a> {
+    file: &'a SafeTensors<'a>,
+    prefix: &'static str,
+}
+
+impl<'a> Weights<'a> {
+    fn new(file: &'a SafeTensors<'a>) -> Self {
+        let prefixed = file
+            .names()
+            .iter()
+            .any(|n| n.starts_with("bert.embeddings."));
+        Weights {
+            file,
+            prefix: if prefixed { "bert." } else { "" },
+        }
+    }
+
+    fn values(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, EmbedError> {
+        let full = format!("{}{name}", self.prefix);
+        let t = self
+            .file
+            .tensor(&full)
+            .map_err(|_| EmbedError::model(format!("model.safetensors has no tensor {full}")))?;
+        if t.shape() != shape {
+            return Err(EmbedError::model(format!(
+                "tensor {full} is {:?}, config.json says {shape:?}",
+                t.shape()
+            )));
+        }
+        let bytes = t.data();
+        let values = match t.dtype() {
+            Dtype::F32 => bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+            Dtype::F16 => bytes
+                .chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+            Dtype::BF16 => bytes
+                .chunks_exact(2)
+                .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+            other => {
+                return Err(EmbedError::model(format!(
+                    "tensor {full} is {other:?}; only f32, f16 and bf16 weights are supported"
+                )))
+            }
+        };
+        Ok(values)
+    }
+
+    fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<Array2<f32>, EmbedError> {
+        let values = self.values(name, &[rows, cols])?;
+        Ok(Array2::from_shape_vec((rows, cols), values).expect("shape checked"))
+    }
+
+    fn vector(&self, name: &str, len: usize) -> Result<Array1<f32>, EmbedError> {
+        Ok(Array1::from(self.values(name, &[len])?))
+    }
+}
