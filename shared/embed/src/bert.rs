@@ -206,6 +206,17 @@ impl Bert {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn erf_agrees_with_libm_to_a_millionth() {
+        for i in -4000..=4000 {
+            let x = i as f32 / 1000.0;
+            assert!((super::erf(x) - libm::erff(x)).abs() < 1e-6, "{x}");
+        }
+    }
+}
+
 fn softmax_rows(x: &mut Array2<f32>) {
     for mut row in x.rows_mut() {
         let max = row.fold(f32::NEG_INFINITY, |m, &v| m.max(v));
@@ -215,9 +226,20 @@ fn softmax_rows(x: &mut Array2<f32>) {
     }
 }
 
-/// BERT's GELU, with the exact error function.
+/// BERT's GELU, `x Φ(x)`, with the error function to within 1.5e-7
+/// ([`erf`]): a fifth of the forward pass's time went to libm's `erff`.
 fn gelu(x: f32) -> f32 {
-    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+    0.5 * x * (1.0 + erf(x * std::f32::consts::FRAC_1_SQRT_2))
+}
+
+/// The error function by Abramowitz and Stegun's formula 7.1.26 (absolute
+/// error under 1.5e-7, below f32's resolution of the sum it is added to).
+fn erf(x: f32) -> f32 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_6
+            + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152 + t * 1.061_405_4))));
+    (1.0 - poly * (-x * x).exp()).copysign(x)
 }
 
 /// The tensors of a safetensors file, by name, with or without the
