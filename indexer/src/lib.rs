@@ -8,6 +8,7 @@
 //! - [`related`]: what is said alongside a query, and which videos are alike.
 //! - [`filter_flags`]: the filter flags, derived from the one filter table.
 //! - [`model`]: installing the sentence model, and printing vectors.
+//! - [`passages`]: passages by meaning, by words, or both.
 //! - [`phrasing`]: the command line's words for the tools' argument and tool names.
 //! - [`query_flags`]: the flags of a query besides its words (search, trend).
 //! - [`check`]: index-vs-full-scan parity.
@@ -35,6 +36,7 @@ pub mod filter_flags;
 pub mod html;
 pub mod import;
 pub mod model;
+pub mod passages;
 pub mod phrasing;
 pub mod progress;
 pub mod query_flags;

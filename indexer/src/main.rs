@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use archilyzer_index::{build, check, import, model, related, search, stats, terms, trend};
+use archilyzer_index::{build, check, import, model, passages, related, search, stats, terms, trend};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -31,6 +31,10 @@ enum Command {
     Build(build::BuildArgs),
     /// Search an archive, pruned by its index, confirmed on the text.
     Search(search::SearchArgs),
+    /// The passages nearest a question by meaning (the sentence model),
+    /// by words (BM25), or both fused; needs `build --embed`. Ranks,
+    /// never counts.
+    Passages(Box<passages::PassagesArgs>),
     /// When the queries were said: their confirmed matches per year,
     /// quarter or month, with hours of speech and hits per hour (bars,
     /// --json, --svg FILE, --html FILE).
@@ -64,6 +68,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Import(args) => import::run(&args, &|line| eprintln!("import: {line}")),
         Command::Build(args) => build::command(&args),
         Command::Search(args) => search::command(&args),
+        Command::Passages(args) => passages::command(&args),
         Command::Trend(args) => trend::command(&args),
         Command::Check(args) => check::command(&args),
         Command::Terms(args) => terms::command(&args),

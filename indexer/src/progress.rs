@@ -21,6 +21,8 @@ pub struct Progress {
     bar: OnceLock<ProgressBar>,
     total: AtomicU64,
     done: AtomicU64,
+    /// When the total became known: what the time left is estimated from.
+    started: OnceLock<std::time::Instant>,
 }
 
 impl Progress {
@@ -33,12 +35,14 @@ impl Progress {
             bar: OnceLock::new(),
             total: AtomicU64::new(0),
             done: AtomicU64::new(0),
+            started: OnceLock::new(),
         }
     }
 
     /// Sets how many steps there are, once known.
     pub fn set_total(&self, total: u64) {
         self.total.store(total, Ordering::SeqCst);
+        let _ = self.started.set(std::time::Instant::now());
         if !self.on_terminal {
             eprintln!("{}: {total} {} to read", self.label, self.unit);
             return;
@@ -57,7 +61,7 @@ impl Progress {
         let bar = ProgressBar::new(total);
         bar.set_style(
             ProgressStyle::with_template(&format!(
-                "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {}, {{elapsed}}",
+                "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {}, {{elapsed}}, about {{eta}} left",
                 self.unit
             ))
             .expect("a valid template")
@@ -84,8 +88,19 @@ impl Progress {
                 bar.inc(n);
             }
         } else if done * 10 / total != (done - n) * 10 / total || done == total {
-            eprintln!("{}: {done}/{total} {}", self.label, self.unit)
+            eprintln!("{}: {done}/{total} {}{}", self.label, self.unit, self.time_left(done, total))
         }
+    }
+
+    /// `, N s, about M s left` from the pace so far (empty before any
+    /// step).
+    fn time_left(&self, done: u64, total: u64) -> String {
+        let Some(started) = self.started.get() else {
+            return String::new();
+        };
+        let spent = started.elapsed().as_secs_f64();
+        let left = spent / done as f64 * total.saturating_sub(done) as f64;
+        format!(", {spent:.0} s, about {left:.0} s left")
     }
 
     /// Every step done: clears a bar, or says so in one line.

@@ -8,6 +8,7 @@
 //! handed that part, so `editor/` never imports it.
 
 use crate::editor::EditorSetup;
+use crate::passages::PassageSetup;
 use crate::service::Service;
 use crate::sources::Sources;
 use crate::transcript::discover::Locator;
@@ -22,6 +23,8 @@ pub struct Context {
     pub umtool: UmtoolSetup,
     /// Where `transcript` finds yt-dlp and whisper-ctranslate2.
     pub binaries: Locator,
+    /// The sentence model and passage stores `find_passages` uses.
+    pub passages: PassageSetup,
 }
 
 impl Context {
@@ -33,7 +36,14 @@ impl Context {
             editor: EditorSetup::from_env(),
             umtool: umtool_from_env(),
             binaries: Locator::from_env(),
+            passages: PassageSetup::new(None),
         }
+    }
+
+    /// The same, with the sentence model in `model` (`--model`).
+    pub fn with_model(mut self, model: Option<std::path::PathBuf>) -> Context {
+        self.passages = PassageSetup::new(model);
+        self
     }
 }
 

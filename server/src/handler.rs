@@ -265,8 +265,13 @@ impl Archilyzer {
     /// A server of `sources`, with the editor, umtool and binaries the
     /// environment names.
     pub fn new(sources: Sources) -> Archilyzer {
+        Archilyzer::with_model(sources, None)
+    }
+
+    /// The same, ranking passages with the sentence model in `model`.
+    pub fn with_model(sources: Sources, model: Option<std::path::PathBuf>) -> Archilyzer {
         Archilyzer {
-            context: Arc::new(Context::from_env(sources)),
+            context: Arc::new(Context::from_env(sources).with_model(model)),
         }
     }
 }

@@ -32,6 +32,7 @@ pub mod handler;
 pub mod http;
 pub mod metrics;
 pub mod output;
+pub mod passages;
 pub mod plans;
 pub mod resources;
 pub mod service;

@@ -62,6 +62,11 @@ struct Cli {
     /// The index of the default source (default: the cache dir's).
     #[arg(long)]
     index: Option<PathBuf>,
+    /// The sentence model find_passages ranks by meaning with (default:
+    /// ARCHILYZER_MODEL, then the model `archilyzer-index model install`
+    /// installed, then the Hugging Face cache's all-MiniLM-L6-v2).
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
     /// Serve MCP over Streamable HTTP at this address (e.g.
     /// 127.0.0.1:8765, endpoint /mcp) instead of stdio. Off loopback,
     /// ARCHILYZER_HTTP_TOKEN must be set.
@@ -168,7 +173,7 @@ async fn serve() -> std::process::ExitCode {
             eprintln!("archilyzer-mcp: {e}");
             return std::process::ExitCode::FAILURE;
         }
-        let server = Archilyzer::new(sources);
+        let server = Archilyzer::with_model(sources, cli.model.clone());
         // Ready when the default archive opens (opened once, then kept).
         let context = server.context.clone();
         let ready: http::Readiness = Arc::new(move || {
@@ -183,7 +188,7 @@ async fn serve() -> std::process::ExitCode {
             }
         };
     }
-    let server = Archilyzer::new(sources);
+    let server = Archilyzer::with_model(sources, cli.model.clone());
     match archilyzer_mcp::frames::serve_stdio(server).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -36,6 +36,27 @@ static LIVE: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
 /// interrupt's account of what was kept.
 static WRITTEN: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Work this process finished and keeps on disk outside any staging
+/// directory (an embedding run's chunks), by folder, with the line the
+/// interrupt says of it.
+static KEPT_WORK: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
+
+/// Says `line` about the finished work in `dir` if this process is
+/// interrupted (replacing what was said of `dir` before).
+pub fn keep_on_interrupt(dir: &std::path::Path, line: String) {
+    let mut kept = KEPT_WORK.lock().unwrap_or_else(|e| e.into_inner());
+    kept.retain(|(d, _)| d != dir);
+    kept.push((dir.to_path_buf(), line));
+}
+
+/// Forgets what [`keep_on_interrupt`] said of `dir` (the work was used).
+pub fn forget_kept(dir: &std::path::Path) {
+    KEPT_WORK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|(d, _)| d != dir);
+}
+
 fn live() -> std::sync::MutexGuard<'static, Vec<(PathBuf, PathBuf)>> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -62,7 +83,13 @@ pub fn abandon_all() -> Vec<String> {
             )
         })
         .collect();
-    kept.chain(abandoned).collect()
+    let work: Vec<String> = KEPT_WORK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|(_, line)| format!("interrupted: {line}"))
+        .collect();
+    kept.chain(work).chain(abandoned).collect()
 }
 
 /// A staging directory of an earlier run that was removed.

@@ -106,6 +106,10 @@ pub struct ImportArgs {
     /// `build` chooses it).
     #[arg(long, requires = "build")]
     pub index: Option<PathBuf>,
+    /// With --build: embed passages too (`build --embed`), with the
+    /// model --model names.
+    #[command(flatten)]
+    pub embed: crate::build::EmbedFlags,
     /// Target size of a transcript page.
     #[arg(long, default_value = "7.5MB", value_parser = parse_size)]
     pub page_bytes: u64,
@@ -345,6 +349,9 @@ pub const EXIT_SKIPPED_CUES: u8 = 3;
 /// not be imported at all, [`EXIT_SKIPPED_CUES`] when only cues were
 /// skipped.
 pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
+    if (args.embed.embed || args.embed.model.is_some()) && !args.build {
+        anyhow::bail!("--embed and --model say how to build: add --build (import --build --embed)");
+    }
     // Every target is checked before anything is written: an index that
     // may not go where --index says refuses the import, not after it.
     if let (true, Some(index)) = (args.build, &args.index) {
@@ -397,7 +404,7 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
             &archilyzer_core::source::SourceHandle::local(&args.out),
             &archilyzer_core::archive::OpenOptions::default(),
         )?;
-        crate::build::run(&archive, &cli.dir(&archive)?)?;
+        crate::build::run(&archive, &cli.dir(&archive)?, &args.embed)?;
     }
     Ok(ExitCode::from(code))
 }

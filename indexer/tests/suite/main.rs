@@ -19,6 +19,7 @@ mod import;
 mod index;
 mod nginx;
 mod ownership;
+mod passages;
 mod related;
 mod remote;
 mod share;

@@ -9,6 +9,7 @@ pub mod bounds;
 pub mod catalog;
 pub mod kept;
 pub mod notes;
+pub mod passages;
 pub mod read;
 pub mod registry;
 pub mod related;

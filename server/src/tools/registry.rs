@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::args::{self, Budget, Source};
-use super::{catalog, notes, read, related, reports, search, share, trend, vocabulary, worklist};
+use super::{catalog, notes, passages, read, related, reports, search, share, trend, vocabulary, worklist};
 use crate::context::Context;
 use crate::editor::{clip, coverage, ops};
 use crate::plans::{self, instructions::Kind};
@@ -350,6 +350,14 @@ fn table() -> Vec<Tool> {
             |c, a: related::SignificantArgs| related::significant_terms(&c.ctx.sources, c.handle, &a, c.budget),
         )
         .returns(crate::output::of::<archilyzer_core::related::SignificantTerms>()),
+        tool(
+            "find_passages",
+            "Passages by meaning",
+            Effect::Reads,
+            "The passages (about 40 s of consecutive captions) nearest a question in meaning, even in other words, fused with a BM25 words ranking of the same passages; each with its text, moment link, score and both ranks. Offline (a local sentence model). Ranks, never counts: for counts use search_transcripts. Needs `archilyzer-index build --embed`.",
+            |c, a: passages::PassagesArgs| passages::find_passages(c.ctx, c.handle, &a, c.budget),
+        )
+        .returns(crate::output::of::<passages::PassagesAnswer>()),
         tool(
             "related_videos",
             "Videos like this one",

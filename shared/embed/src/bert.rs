@@ -56,9 +56,9 @@ impl Norm {
 }
 
 struct Layer {
-    query: Linear,
-    key: Linear,
-    value: Linear,
+    /// Query, key and value as one layer (their weights stacked), so one
+    /// matrix product makes all three.
+    qkv: Linear,
     attention_out: Linear,
     attention_norm: Norm,
     intermediate: Linear,
@@ -101,10 +101,17 @@ impl Bert {
         let mut layers = Vec::with_capacity(config.layers);
         for l in 0..config.layers {
             let p = format!("encoder.layer.{l}");
+            let parts = ["query", "key", "value"]
+                .map(|n| linear(&format!("{p}.attention.self.{n}"), h, h));
+            let [q, k, v] = parts;
+            let (q, k, v) = (q?, k?, v?);
             layers.push(Layer {
-                query: linear(&format!("{p}.attention.self.query"), h, h)?,
-                key: linear(&format!("{p}.attention.self.key"), h, h)?,
-                value: linear(&format!("{p}.attention.self.value"), h, h)?,
+                qkv: Linear {
+                    weight: ndarray::concatenate(Axis(0), &[q.weight.view(), k.weight.view(), v.weight.view()])
+                        .expect("three matrices of one width"),
+                    bias: ndarray::concatenate(Axis(0), &[q.bias.view(), k.bias.view(), v.bias.view()])
+                        .expect("three vectors"),
+                },
                 attention_out: linear(&format!("{p}.attention.output.dense"), h, h)?,
                 attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
                 intermediate: linear(&format!("{p}.intermediate.dense"), i, h)?,
@@ -164,12 +171,14 @@ impl Bert {
     }
 
     fn layer(&self, layer: &Layer, x: Array2<f32>, rows: &[std::ops::Range<usize>]) -> Array2<f32> {
-        let q = layer.query.apply(&x);
-        let k = layer.key.apply(&x);
-        let v = layer.value.apply(&x);
+        let qkv = layer.qkv.apply(&x);
+        let hidden = self.config.hidden;
+        let q = qkv.slice(s![.., ..hidden]);
+        let k = qkv.slice(s![.., hidden..2 * hidden]);
+        let v = qkv.slice(s![.., 2 * hidden..]);
         let mut context = Array2::zeros(x.raw_dim());
         let heads = self.config.heads;
-        let width = self.config.hidden / heads;
+        let width = hidden / heads;
         let scale = 1.0 / (width as f32).sqrt();
         for r in rows {
             for head in 0..heads {

@@ -154,6 +154,15 @@ impl Embedder {
 
     /// One unit vector per text, in order, over the embedder's threads.
     pub fn embed<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Vec<Vec<f32>> {
+        self.embed_with(texts, &|_| {})
+    }
+
+    /// The same, calling `done(n)` as each batch of `n` texts is embedded.
+    pub fn embed_with<S: AsRef<str> + Sync>(
+        &self,
+        texts: &[S],
+        done: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Vec<f32>> {
         let batches: Vec<&[S]> = texts.chunks(BATCH).collect();
         let mut out: Vec<Vec<Vec<f32>>> = Vec::new();
         out.resize_with(batches.len(), Vec::new);
@@ -168,6 +177,7 @@ impl Embedder {
                     let ids: Vec<Vec<u32>> = batch.iter().map(|t| self.encode(t.as_ref())).collect();
                     let vectors = self.bert.embed(&ids);
                     **slots[i].lock().expect("a batch's slot is filled once") = vectors;
+                    done(batch.len());
                 });
             }
         });

@@ -883,6 +883,8 @@ fn write(
         std::fs::write(staging.path().join(name), bytes).map_err(|e| io(name, &e))?;
         total += bytes.len() as u64;
     }
+    crate::passages::store::carry(claim.resolved(), staging.path())
+        .map_err(|e| io("passages", &e))?;
     staging.commit().map_err(|e| io("rename", &e))?;
     Ok((terms, total))
 }

@@ -180,7 +180,7 @@ mod holders;
 mod memo;
 mod open;
 pub mod places;
-mod postings;
+pub(crate) mod postings;
 mod read;
 mod reuse;
 pub mod rows;

@@ -1,0 +1,140 @@
+//! The words side: BM25 over the passages' words, from postings written
+//! beside the vectors.
+//!
+//! `words.fst` maps each word (normalised as the index normalises it,
+//! [`crate::text::tokens`]) to an offset in `words.bin`, where its list
+//! is: a varint count of passages, then per passage, ascending, a varint
+//! delta of its number and a varint count of the word in it. A
+//! passage's length in words is in its record ([`super::store`]).
+//!
+//! Score: BM25 with k1 = [`K1`] and b = [`B`], the idf
+//! `ln(1 + (N − df + 0.5) / (df + 0.5))` (never negative), summed over
+//! the query's distinct words. These rank; the page postings still
+//! decide every count the other tools give.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::index::postings::{get_varint, put_varint};
+
+/// BM25's term-frequency saturation.
+pub const K1: f32 = 1.2;
+/// BM25's length normalisation.
+pub const B: f32 = 0.75;
+
+/// Passage words gathered while building.
+#[derive(Default)]
+pub struct WordsBuilder {
+    lists: BTreeMap<String, Vec<(u32, u32)>>,
+}
+
+impl WordsBuilder {
+    /// Adds passage `id`'s words (ids ascending across calls); returns its
+    /// length in words.
+    pub fn add(&mut self, id: u32, text: &str) -> u32 {
+        let mut counts: HashMap<String, u32> = HashMap::new();
+        let mut length = 0;
+        for w in crate::text::tokens(text) {
+            *counts.entry(w).or_default() += 1;
+            length += 1;
+        }
+        for (w, tf) in counts {
+            self.lists.entry(w).or_default().push((id, tf));
+        }
+        length
+    }
+
+    /// The bytes of `words.fst` and `words.bin`.
+    pub fn finish(self) -> Result<(Vec<u8>, Vec<u8>), fst::Error> {
+        let mut map = fst::MapBuilder::new(Vec::new())?;
+        let mut blob = Vec::new();
+        for (word, mut list) in self.lists {
+            list.sort_unstable();
+            map.insert(&word, blob.len() as u64)?;
+            put_varint(&mut blob, list.len() as u64);
+            let mut last = 0;
+            for (id, tf) in list {
+                put_varint(&mut blob, u64::from(id - last));
+                put_varint(&mut blob, u64::from(tf));
+                last = id;
+            }
+        }
+        Ok((map.into_inner()?, blob))
+    }
+}
+
+/// The words side of a store, opened.
+pub struct Words {
+    pub(crate) map: fst::Map<Vec<u8>>,
+    pub(crate) blob: Vec<u8>,
+}
+
+impl Words {
+    /// The passages holding `word`, with its count in each; `None` when
+    /// no passage holds it (or its list is damaged).
+    pub fn list(&self, word: &str) -> Option<Vec<(u32, u32)>> {
+        let mut at = self.map.get(word)? as usize;
+        let n = get_varint(&self.blob, &mut at)?;
+        let mut out = Vec::with_capacity(n as usize);
+        let mut id = 0u64;
+        for _ in 0..n {
+            id += get_varint(&self.blob, &mut at)?;
+            let tf = get_varint(&self.blob, &mut at)?;
+            out.push((u32::try_from(id).ok()?, tf as u32));
+        }
+        Some(out)
+    }
+
+    /// BM25 of every passage `allowed` lets through that holds one of
+    /// `words`, given each passage's length (`lengths`) and their mean.
+    pub fn scores(
+        &self,
+        words: &[String],
+        lengths: &dyn Fn(u32) -> u32,
+        mean_length: f32,
+        passages: u32,
+        allowed: &dyn Fn(u32) -> bool,
+    ) -> HashMap<u32, f32> {
+        let mut scores: HashMap<u32, f32> = HashMap::new();
+        let n = passages as f32;
+        for word in words {
+            let Some(list) = self.list(word) else { continue };
+            let df = list.len() as f32;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for (id, tf) in list {
+                if !allowed(id) {
+                    continue;
+                }
+                let tf = tf as f32;
+                let norm = 1.0 - B + B * lengths(id) as f32 / mean_length.max(1.0);
+                *scores.entry(id).or_default() += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+            }
+        }
+        scores
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bm25_prefers_the_rarer_word_and_the_shorter_passage() {
+        let mut b = WordsBuilder::default();
+        let texts = [
+            "reward agent reward",
+            "the agent said the the the the the the the the the the",
+            "the weather",
+            "the agent",
+        ];
+        let lengths: Vec<u32> = texts.iter().enumerate().map(|(i, t)| b.add(i as u32, t)).collect();
+        let (map, blob) = b.finish().unwrap();
+        let words = Words { map: fst::Map::new(map).unwrap(), blob };
+        assert_eq!(words.list("agent"), Some(vec![(0, 1), (1, 1), (3, 1)]));
+        let mean = lengths.iter().sum::<u32>() as f32 / 4.0;
+        let s = words.scores(&["agent".into(), "reward".into()], &|i| lengths[i as usize], mean, 4, &|_| true);
+        assert!(s[&0] > s[&3] && s[&3] > s[&1], "{s:?}");
+        assert!(!s.contains_key(&2));
+        let only = words.scores(&["agent".into()], &|i| lengths[i as usize], mean, 4, &|i| i != 3);
+        assert!(!only.contains_key(&3));
+    }
+}
