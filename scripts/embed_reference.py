@@ -4,7 +4,8 @@
 Usage: embed_reference.py BINARY MODEL_DIR CORPUS_VTT_DIR [WINDOWS=60]
 
 Cuts WINDOWS windows of consecutive caption lines (about 40 seconds each,
-the length of a passage) from TWIML's VTT files, asks
+the length of a passage) from TWIML's VTT files, adds a few short
+questions, asks
 `BINARY model embed --model MODEL_DIR --texts-file` for their word-piece
 ids and vectors, and compares them with:
 
@@ -18,7 +19,6 @@ Prints one line per reference and exits 1 when any window falls short.
 
 import json
 import os
-import re
 import struct
 import subprocess
 import sys
@@ -27,41 +27,18 @@ import tempfile
 import numpy as np
 from tokenizers import Tokenizer
 
+from twiml_windows import windows
+
 BOUND = 0.999
 
-
-def windows(corpus, count, seconds=40.0):
-    """`count` windows of about `seconds`, from files spread over the corpus."""
-    files = sorted(f for f in os.listdir(corpus) if f.endswith(".vtt"))
-    step = max(1, len(files) // count)
-    out = []
-    for name in files[::step]:
-        cues = parse_vtt(os.path.join(corpus, name))
-        if not cues:
-            continue
-        middle = len(cues) // 2
-        start = cues[middle][0]
-        text = [c[1] for c in cues[middle:] if c[0] - start < seconds]
-        out.append(" ".join(text))
-        if len(out) == count:
-            break
-    return out
-
-
-def parse_vtt(path):
-    cues, at = [], None
-    stamp = re.compile(r"(\d+):(\d\d):(\d\d)[.,](\d+)|(\d\d):(\d\d)[.,](\d+)")
-    for line in open(path, encoding="utf-8", errors="replace"):
-        line = line.strip()
-        if "-->" in line:
-            m = stamp.search(line)
-            if m.group(1):
-                at = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
-            else:
-                at = int(m.group(5)) * 60 + int(m.group(6))
-        elif line and at is not None and not line.startswith(("WEBVTT", "NOTE")):
-            cues.append((at, line))
-    return cues
+SHORT = [
+    "trial and error with rewards",
+    "keeping records private",
+    "when will the ground shake",
+    "music made by computers",
+    "who won the chess match",
+    "a",
+]
 
 
 def safetensors(path):
@@ -135,7 +112,9 @@ def report(name, ours, theirs):
 def main():
     binary, model, corpus = sys.argv[1:4]
     count = int(sys.argv[4]) if len(sys.argv) > 4 else 60
-    texts = windows(corpus, count)
+    # Windows of speech, and short questions (a model takes a text of at
+    # most 32 word pieces another way: dot products, not a matrix product).
+    texts = windows(corpus, count) + SHORT
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(texts, f)
     out = subprocess.run([binary, "model", "embed", "--model", model, "--texts-file", f.name], capture_output=True, text=True, check=True)

@@ -15,6 +15,8 @@ pub struct Progress {
     label: String,
     /// What is counted (`pages`, `videos`).
     unit: &'static str,
+    /// What is done to them, for the plain line (`to read`).
+    verb: &'static str,
     /// Whether stderr is a terminal (a bar) or not (plain lines).
     on_terminal: bool,
     /// The bar, made when the total is known.
@@ -31,6 +33,7 @@ impl Progress {
         Progress {
             label: label.to_string(),
             unit,
+            verb: "to read",
             on_terminal: std::io::stderr().is_terminal(),
             bar: OnceLock::new(),
             total: AtomicU64::new(0),
@@ -39,12 +42,18 @@ impl Progress {
         }
     }
 
+    /// The same, its plain lines saying `verb` (`to embed`) of the total.
+    pub fn doing(mut self, verb: &'static str) -> Self {
+        self.verb = verb;
+        self
+    }
+
     /// Sets how many steps there are, once known.
     pub fn set_total(&self, total: u64) {
         self.total.store(total, Ordering::SeqCst);
         let _ = self.started.set(std::time::Instant::now());
         if !self.on_terminal {
-            eprintln!("{}: {total} {} to read", self.label, self.unit);
+            eprintln!("{}: {total} {} {}", self.label, self.unit, self.verb);
             return;
         }
         match self.bar.get() {

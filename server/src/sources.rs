@@ -382,6 +382,7 @@ mod tests {
             editor: crate::editor::EditorSetup::Missing,
             umtool: Err("no umtool".into()),
             binaries: Default::default(),
+            passages: crate::passages::PassageSetup::new(None),
         };
         let args = serde_json::Map::new();
         let out = crate::tools::call(&ctx, "list_channels", &args, &mut |_| {});

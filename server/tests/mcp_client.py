@@ -35,6 +35,7 @@ EXPECTED_TOOLS = [
     "mention_trend",
     "similar_terms",
     "significant_terms",
+    "find_passages",
     "related_videos",
     "get_transcript",
     "get_transcripts",
@@ -93,6 +94,7 @@ def stdio_server(binary, archive, index, editor, token, umtool):
             "WORKER_TOKEN": token,
             "ARCHILYZER_LOG": "debug",
             "UMTOOL_URL": umtool,
+            "ARCHILYZER_MODEL": os.environ.get("ARCHILYZER_MODEL", ""),
             "yt_dlp_path": "/no/such/yt-dlp",
         },
     )
@@ -161,6 +163,29 @@ async def resources(client, mode):
             check(says in str(e), f"{mode}: completing what does not exist is refused, naming what does", str(e))
 
 
+async def passages(client, mode):
+    """find_passages: fused ranks, the query's words, texts that fit every
+    budget, and a refusal for a ranking that does not exist."""
+    result = await client.call_tool("find_passages", {"query": "k cups", "limit": 5})
+    s = result.structured_content
+    check(not result.is_error and s["by"] == "both" and 0 < len(s["passages"]) <= 5
+          and all(set(p) >= {"channel", "video", "title", "start", "end", "text", "score", "rank_meaning", "rank_words", "words"}
+                  for p in s["passages"])
+          and "search_transcripts" in s["note"],
+          f"{mode}: find_passages gives passages with their ranks and says it counts nothing", json.dumps(s)[:600])
+    worded = [p for p in s["passages"] if p["words"]]
+    check(worded and all(all(w in p["text"].lower() for w in p["words"]) for p in worded),
+          f"{mode}: each passage names the query words its text holds", json.dumps(worded)[:600])
+    for budget in (2000, 3000, 6000):
+        r = await client.call_tool("find_passages", {"query": "k cups", "limit": 20, "max_chars": budget})
+        size = len(text_of(r)) + len(json.dumps(r.structured_content, ensure_ascii=False, separators=(",", ":")))
+        check(not r.is_error and size <= budget and r.structured_content["passages"],
+              f"{mode}: find_passages fits max_chars {budget} ({size})")
+    r = await client.call_tool("find_passages", {"query": "k cups", "by": "sideways"})
+    check(r.is_error and r.structured_content is None and "sideways" in text_of(r),
+          f"{mode}: a ranking that does not exist is refused, naming it", text_of(r)[:300])
+
+
 async def run(mode, connect, archive, token, made, over_http=False):
     SEEN.clear()
     async with Client(connect(), mode=mode) as client:
@@ -195,6 +220,8 @@ async def run(mode, connect, archive, token, made, over_http=False):
               and "next_cursor" in described["enumerate_matches"] and "editor" in described["get_transcript"]
               and all(declares(t.input_schema, "max_chars") for t in tools.tools),
               f"{mode}: tool descriptions say what a model must know (aliases, scopes, budgets, cursor, editor fallback)", json.dumps(described)[:1500])
+
+        await passages(client, mode)
 
         result = await client.call_tool("search_transcripts", {"query": "k cups", "limit": 3})
         text = text_of(result)

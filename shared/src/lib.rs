@@ -23,6 +23,9 @@
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
 //! - [`index`]: the offline index (which pages hold which words, and every
 //!   video), its build and its reader; the format is described there.
+//! - [`passages`]: passages by meaning: cut at build time, embedded by a
+//!   local sentence model (archilyzer-embed), ranked against a question and
+//!   fused with a words ranking; they rank, never count.
 //! - [`related`]: what is said alongside a query (significant terms)
 //!   and which videos are alike, from the postings and the census.
 //! - [`report`]: the words a search result is told in, for every front

@@ -12,4 +12,5 @@
 
 pub mod bench;
 pub mod generate;
+pub mod grow;
 pub mod serve;

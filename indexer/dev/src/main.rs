@@ -37,6 +37,19 @@ enum Command {
     /// latency per request, a bandwidth cap), with Range and ETag support
     /// as static hosts have: for measuring remote reads.
     Serve(serve::ServeArgs),
+    /// A passage store TIMES the size of an index's, for timing
+    /// find_passages at a million passages.
+    GrowPassages(archilyzer_dev::grow::GrowArgs),
+    /// Write a tiny sentence model with random weights in the real layout
+    /// (what the tests embed with; CI's "another model").
+    TinyModel {
+        /// The folder to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// The weights' seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Join the files of an index into one input of the `index_files`
     /// fuzz target (fuzz/seeds.sh makes its seed with this).
     FuzzSeed {
@@ -61,6 +74,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(args) => bench::command(&args),
         Command::BenchOne(args) => bench::command_one(&args),
         Command::Serve(args) => serve::command(&args),
+        Command::GrowPassages(args) => archilyzer_dev::grow::command(&args),
+        Command::TinyModel { out, seed } => {
+            archilyzer_embed::tiny::write(&out, seed)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::FuzzSeed { index, out } => {
             let seed = archilyzer_fuzzing::index_seed(&index).with_context(|| {
                 format!(

@@ -230,7 +230,7 @@ fn a_query_without_vectors_with_another_models_or_with_damaged_ones_is_refused_w
         "passages", "reward", "--local", s(&f.archive), "--index", s(&f.index), "--model", s(&other),
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("the passages were embedded with tiny"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the passages were embedded with model (model.safetensors sha256 "), "{}", stderr(&o));
     assert!(stderr(&o).contains("run `archilyzer-index build --embed` to embed them with this model"), "{}", stderr(&o));
     // Words alone need no model, so another one does not matter.
     let o = run(&[

@@ -343,6 +343,7 @@ mod tests {
             editor: EditorSetup::Missing,
             umtool: Err("no umtool".into()),
             binaries: Default::default(),
+            passages: crate::passages::PassageSetup::new(None),
         }
     }
 

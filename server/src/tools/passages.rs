@@ -20,24 +20,23 @@ pub const MOST_PASSAGES: usize = 50;
 /// `find_passages`' arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PassagesArgs {
-    /// What to look for, in any words: a subject, a question, a
-    /// paraphrase. The passages need not share its words.
+    /// A subject, question or paraphrase, in any words.
     pub query: String,
-    /// `meaning` (the sentence model), `words` (BM25 over the passages'
-    /// words) or `both`, fused by reciprocal rank (default).
+    /// The ranking: `both` (default) fuses the other two by reciprocal
+    /// rank.
     #[serde(default)]
     pub by: By,
-    /// Passages to give, best first (default 10).
+    /// Passages to give, best first.
     #[schemars(range(min = 1, max = MOST_PASSAGES))]
     #[serde(default = "ten")]
     pub limit: usize,
-    /// At most one passage, the best, per video.
+    /// At most one passage per video.
     #[serde(default)]
     pub one_per_video: bool,
     /// The corpus.
     #[serde(flatten)]
     pub source: super::args::Source,
-    /// The filters: which videos' passages may be given.
+    /// The filters.
     #[serde(flatten)]
     pub filters: CallFilters,
 }

@@ -27,6 +27,9 @@ struct Fixture {
     editor: FakeEditor,
     umtool: FakeUmtool,
     made: std::path::PathBuf,
+    /// The tiny model the passages were embedded with (the server is
+    /// given it as ARCHILYZER_MODEL).
+    model: std::path::PathBuf,
     _scratch: tempfile::TempDir,
 }
 
@@ -65,6 +68,10 @@ fn fixture() -> Fixture {
     );
     let scratch = tempfile::tempdir().unwrap();
     let made = made_by_the_command_line(&archive_dir, index.path(), scratch.path());
+    let model = scratch.path().join("tiny-model");
+    archilyzer_embed::tiny::write(&model, 5).unwrap();
+    let embedder = archilyzer_embed::Embedder::load(&model, "tiny").unwrap();
+    archilyzer_core::passages::embed(&archive, index.path(), &embedder, &|_| {}).unwrap();
     Fixture {
         python,
         root,
@@ -73,6 +80,7 @@ fn fixture() -> Fixture {
         editor,
         umtool,
         made,
+        model,
         _scratch: scratch,
     }
 }
@@ -89,6 +97,7 @@ fn a_real_mcp_client_gets_the_same_tools_and_answers_in_both_eras() {
         .arg(TOKEN)
         .arg(&f.made)
         .arg(f.umtool.url())
+        .env("ARCHILYZER_MODEL", &f.model)
         .output()
         .unwrap();
     let stdout = passed(&out);
@@ -170,6 +179,7 @@ fn over_http_a_real_client_gets_the_same_answers_and_hostile_requests_are_refuse
         .env("WORKER_TOKEN", TOKEN)
         .env("UMTOOL_URL", f.umtool.url())
         .env("ARCHILYZER_LOG", "debug")
+        .env("ARCHILYZER_MODEL", &f.model)
         .env("yt_dlp_path", "/no/such/yt-dlp")
         .stderr(log.reopen().unwrap())
         .spawn()
@@ -417,6 +427,12 @@ fn ts_cases(f: &Fixture, over_http: bool) -> serde_json::Value {
             "did you mean \"transcripts\"?",
         ),
         (
+            "find_passages",
+            json!({"query": "k cups", "max_chars": 2000}),
+            json!({"query": "k cups", "by": "sideways"}),
+            "\"sideways\"",
+        ),
+        (
             "related_videos",
             json!({"video_id": "RTOHlVpUe9M"}),
             json!({"video_id": "RTOHlVpUe9M", "channel": "daily-dispach"}),
@@ -580,6 +596,7 @@ fn the_typescript_sdk_client_reads_every_tools_success_and_refusal_over_stdio_an
         ("ARCHILYZER_EDITOR_URL", f.editor.url()),
         ("WORKER_TOKEN", TOKEN.to_string()),
         ("UMTOOL_URL", f.umtool.url()),
+        ("ARCHILYZER_MODEL", f.model.display().to_string()),
         (
             "yt_dlp_path",
             fake_yt_dlp(fakes.path()).display().to_string(),

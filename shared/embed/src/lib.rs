@@ -121,8 +121,8 @@ impl Embedder {
             tokenizer_sha256: sha256(&tokenizer_bytes),
             dim: config.hidden,
         };
-        let bert = Bert::load(config, &weights)?;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let bert = Bert::load(config, &weights)?;
         Ok(Embedder {
             tokenizer,
             bert,

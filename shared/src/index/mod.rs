@@ -65,6 +65,13 @@
 //! .archilyzer-output.json
 //!               the marker that says this folder is an index written by
 //!               this project (see [`crate::output`])
+//! passages/     the passages embedded by `build --embed`, with the model's
+//!               identity ([`crate::passages::store`]); a build carries it
+//!               into the folder it writes unread: each passage says
+//!               itself whether its video is unchanged
+//! passages.pending/
+//!               the finished chunks of an embedding run not yet done
+//!               ([`crate::passages::embed`]), carried over the same way
 //! ```
 //!
 //! # Format versions ([`FORMAT_VERSION`])

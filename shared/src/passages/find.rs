@@ -34,15 +34,19 @@ pub const DEPTH: usize = 1_000;
 /// Reciprocal rank fusion's constant.
 pub const RRF_K: f32 = 60.0;
 
-/// Which ranking orders the passages.
+/// Which ranking orders the passages: `Meaning`, the cosine of each
+/// passage's vector with the question's; `Words`, BM25 over its words;
+/// `Both`, the two fused by reciprocal rank.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum By {
-    /// The cosine of the passage's vector with the query's.
+    // (No doc comments on the variants: a tool's schema would repeat
+    // them; the argument's own description says what each is.)
+    #[allow(missing_docs)]
     Meaning,
-    /// BM25 over the passage's words.
+    #[allow(missing_docs)]
     Words,
-    /// Both, fused by reciprocal rank.
+    #[allow(missing_docs)]
     #[default]
     Both,
 }
@@ -134,6 +138,7 @@ pub fn find(
     embedder: Option<&Embedder>,
     q: &PassageQuery,
 ) -> Result<Found, PassageError> {
+    let started = std::time::Instant::now();
     let raw = crate::index::load_kept(index_dir).ok();
     let allowed = scope(archive, store, raw.as_deref(), q.filters);
     let in_scope: Vec<u32> = (0..store.len())
@@ -144,7 +149,10 @@ pub fn find(
         By::Words => Vec::new(),
         By::Meaning | By::Both => {
             let embedder = check_model(store, embedder)?;
-            by_meaning(store, embedder, q.text, &in_scope)
+            let at = std::time::Instant::now();
+            let ranked = by_meaning(store, embedder, q.text, &in_scope);
+            tracing::debug!("find_passages: meaning in {:.1} ms", at.elapsed().as_secs_f64() * 1e3);
+            ranked
         }
     };
     let words = match q.by {
@@ -152,6 +160,7 @@ pub fn find(
         By::Words | By::Both => by_words(store, &query_words, &allowed),
     };
     let ranked = fuse(q.by, &meaning, &words);
+    let ranked_at = started.elapsed();
     let mut found = Found {
         passages: Vec::new(),
         by: q.by,
@@ -188,6 +197,11 @@ pub fn find(
             }
         }
     }
+    tracing::debug!(
+        "find_passages: ranked in {:.1} ms, texts read in {:.1} ms",
+        ranked_at.as_secs_f64() * 1e3,
+        (started.elapsed() - ranked_at).as_secs_f64() * 1e3
+    );
     Ok(found)
 }
 
@@ -248,7 +262,9 @@ fn distinct_words(text: &str) -> Vec<String> {
 
 /// The best [`DEPTH`] passages of `ids` by cosine with the query.
 fn by_meaning(store: &Store, embedder: &Embedder, text: &str, ids: &[u32]) -> Vec<(u32, f32)> {
+    let at = std::time::Instant::now();
     let query = embedder.embed_one(text);
+    tracing::debug!("find_passages: query embedded in {:.1} ms", at.elapsed().as_secs_f64() * 1e3);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let dots = store.vectors.dots(&query, ids, threads);
     let scored = ids
@@ -266,7 +282,7 @@ fn by_words(store: &Store, words: &[String], allowed: &[bool]) -> Vec<(u32, f32)
     let scores = store
         .words
         .scores(words, &lengths, store.meta.mean_words, store.len(), &in_scope);
-    best(scores.into_iter().collect())
+    best(scores)
 }
 
 /// The [`DEPTH`] highest scores, best first (ties by passage number).

@@ -51,7 +51,7 @@ pub enum PassageError {
         why: String,
     },
     /// The vectors are another model's.
-    #[error("the passages were embedded with {} (model.safetensors sha256 {}…), but the model loaded is {} ({}…); run `{EMBED_COMMAND}` to embed them with this model, or point --model at {}", built.name, &built.weights_sha256[..12.min(built.weights_sha256.len())], loaded.name, &loaded.weights_sha256[..12.min(loaded.weights_sha256.len())], built.name)]
+    #[error("the passages were embedded with {} (model.safetensors sha256 {}…), but the model loaded is {} ({}…); run `{EMBED_COMMAND}` to embed them with this model, or pass --model DIR with the folder of {}", built.name, &built.weights_sha256[..12.min(built.weights_sha256.len())], loaded.name, &loaded.weights_sha256[..12.min(loaded.weights_sha256.len())], built.name)]
     OtherModel {
         /// The store's model.
         built: ModelId,

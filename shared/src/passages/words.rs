@@ -27,6 +27,24 @@ pub struct WordsBuilder {
     lists: BTreeMap<String, Vec<(u32, u32)>>,
 }
 
+/// Writes `words.fst` and `words.bin` from lists given in word order, each
+/// ascending by passage.
+pub fn encode<'a>(lists: impl Iterator<Item = (&'a [u8], Vec<(u32, u32)>)>) -> Result<(Vec<u8>, Vec<u8>), fst::Error> {
+    let mut map = fst::MapBuilder::new(Vec::new())?;
+    let mut blob = Vec::new();
+    for (word, list) in lists {
+        map.insert(word, blob.len() as u64)?;
+        put_varint(&mut blob, list.len() as u64);
+        let mut last = 0;
+        for (id, tf) in list {
+            put_varint(&mut blob, u64::from(id - last));
+            put_varint(&mut blob, u64::from(tf));
+            last = id;
+        }
+    }
+    Ok((map.into_inner()?, blob))
+}
+
 impl WordsBuilder {
     /// Adds passage `id`'s words (ids ascending across calls); returns its
     /// length in words.
@@ -45,20 +63,12 @@ impl WordsBuilder {
 
     /// The bytes of `words.fst` and `words.bin`.
     pub fn finish(self) -> Result<(Vec<u8>, Vec<u8>), fst::Error> {
-        let mut map = fst::MapBuilder::new(Vec::new())?;
-        let mut blob = Vec::new();
-        for (word, mut list) in self.lists {
+        let sorted = self.lists.into_iter().map(|(word, mut list)| {
             list.sort_unstable();
-            map.insert(&word, blob.len() as u64)?;
-            put_varint(&mut blob, list.len() as u64);
-            let mut last = 0;
-            for (id, tf) in list {
-                put_varint(&mut blob, u64::from(id - last));
-                put_varint(&mut blob, u64::from(tf));
-                last = id;
-            }
-        }
-        Ok((map.into_inner()?, blob))
+            (word, list)
+        });
+        let owned: Vec<(String, Vec<(u32, u32)>)> = sorted.collect();
+        encode(owned.iter().map(|(w, l)| (w.as_bytes(), l.clone())))
     }
 }
 
@@ -84,8 +94,23 @@ impl Words {
         Some(out)
     }
 
+    /// Every word and its list, in word order (for tools that rewrite a
+    /// store, such as the benchmark's grown copy).
+    pub fn for_each(&self, mut f: impl FnMut(&[u8], Vec<(u32, u32)>)) {
+        use fst::Streamer;
+        let mut stream = self.map.stream();
+        while let Some((word, _)) = stream.next() {
+            let word = String::from_utf8_lossy(word).into_owned();
+            if let Some(list) = self.list(&word) {
+                f(word.as_bytes(), list);
+            }
+        }
+    }
+
     /// BM25 of every passage `allowed` lets through that holds one of
     /// `words`, given each passage's length (`lengths`) and their mean.
+    /// Scores add up in a table of every passage (a common word's list
+    /// holds most of them; a map was slower than the table).
     pub fn scores(
         &self,
         words: &[String],
@@ -93,23 +118,29 @@ impl Words {
         mean_length: f32,
         passages: u32,
         allowed: &dyn Fn(u32) -> bool,
-    ) -> HashMap<u32, f32> {
-        let mut scores: HashMap<u32, f32> = HashMap::new();
+    ) -> Vec<(u32, f32)> {
+        let mut table = vec![0f32; passages as usize];
         let n = passages as f32;
         for word in words {
             let Some(list) = self.list(word) else { continue };
             let df = list.len() as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for (id, tf) in list {
+                let Some(slot) = table.get_mut(id as usize) else { continue };
                 if !allowed(id) {
                     continue;
                 }
                 let tf = tf as f32;
                 let norm = 1.0 - B + B * lengths(id) as f32 / mean_length.max(1.0);
-                *scores.entry(id).or_default() += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+                *slot += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
             }
         }
-        scores
+        table
+            .into_iter()
+            .enumerate()
+            .filter(|(_, s)| *s > 0.0)
+            .map(|(id, s)| (id as u32, s))
+            .collect()
     }
 }
 
@@ -131,10 +162,13 @@ mod tests {
         let words = Words { map: fst::Map::new(map).unwrap(), blob };
         assert_eq!(words.list("agent"), Some(vec![(0, 1), (1, 1), (3, 1)]));
         let mean = lengths.iter().sum::<u32>() as f32 / 4.0;
-        let s = words.scores(&["agent".into(), "reward".into()], &|i| lengths[i as usize], mean, 4, &|_| true);
+        let s: HashMap<u32, f32> = words
+            .scores(&["agent".into(), "reward".into()], &|i| lengths[i as usize], mean, 4, &|_| true)
+            .into_iter()
+            .collect();
         assert!(s[&0] > s[&3] && s[&3] > s[&1], "{s:?}");
         assert!(!s.contains_key(&2));
         let only = words.scores(&["agent".into()], &|i| lengths[i as usize], mean, 4, &|i| i != 3);
-        assert!(!only.contains_key(&3));
+        assert!(only.iter().all(|(id, _)| *id != 3));
     }
 }
