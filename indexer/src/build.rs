@@ -68,7 +68,11 @@ pub fn run(archive: &Archive, dir: &Path, embed: &EmbedFlags) -> Result<ExitCode
 
 /// Embeds the passages of `archive` beside its index in `dir`, with
 /// progress, and prints what it did.
-fn embed_passages(archive: &Archive, dir: &Path, embedder: &archilyzer_embed::Embedder) -> Result<()> {
+fn embed_passages(
+    archive: &Archive,
+    dir: &Path,
+    embedder: &archilyzer_embed::Embedder,
+) -> Result<()> {
     let progress = Progress::new("embed", "passages").doing("to embed");
     let report = passages::embed(archive, dir, embedder, &|event| match event {
         passages::EmbedEvent::Start { to_embed } => progress.set_total(to_embed),

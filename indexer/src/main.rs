@@ -7,7 +7,9 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use archilyzer_index::{build, check, import, model, passages, related, search, stats, terms, trend};
+use archilyzer_index::{
+    build, check, import, model, passages, related, search, stats, terms, trend,
+};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]

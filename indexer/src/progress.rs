@@ -97,7 +97,12 @@ impl Progress {
                 bar.inc(n);
             }
         } else if done * 10 / total != (done - n) * 10 / total || done == total {
-            eprintln!("{}: {done}/{total} {}{}", self.label, self.unit, self.time_left(done, total))
+            eprintln!(
+                "{}: {done}/{total} {}{}",
+                self.label,
+                self.unit,
+                self.time_left(done, total)
+            )
         }
     }
 

@@ -14,12 +14,15 @@ use std::time::SystemTime;
 use archilyzer_core::passages::{model_root, store, Store};
 use archilyzer_embed::{locate, Embedder};
 
+/// A store as opened, with the time its meta.json had then.
+type Opened = (Option<SystemTime>, Arc<Store>);
+
 /// The model and the stores of one server.
 pub struct PassageSetup {
     /// `--model DIR`, else the usual places ([`locate`]).
     model: Option<PathBuf>,
     embedder: Mutex<Option<Arc<Embedder>>>,
-    stores: Mutex<HashMap<PathBuf, (Option<SystemTime>, Arc<Store>)>>,
+    stores: Mutex<HashMap<PathBuf, Opened>>,
 }
 
 impl PassageSetup {
@@ -39,7 +42,8 @@ impl PassageSetup {
             return Ok(Arc::clone(e));
         }
         let root = model_root();
-        let found = locate::locate(self.model.as_deref(), root.as_deref()).map_err(|e| e.to_string())?;
+        let found =
+            locate::locate(self.model.as_deref(), root.as_deref()).map_err(|e| e.to_string())?;
         let embedder = Arc::new(
             Embedder::load(&found.dir, &found.name)
                 .map_err(|e| format!("cannot load the model in {}: {e}", found.dir.display()))?,

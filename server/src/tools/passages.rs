@@ -69,7 +69,12 @@ pub struct PassagesAnswer {
 const NOTE: &str = "Ranked by meaning and words; nothing here is a count. For every place a word is said, and exact counts, use search_transcripts or enumerate_matches.";
 
 /// The `find_passages` tool.
-pub fn find_passages(ctx: &Context, handle: &SourceHandle, args: &PassagesArgs, budget: usize) -> ToolResult {
+pub fn find_passages(
+    ctx: &Context,
+    handle: &SourceHandle,
+    args: &PassagesArgs,
+    budget: usize,
+) -> ToolResult {
     let sources = &ctx.sources;
     let archive = sources.archive(handle)?;
     let dir = sources
@@ -88,8 +93,12 @@ pub fn find_passages(ctx: &Context, handle: &SourceHandle, args: &PassagesArgs, 
         one_per_video: args.one_per_video,
         filters: &filters,
     };
-    let found = passages::find(&archive, &dir, &store, embedder.as_deref(), &q).map_err(|e| e.to_string())?;
-    Ok(lay_out(&found, crate::budget::of_answer(budget, archive.handle())))
+    let found = passages::find(&archive, &dir, &store, embedder.as_deref(), &q)
+        .map_err(|e| e.to_string())?;
+    Ok(lay_out(
+        &found,
+        crate::budget::of_answer(budget, archive.handle()),
+    ))
 }
 
 /// `found` within `budget`: every passage with its whole text if that

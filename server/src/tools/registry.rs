@@ -11,7 +11,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::args::{self, Budget, Source};
-use super::{catalog, notes, passages, read, related, reports, search, share, trend, vocabulary, worklist};
+use super::{
+    catalog, notes, passages, read, related, reports, search, share, trend, vocabulary, worklist,
+};
 use crate::context::Context;
 use crate::editor::{clip, coverage, ops};
 use crate::plans::{self, instructions::Kind};

@@ -30,6 +30,7 @@ pub fn context(default: SourceHandle) -> Context {
         editor: EditorSetup::Missing,
         umtool: Err("no umtool".into()),
         binaries: Default::default(),
+        passages: archilyzer_mcp::passages::PassageSetup::new(None),
     }
 }
 

@@ -139,16 +139,22 @@ impl Bert {
         let mut layers = Vec::with_capacity(config.layers);
         for l in 0..config.layers {
             let p = format!("encoder.layer.{l}");
-            let parts = ["query", "key", "value"]
-                .map(|n| linear(&format!("{p}.attention.self.{n}"), h, h));
+            let parts =
+                ["query", "key", "value"].map(|n| linear(&format!("{p}.attention.self.{n}"), h, h));
             let [q, k, v] = parts;
             let (q, k, v) = (q?, k?, v?);
             layers.push(Layer {
                 qkv: Linear {
-                    weight: ndarray::concatenate(Axis(0), &[q.weight.view(), k.weight.view(), v.weight.view()])
-                        .expect("three matrices of one width"),
-                    bias: ndarray::concatenate(Axis(0), &[q.bias.view(), k.bias.view(), v.bias.view()])
-                        .expect("three vectors"),
+                    weight: ndarray::concatenate(
+                        Axis(0),
+                        &[q.weight.view(), k.weight.view(), v.weight.view()],
+                    )
+                    .expect("three matrices of one width"),
+                    bias: ndarray::concatenate(
+                        Axis(0),
+                        &[q.bias.view(), k.bias.view(), v.bias.view()],
+                    )
+                    .expect("three vectors"),
                 },
                 attention_out: linear(&format!("{p}.attention.output.dense"), h, h)?,
                 attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
@@ -157,10 +163,18 @@ impl Bert {
                 output_norm: norm(&format!("{p}.output.LayerNorm"))?,
             });
         }
-        let types = weights.matrix("embeddings.token_type_embeddings.weight", config.type_vocab, h)?;
+        let types = weights.matrix(
+            "embeddings.token_type_embeddings.weight",
+            config.type_vocab,
+            h,
+        )?;
         Ok(Bert {
             words: weights.matrix("embeddings.word_embeddings.weight", config.vocab, h)?,
-            positions: weights.matrix("embeddings.position_embeddings.weight", config.positions, h)?,
+            positions: weights.matrix(
+                "embeddings.position_embeddings.weight",
+                config.positions,
+                h,
+            )?,
             token_type: types.row(0).to_owned(),
             embedding_norm: norm("embeddings.LayerNorm")?,
             layers,
@@ -188,7 +202,9 @@ impl Bert {
         for layer in &self.layers {
             x = self.layer(layer, x, &rows);
         }
-        rows.iter().map(|r| self.pool(x.slice(s![r.clone(), ..]))).collect()
+        rows.iter()
+            .map(|r| self.pool(x.slice(s![r.clone(), ..])))
+            .collect()
     }
 
     fn embeddings(&self, texts: &[Vec<u32>]) -> Array2<f32> {
@@ -245,39 +261,13 @@ impl Bert {
 
     fn pool(&self, tokens: ArrayView2<f32>) -> Vec<f32> {
         let pooled = match self.config.pooling {
-            Pooling::Mean => tokens.mean_axis(Axis(0)).expect("a text has its frame's two tokens"),
+            Pooling::Mean => tokens
+                .mean_axis(Axis(0))
+                .expect("a text has its frame's two tokens"),
             Pooling::Cls => tokens.row(0).to_owned(),
         };
         let length = pooled.dot(&pooled).sqrt().max(1e-12);
         pooled.iter().map(|v| v / length).collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_few_rows_give_what_the_matrix_product_gives() {
-        use ndarray::Array2;
-        let weight = Array2::from_shape_fn((40, 37), |(i, j)| ((i * 7 + j * 3) % 11) as f32 - 5.0);
-        let layer = super::Linear {
-            weight,
-            bias: ndarray::Array1::from_shape_fn(40, |i| i as f32),
-        };
-        let x = Array2::from_shape_fn((3, 37), |(i, j)| ((i + j) % 5) as f32 * 0.5);
-        let mut product = x.dot(&layer.weight.t());
-        product += &layer.bias;
-        let rowwise = layer.apply_rowwise(&x);
-        for (a, b) in product.iter().zip(rowwise.iter()) {
-            assert!((a - b).abs() < 1e-3, "{a} {b}");
-        }
-    }
-
-    #[test]
-    fn erf_agrees_with_libm_to_a_millionth() {
-        for i in -4000..=4000 {
-            let x = i as f32 / 1000.0;
-            assert!((super::erf(x) - libm::erff(x)).abs() < 1e-6, "{x}");
-        }
     }
 }
 
@@ -367,5 +357,33 @@ impl<'a> Weights<'a> {
 
     fn vector(&self, name: &str, len: usize) -> Result<Array1<f32>, EmbedError> {
         Ok(Array1::from(self.values(name, &[len])?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_few_rows_give_what_the_matrix_product_gives() {
+        use ndarray::Array2;
+        let weight = Array2::from_shape_fn((40, 37), |(i, j)| ((i * 7 + j * 3) % 11) as f32 - 5.0);
+        let layer = super::Linear {
+            weight,
+            bias: ndarray::Array1::from_shape_fn(40, |i| i as f32),
+        };
+        let x = Array2::from_shape_fn((3, 37), |(i, j)| ((i + j) % 5) as f32 * 0.5);
+        let mut product = x.dot(&layer.weight.t());
+        product += &layer.bias;
+        let rowwise = layer.apply_rowwise(&x);
+        for (a, b) in product.iter().zip(rowwise.iter()) {
+            assert!((a - b).abs() < 1e-3, "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn erf_agrees_with_libm_to_a_millionth() {
+        for i in -4000..=4000 {
+            let x = i as f32 / 1000.0;
+            assert!((super::erf(x) - libm::erff(x)).abs() < 1e-6, "{x}");
+        }
     }
 }

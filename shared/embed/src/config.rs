@@ -91,9 +91,8 @@ struct SentenceJson {
 impl Config {
     /// The shape of the model in `dir`.
     pub fn read(dir: &Path) -> Result<Config, EmbedError> {
-        let bert: BertJson = read_json(dir, "config.json")?.ok_or_else(|| {
-            EmbedError::model(format!("{} has no config.json", dir.display()))
-        })?;
+        let bert: BertJson = read_json(dir, "config.json")?
+            .ok_or_else(|| EmbedError::model(format!("{} has no config.json", dir.display())))?;
         if bert.model_type.as_deref().is_some_and(|t| t != "bert") {
             return Err(EmbedError::model(format!(
                 "config.json says model_type {:?}; only BERT encoders are supported",
@@ -106,7 +105,9 @@ impl Config {
                 bert.hidden_act
             )));
         }
-        if bert.num_attention_heads == 0 || bert.hidden_size % bert.num_attention_heads != 0 {
+        if bert.num_attention_heads == 0
+            || !bert.hidden_size.is_multiple_of(bert.num_attention_heads)
+        {
             return Err(EmbedError::model(format!(
                 "config.json: {} heads do not divide hidden_size {}",
                 bert.num_attention_heads, bert.hidden_size
@@ -144,7 +145,10 @@ impl Config {
 }
 
 /// The JSON file `name` of `dir`, or `None` when it is absent.
-fn read_json<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<T>, EmbedError> {
+fn read_json<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+    name: &str,
+) -> Result<Option<T>, EmbedError> {
     let path = dir.join(name);
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,

@@ -174,7 +174,8 @@ impl Embedder {
                 scope.spawn(|| loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(batch) = batches.get(i) else { break };
-                    let ids: Vec<Vec<u32>> = batch.iter().map(|t| self.encode(t.as_ref())).collect();
+                    let ids: Vec<Vec<u32>> =
+                        batch.iter().map(|t| self.encode(t.as_ref())).collect();
                     let vectors = self.bert.embed(&ids);
                     **slots[i].lock().expect("a batch's slot is filled once") = vectors;
                     done(batch.len());
@@ -187,7 +188,10 @@ impl Embedder {
 
     /// The vector of one text.
     pub fn embed_one(&self, text: &str) -> Vec<f32> {
-        self.bert.embed(&[self.encode(text)]).pop().expect("one text, one vector")
+        self.bert
+            .embed(&[self.encode(text)])
+            .pop()
+            .expect("one text, one vector")
     }
 }
 

@@ -139,7 +139,11 @@ pub fn missing_file(dir: &Path) -> Option<&'static str> {
 }
 
 fn hugging_face_root() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|d| !d.is_empty()).map(PathBuf::from);
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from)
+    };
     var("HF_HUB_CACHE")
         .or_else(|| var("HF_HOME").map(|h| h.join("hub")))
         .or_else(|| dirs::home_dir().map(|h| h.join(".cache/huggingface/hub")))
@@ -150,7 +154,9 @@ fn hugging_face_snapshots() -> Vec<PathBuf> {
     let Some(root) = hugging_face_root() else {
         return Vec::new();
     };
-    let snapshots = root.join(format!("models--sentence-transformers--{DEFAULT_MODEL}/snapshots"));
+    let snapshots = root.join(format!(
+        "models--sentence-transformers--{DEFAULT_MODEL}/snapshots"
+    ));
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(snapshots)
         .map(|d| d.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();

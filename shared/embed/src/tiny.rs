@@ -37,7 +37,10 @@ pub fn write(dir: &Path, seed: u64) -> Result<(), EmbedError> {
             "1_Pooling/config.json",
             serde_json::json!({"word_embedding_dimension": HIDDEN, "pooling_mode_mean_tokens": true}),
         ),
-        ("sentence_bert_config.json", serde_json::json!({"max_seq_length": 64})),
+        (
+            "sentence_bert_config.json",
+            serde_json::json!({"max_seq_length": 64}),
+        ),
     ];
     for (name, value) in files {
         let path = dir.join(name);
@@ -55,7 +58,11 @@ fn vocabulary() -> Vec<String> {
     let singles = ('a'..='z').chain('0'..='9');
     vocab.extend(singles.clone().map(String::from));
     vocab.extend(singles.map(|c| format!("##{c}")));
-    vocab.extend("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".chars().map(String::from));
+    vocab.extend(
+        "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+            .chars()
+            .map(String::from),
+    );
     for w in WORDS.split_whitespace() {
         if !vocab.iter().any(|v| v == w) {
             vocab.push(w.to_string());
@@ -74,7 +81,11 @@ fn config(vocab: usize) -> serde_json::Value {
 }
 
 fn tokenizer(vocab: &[String]) -> serde_json::Value {
-    let ids: HashMap<&str, usize> = vocab.iter().enumerate().map(|(i, w)| (w.as_str(), i)).collect();
+    let ids: HashMap<&str, usize> = vocab
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (w.as_str(), i))
+        .collect();
     serde_json::json!({
         "version": "1.0",
         "normalizer": {"type": "BertNormalizer", "clean_text": true, "handle_chinese_chars": true,
@@ -89,8 +100,14 @@ fn tokenizer(vocab: &[String]) -> serde_json::Value {
 fn shapes(vocab: usize) -> Vec<(String, Vec<usize>)> {
     let (h, i) = (HIDDEN, INTERMEDIATE);
     let mut t = vec![
-        ("embeddings.word_embeddings.weight".to_string(), vec![vocab, h]),
-        ("embeddings.position_embeddings.weight".into(), vec![POSITIONS, h]),
+        (
+            "embeddings.word_embeddings.weight".to_string(),
+            vec![vocab, h],
+        ),
+        (
+            "embeddings.position_embeddings.weight".into(),
+            vec![POSITIONS, h],
+        ),
         ("embeddings.token_type_embeddings.weight".into(), vec![2, h]),
     ];
     for l in 0..LAYERS {
@@ -170,7 +187,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         super::write(dir.path(), 3).unwrap();
         let model = Embedder::load(dir.path(), "tiny").unwrap();
-        let texts: Vec<String> = (0..40).map(|i| format!("data model number {i} and more words")).collect();
+        let texts: Vec<String> = (0..40)
+            .map(|i| format!("data model number {i} and more words"))
+            .collect();
         let many = model.embed(&texts);
         let model = model.with_threads(1);
         for (t, v) in texts.iter().zip(&many) {

@@ -96,7 +96,11 @@ pub fn dot(q: &[f32], v: &[u8]) -> f32 {
             sums[k] += qc[k] * f32::from(vc[k] as i8);
         }
     }
-    let tail: f32 = qr.iter().zip(vr).map(|(a, &b)| a * f32::from(b as i8)).sum();
+    let tail: f32 = qr
+        .iter()
+        .zip(vr)
+        .map(|(a, &b)| a * f32::from(b as i8))
+        .sum();
     sums.iter().sum::<f32>() + tail
 }
 

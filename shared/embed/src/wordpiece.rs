@@ -270,8 +270,8 @@ mod tests {
 
     fn tokenizer() -> WordPiece {
         let vocab: Vec<&str> = vec![
-            "[PAD]", "[UNK]", "[CLS]", "[SEP]", "the", "un", "##aff", "##able", "cafe", ",",
-            "!", "中",
+            "[PAD]", "[UNK]", "[CLS]", "[SEP]", "the", "un", "##aff", "##able", "cafe", ",", "!",
+            "中",
         ];
         let vocab: serde_json::Map<String, serde_json::Value> = vocab
             .iter()

@@ -93,7 +93,9 @@ mod tests {
     #[test]
     fn a_passage_closes_before_its_text_outgrows_the_model() {
         let long = "w".repeat(400);
-        let cues: Vec<Cue> = (0..5).map(|i| cue(i as f64, i as f64 + 1.0, &long)).collect();
+        let cues: Vec<Cue> = (0..5)
+            .map(|i| cue(i as f64, i as f64 + 1.0, &long))
+            .collect();
         assert_eq!(cut(&cues), vec![0..2, 2..4, 4..5]);
     }
 }

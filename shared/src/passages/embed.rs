@@ -218,7 +218,8 @@ pub fn embed(
                 for (k, id) in ids.enumerate() {
                     let from = first + k as u32;
                     records[id].scale = old.record(from).scale;
-                    vectors[id * dim..(id + 1) * dim].copy_from_slice(old.vectors.get(from as usize));
+                    vectors[id * dim..(id + 1) * dim]
+                        .copy_from_slice(old.vectors.get(from as usize));
                 }
                 report.reused += plan.video.count as usize;
             }
@@ -254,13 +255,30 @@ pub fn embed(
         work.texts.extend(current_texts(archive, plan)?);
         work.videos.push(*n);
         if work.texts.len() >= CHUNK {
-            work.run(embedder, &planned, &mut records, &mut vectors, &mut chunk, progress)
-                .map_err(write_err)?;
+            work.run(
+                embedder,
+                &planned,
+                &mut records,
+                &mut vectors,
+                &mut chunk,
+                progress,
+            )
+            .map_err(write_err)?;
         }
     }
-    work.run(embedder, &planned, &mut records, &mut vectors, &mut chunk, progress)
-        .map_err(write_err)?;
-    report.embedded = to_embed.iter().map(|&n| planned[n].video.count as usize).sum();
+    work.run(
+        embedder,
+        &planned,
+        &mut records,
+        &mut vectors,
+        &mut chunk,
+        progress,
+    )
+    .map_err(write_err)?;
+    report.embedded = to_embed
+        .iter()
+        .map(|&n| planned[n].video.count as usize)
+        .sum();
     report.embedded_videos = to_embed.len();
     chunk.flush().map_err(write_err)?;
     let mean_words = if records.is_empty() {
@@ -299,7 +317,11 @@ pub fn embed(
 
 /// A video's store entry (its first passage numbered `first`) and the
 /// texts of its passages.
-fn plan_video(v: &VideoRecord, key: &Key, first: u32) -> (StoredVideo, Vec<(Range<usize>, String)>) {
+fn plan_video(
+    v: &VideoRecord,
+    key: &Key,
+    first: u32,
+) -> (StoredVideo, Vec<(Range<usize>, String)>) {
     let texts: Vec<(Range<usize>, String)> = cut::cut(&v.cues)
         .into_iter()
         .map(|r| (r.clone(), cut::text(&v.cues, r)))
@@ -419,7 +441,11 @@ fn remove_leftovers(index_dir: &Path) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
-    for entry in std::fs::read_dir(index_dir.join(PENDING)).into_iter().flatten().flatten() {
+    for entry in std::fs::read_dir(index_dir.join(PENDING))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
         if entry.file_name().to_string_lossy().starts_with(".chunk") {
             let _ = std::fs::remove_file(entry.path());
         }

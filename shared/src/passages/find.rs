@@ -151,7 +151,10 @@ pub fn find(
             let embedder = check_model(store, embedder)?;
             let at = std::time::Instant::now();
             let ranked = by_meaning(store, embedder, q.text, &in_scope);
-            tracing::debug!("find_passages: meaning in {:.1} ms", at.elapsed().as_secs_f64() * 1e3);
+            tracing::debug!(
+                "find_passages: meaning in {:.1} ms",
+                at.elapsed().as_secs_f64() * 1e3
+            );
             ranked
         }
     };
@@ -206,14 +209,17 @@ pub fn find(
 }
 
 /// The embedder, when its vectors are comparable with the store's.
-fn check_model<'e>(store: &Store, embedder: Option<&'e Embedder>) -> Result<&'e Embedder, PassageError> {
+fn check_model<'e>(
+    store: &Store,
+    embedder: Option<&'e Embedder>,
+) -> Result<&'e Embedder, PassageError> {
     let Some(embedder) = embedder else {
         return Err(PassageError::NoModel);
     };
     if !embedder.id().same_model(&store.meta.model) {
         return Err(PassageError::OtherModel {
-            built: store.meta.model.clone(),
-            loaded: embedder.id().clone(),
+            built: Box::new(store.meta.model.clone()),
+            loaded: Box::new(embedder.id().clone()),
         });
     }
     Ok(embedder)
@@ -246,7 +252,9 @@ fn scope(archive: &Archive, store: &Store, raw: Option<&RawIndex>, filters: &Fil
                 return filters.channel_in_scope(site, &v.channel);
             }
             rows.get(&(v.site.as_str(), v.channel.as_str(), v.slug.as_str()))
-                .is_some_and(|r| filters.verdict(&VideoFacts::of_row(site, &v.channel, *r)) == Verdict::Passes)
+                .is_some_and(|r| {
+                    filters.verdict(&VideoFacts::of_row(site, &v.channel, *r)) == Verdict::Passes
+                })
         })
         .collect()
 }
@@ -264,7 +272,10 @@ fn distinct_words(text: &str) -> Vec<String> {
 fn by_meaning(store: &Store, embedder: &Embedder, text: &str, ids: &[u32]) -> Vec<(u32, f32)> {
     let at = std::time::Instant::now();
     let query = embedder.embed_one(text);
-    tracing::debug!("find_passages: query embedded in {:.1} ms", at.elapsed().as_secs_f64() * 1e3);
+    tracing::debug!(
+        "find_passages: query embedded in {:.1} ms",
+        at.elapsed().as_secs_f64() * 1e3
+    );
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let dots = store.vectors.dots(&query, ids, threads);
     let scored = ids
@@ -279,9 +290,13 @@ fn by_meaning(store: &Store, embedder: &Embedder, text: &str, ids: &[u32]) -> Ve
 fn by_words(store: &Store, words: &[String], allowed: &[bool]) -> Vec<(u32, f32)> {
     let lengths = |id: u32| store.record(id).words;
     let in_scope = |id: u32| allowed[store.record(id).video as usize];
-    let scores = store
-        .words
-        .scores(words, &lengths, store.meta.mean_words, store.len(), &in_scope);
+    let scores = store.words.scores(
+        words,
+        &lengths,
+        store.meta.mean_words,
+        store.len(),
+        &in_scope,
+    );
     best(scores)
 }
 
@@ -297,15 +312,28 @@ fn best(mut scored: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
 }
 
 /// The order to show passages in, each with its score and its ranks.
-fn fuse(by: By, meaning: &[(u32, f32)], words: &[(u32, f32)]) -> Vec<(u32, f32, Option<u32>, Option<u32>)> {
+fn fuse(
+    by: By,
+    meaning: &[(u32, f32)],
+    words: &[(u32, f32)],
+) -> Vec<(u32, f32, Option<u32>, Option<u32>)> {
     let rank_of = |list: &[(u32, f32)]| -> HashMap<u32, u32> {
-        list.iter().enumerate().map(|(r, (id, _))| (*id, r as u32 + 1)).collect()
+        list.iter()
+            .enumerate()
+            .map(|(r, (id, _))| (*id, r as u32 + 1))
+            .collect()
     };
     let (m, w) = (rank_of(meaning), rank_of(words));
     let ranks = |id: u32| (m.get(&id).copied(), w.get(&id).copied());
     let mut out: Vec<(u32, f32, Option<u32>, Option<u32>)> = match by {
-        By::Meaning => meaning.iter().map(|&(id, s)| (id, s, ranks(id).0, ranks(id).1)).collect(),
-        By::Words => words.iter().map(|&(id, s)| (id, s, ranks(id).0, ranks(id).1)).collect(),
+        By::Meaning => meaning
+            .iter()
+            .map(|&(id, s)| (id, s, ranks(id).0, ranks(id).1))
+            .collect(),
+        By::Words => words
+            .iter()
+            .map(|&(id, s)| (id, s, ranks(id).0, ranks(id).1))
+            .collect(),
         By::Both => {
             let ids: HashSet<u32> = m.keys().chain(w.keys()).copied().collect();
             ids.into_iter()
@@ -334,7 +362,6 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-
     /// The passage as the archive has it now, or `None` when its video
     /// is gone or its text is not the one embedded.
     fn passage(
@@ -364,7 +391,9 @@ impl Reader<'_> {
             viewer: site.viewer(),
             slug: &video.slug,
             platform: row.and_then(|r| r.platform).or(v.platform),
-            url: row.and_then(|r| r.url.as_deref()).or(v.webpage_url.as_deref()),
+            url: row
+                .and_then(|r| r.url.as_deref())
+                .or(v.webpage_url.as_deref()),
         };
         let start = cues.first()?.start;
         Some(Passage {
@@ -378,7 +407,11 @@ impl Reader<'_> {
             score: 0.0,
             rank_meaning: None,
             rank_words: None,
-            words: query_words.iter().filter(|w| held.contains(*w)).cloned().collect(),
+            words: query_words
+                .iter()
+                .filter(|w| held.contains(*w))
+                .cloned()
+                .collect(),
         })
     }
 }

@@ -54,9 +54,9 @@ pub enum PassageError {
     #[error("the passages were embedded with {} (model.safetensors sha256 {}…), but the model loaded is {} ({}…); run `{EMBED_COMMAND}` to embed them with this model, or pass --model DIR with the folder of {}", built.name, &built.weights_sha256[..12.min(built.weights_sha256.len())], loaded.name, &loaded.weights_sha256[..12.min(loaded.weights_sha256.len())], built.name)]
     OtherModel {
         /// The store's model.
-        built: ModelId,
+        built: Box<ModelId>,
         /// The model loaded.
-        loaded: ModelId,
+        loaded: Box<ModelId>,
     },
     /// Ranking by meaning needs a model and none was loaded.
     #[error("ranking by meaning needs the sentence model, and none is loaded")]

@@ -166,7 +166,8 @@ impl Store {
             file: dir.join(file),
             why,
         };
-        let read = |file: &str| std::fs::read(dir.join(file)).map_err(|e| damaged(file, e.to_string()));
+        let read =
+            |file: &str| std::fs::read(dir.join(file)).map_err(|e| damaged(file, e.to_string()));
         let meta: Meta = serde_json::from_slice(&read(files::META)?)
             .map_err(|e| damaged(files::META, e.to_string()))?;
         if meta.format != FORMAT {
@@ -179,7 +180,10 @@ impl Store {
             if meta.digests.get(file).map(String::as_str) == Some(digest(bytes).as_str()) {
                 Ok(())
             } else {
-                Err(damaged(file, "its bytes are not the ones meta.json records".into()))
+                Err(damaged(
+                    file,
+                    "its bytes are not the ones meta.json records".into(),
+                ))
             }
         };
         let records = read(files::RECORDS)?;
@@ -197,7 +201,10 @@ impl Store {
         checked(files::VECTORS, &whole)?;
         let n = meta.passages as usize;
         if records.len() != n * RECORD || vectors.len() != n {
-            return Err(damaged(files::RECORDS, format!("it does not hold {n} passages")));
+            return Err(damaged(
+                files::RECORDS,
+                format!("it does not hold {n} passages"),
+            ));
         }
         let map = fst::Map::new(map_bytes).map_err(|e| damaged(files::WORD_MAP, e.to_string()))?;
         Ok(Store {

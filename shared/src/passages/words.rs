@@ -21,6 +21,10 @@ pub const K1: f32 = 1.2;
 /// BM25's length normalisation.
 pub const B: f32 = 0.75;
 
+/// A word's list: each passage holding it, ascending, with the word's
+/// count there.
+pub type List = Vec<(u32, u32)>;
+
 /// Passage words gathered while building.
 #[derive(Default)]
 pub struct WordsBuilder {
@@ -29,7 +33,9 @@ pub struct WordsBuilder {
 
 /// Writes `words.fst` and `words.bin` from lists given in word order, each
 /// ascending by passage.
-pub fn encode<'a>(lists: impl Iterator<Item = (&'a [u8], Vec<(u32, u32)>)>) -> Result<(Vec<u8>, Vec<u8>), fst::Error> {
+pub fn encode<'a>(
+    lists: impl Iterator<Item = (&'a [u8], Vec<(u32, u32)>)>,
+) -> Result<(Vec<u8>, Vec<u8>), fst::Error> {
     let mut map = fst::MapBuilder::new(Vec::new())?;
     let mut blob = Vec::new();
     for (word, list) in lists {
@@ -122,11 +128,15 @@ impl Words {
         let mut table = vec![0f32; passages as usize];
         let n = passages as f32;
         for word in words {
-            let Some(list) = self.list(word) else { continue };
+            let Some(list) = self.list(word) else {
+                continue;
+            };
             let df = list.len() as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for (id, tf) in list {
-                let Some(slot) = table.get_mut(id as usize) else { continue };
+                let Some(slot) = table.get_mut(id as usize) else {
+                    continue;
+                };
                 if !allowed(id) {
                     continue;
                 }
@@ -157,18 +167,33 @@ mod tests {
             "the weather",
             "the agent",
         ];
-        let lengths: Vec<u32> = texts.iter().enumerate().map(|(i, t)| b.add(i as u32, t)).collect();
+        let lengths: Vec<u32> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| b.add(i as u32, t))
+            .collect();
         let (map, blob) = b.finish().unwrap();
-        let words = Words { map: fst::Map::new(map).unwrap(), blob };
+        let words = Words {
+            map: fst::Map::new(map).unwrap(),
+            blob,
+        };
         assert_eq!(words.list("agent"), Some(vec![(0, 1), (1, 1), (3, 1)]));
         let mean = lengths.iter().sum::<u32>() as f32 / 4.0;
         let s: HashMap<u32, f32> = words
-            .scores(&["agent".into(), "reward".into()], &|i| lengths[i as usize], mean, 4, &|_| true)
+            .scores(
+                &["agent".into(), "reward".into()],
+                &|i| lengths[i as usize],
+                mean,
+                4,
+                &|_| true,
+            )
             .into_iter()
             .collect();
         assert!(s[&0] > s[&3] && s[&3] > s[&1], "{s:?}");
         assert!(!s.contains_key(&2));
-        let only = words.scores(&["agent".into()], &|i| lengths[i as usize], mean, 4, &|i| i != 3);
+        let only = words.scores(&["agent".into()], &|i| lengths[i as usize], mean, 4, &|i| {
+            i != 3
+        });
         assert!(only.iter().all(|(id, _)| *id != 3));
     }
 }
