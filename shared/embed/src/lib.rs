@@ -10,7 +10,7 @@
 //! - [`wordpiece`]: the tokeniser (`tokenizer.json`).
 //! - [`config`]: the encoder's shape and pooling.
 //! - [`bert`]: the weights and the forward pass.
-//! - [`locate`]: where a model is looked for, and what is said when none is.
+//! - [`mod@locate`]: where a model is looked for, and what is said when none is.
 //! - [`vectors`]: int8 vectors on disk, memory-mapped, and their dot
 //!   products with a query.
 //! - [`tiny`]: a small model with random weights in the same layout, for

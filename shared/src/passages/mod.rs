@@ -1,14 +1,14 @@
 //! Passages found by meaning, offline: runs of consecutive cues embedded
-//! by a sentence model at build time ([`embed`]), ranked against a
+//! by a sentence model at build time ([`mod@embed`]), ranked against a
 //! query's vector and fused with a words ranking of the same passages
-//! ([`find`]).
+//! ([`mod@find`]).
 //!
 //! - [`cut`]: where a video's captions are cut into passages.
 //! - [`words`]: BM25 over the passages' words.
 //! - [`store`]: the files in `<index>/passages/`, written whole and
 //!   checked when opened.
-//! - [`embed`]: the build step, incremental and resumable.
-//! - [`find`]: the query: both rankings, their fusion, and the texts read
+//! - [`mod@embed`]: the build step, incremental and resumable.
+//! - [`mod@find`]: the query: both rankings, their fusion, and the texts read
 //!   from the archive.
 //!
 //! The passages rank; they count nothing. Every count the other tools
