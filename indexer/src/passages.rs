@@ -112,11 +112,7 @@ fn text(found: &Found) -> String {
         found.model
     );
     for (i, p) in found.passages.iter().enumerate() {
-        let ranks = [("meaning", p.rank_meaning), ("words", p.rank_words)]
-            .iter()
-            .filter_map(|(name, r)| r.map(|r| format!("{name} #{r}")))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let ranks = p.ranks();
         out.push_str(&format!(
             "\n{}. {} · {} [{}] {}–{} (score {:.4}; {})\n",
             i + 1,

@@ -127,6 +127,7 @@ def calls(archive, queries, videos, reports, posts, options):
         ("mention_trend", {"queries": queries, "by": "month"}),
         ("similar_terms", {"word": q}),
         ("significant_terms", {"query": q, "limit": 1000, "min_videos": 1}),
+        ("find_passages", {"query": q, "limit": 50}),
         ("related_videos", {"video_id": video, "channel": channel, "terms": 100, "limit": 200}),
         ("get_transcript", {"video_id": video}),
         ("get_transcripts", {"video_ids": ids}),

@@ -158,10 +158,6 @@ fn render(a: &PassagesAnswer) -> String {
         ));
     }
     for (i, p) in a.passages.iter().enumerate() {
-        let ranks: Vec<String> = [("meaning", p.rank_meaning), ("words", p.rank_words)]
-            .iter()
-            .filter_map(|(name, r)| r.map(|r| format!("{name} #{r}")))
-            .collect();
         out.push_str(&format!(
             "\n{}. {} · {} ({}) {}–{}, score {:.4} [{}]{}\n",
             i + 1,
@@ -171,7 +167,7 @@ fn render(a: &PassagesAnswer) -> String {
             clock(p.start),
             clock(p.end),
             p.score,
-            ranks.join(", "),
+            p.ranks(),
             p.link.as_ref().map(|l| format!(" {l}")).unwrap_or_default()
         ));
         if !p.words.is_empty() {

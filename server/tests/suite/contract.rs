@@ -237,6 +237,12 @@ fn contract_py(archive_dir: &Path, queries: &[&str]) {
     let archive =
         Archive::open(&SourceHandle::local(archive_dir), &OpenOptions::default()).unwrap();
     archilyzer_core::index::build(&archive, index.path(), &|_| {}).unwrap();
+    // Passages embedded with a tiny model, which the server is given.
+    let model_dir = tempfile::tempdir().unwrap();
+    let model = model_dir.path().join("tiny-model");
+    archilyzer_embed::tiny::write(&model, 3).unwrap();
+    let embedder = archilyzer_embed::Embedder::load(&model, "tiny").unwrap();
+    archilyzer_core::passages::embed(&archive, index.path(), &embedder, &|_| {}).unwrap();
     let editor = FakeEditor::start(Some("contract-token"));
     editor.add_channel("daily-dispatch", "youtube");
     editor.add_video("daily-dispatch", "a", "first", Some("20240101"));
@@ -276,6 +282,7 @@ fn contract_py(archive_dir: &Path, queries: &[&str]) {
         .args(["--env", "WORKER_TOKEN=contract-token"])
         .args(["--env", &format!("UMTOOL_URL={}", umtool.url())])
         .args(["--env", &format!("yt_dlp_path={}", yt_dlp.display())])
+        .args(["--env", &format!("ARCHILYZER_MODEL={}", model.display())])
         .args(["--editor-channel", "daily-dispatch", "--link", &link])
         .output()
         .unwrap();

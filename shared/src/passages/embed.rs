@@ -250,31 +250,25 @@ pub fn embed(
     let pending_dir = index_dir.join(PENDING);
     let mut chunk = ChunkWriter::new(&pending_dir, model.clone());
     let mut work = Work::default();
+    let mut run = |work: &mut Work| {
+        work.run(
+            embedder,
+            &planned,
+            &mut records,
+            &mut vectors,
+            &mut chunk,
+            progress,
+        )
+        .map_err(write_err)
+    };
     for n in &to_embed {
-        let plan = &planned[*n];
-        work.texts.extend(current_texts(archive, plan)?);
+        work.texts.extend(current_texts(archive, &planned[*n])?);
         work.videos.push(*n);
         if work.texts.len() >= CHUNK {
-            work.run(
-                embedder,
-                &planned,
-                &mut records,
-                &mut vectors,
-                &mut chunk,
-                progress,
-            )
-            .map_err(write_err)?;
+            run(&mut work)?;
         }
     }
-    work.run(
-        embedder,
-        &planned,
-        &mut records,
-        &mut vectors,
-        &mut chunk,
-        progress,
-    )
-    .map_err(write_err)?;
+    run(&mut work)?;
     report.embedded = to_embed
         .iter()
         .map(|&n| planned[n].video.count as usize)

@@ -114,6 +114,18 @@ pub struct Passage {
     pub words: Vec<String>,
 }
 
+impl Passage {
+    /// Its places in the rankings that hold it: `meaning #3, words #12`
+    /// (empty when neither does).
+    pub fn ranks(&self) -> String {
+        [("meaning", self.rank_meaning), ("words", self.rank_words)]
+            .iter()
+            .filter_map(|(name, r)| r.map(|r| format!("{name} #{r}")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// The answer of [`find`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {

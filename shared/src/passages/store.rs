@@ -234,7 +234,7 @@ impl Store {
 
 /// Everything a store is written from.
 pub struct Written {
-    /// Its description (digests filled in by [`write`]).
+    /// Its description (digests filled in by [`write()`]).
     pub meta: Meta,
     /// The records' bytes.
     pub records: Vec<u8>,
