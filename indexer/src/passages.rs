@@ -4,7 +4,6 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use archilyzer_core::format::clock;
 use archilyzer_core::passages::{self, By, Found, PassageQuery, Store};
 use archilyzer_core::query::filters::Filters;
 use serde::Serialize;
@@ -114,13 +113,9 @@ fn text(found: &Found) -> String {
     for (i, p) in found.passages.iter().enumerate() {
         let ranks = p.ranks();
         out.push_str(&format!(
-            "\n{}. {} · {} [{}] {}–{} (score {:.4}; {})\n",
+            "\n{}. {} (score {:.4}; {})\n",
             i + 1,
-            p.channel,
-            p.title,
-            p.video,
-            clock(p.start),
-            clock(p.end),
+            p.heading(),
             p.score,
             if ranks.is_empty() {
                 "unranked".into()

@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::Context;
 use crate::tool::ToolResult;
-use archilyzer_core::format::clock;
 use archilyzer_core::passages::{self, By, Found, Passage, PassageQuery};
 use archilyzer_core::query::filters::Filters;
 use archilyzer_core::query::CallFilters;
@@ -159,13 +158,9 @@ fn render(a: &PassagesAnswer) -> String {
     }
     for (i, p) in a.passages.iter().enumerate() {
         out.push_str(&format!(
-            "\n{}. {} · {} ({}) {}–{}, score {:.4} [{}]{}\n",
+            "\n{}. {}, score {:.4} [{}]{}\n",
             i + 1,
-            p.channel,
-            p.title,
-            p.video,
-            clock(p.start),
-            clock(p.end),
+            p.heading(),
             p.score,
             p.ranks(),
             p.link.as_ref().map(|l| format!(" {l}")).unwrap_or_default()

@@ -115,6 +115,19 @@ pub struct Passage {
 }
 
 impl Passage {
+    /// Where it was said: `channel · title (video) 12:03–12:44`.
+    pub fn heading(&self) -> String {
+        use crate::format::clock;
+        format!(
+            "{} · {} ({}) {}–{}",
+            self.channel,
+            self.title,
+            self.video,
+            clock(self.start),
+            clock(self.end)
+        )
+    }
+
     /// Its places in the rankings that hold it: `meaning #3, words #12`
     /// (empty when neither does).
     pub fn ranks(&self) -> String {
