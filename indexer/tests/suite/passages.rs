@@ -257,7 +257,7 @@ fn an_interrupted_embedding_keeps_its_finished_chunks_and_the_next_run_resumes_f
     assert_eq!(report.passages, 640);
     assert!(report.resumed >= passages::embed::CHUNK, "{report:?}");
     assert_eq!(report.embedded + report.resumed, 640);
-    assert!(!f.index.join(passages::embed::PENDING).exists());
+    assert!(!f.index.join(passages::store::PENDING).exists());
     let resumed = std::fs::read(f.index.join("passages/vectors.i8")).unwrap();
     std::fs::remove_dir_all(f.index.join("passages")).unwrap();
     passages::embed(&archive, &f.index, &model, &|_| {}).unwrap();

@@ -71,7 +71,7 @@
 //!               itself whether its video is unchanged
 //! passages.pending/
 //!               the finished chunks of an embedding run not yet done
-//!               ([`crate::passages::embed`]), carried over the same way
+//!               ([`crate::passages::store::PENDING`]), carried over the same way
 //! ```
 //!
 //! # Format versions ([`FORMAT_VERSION`])

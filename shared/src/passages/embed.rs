@@ -27,15 +27,12 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use super::cut;
-use super::store::{self, Meta, Record, Store, StoredVideo, Written, FORMAT};
+use super::store::{self, Meta, Record, Store, StoredVideo, Written, FORMAT, PENDING};
 use super::words::WordsBuilder;
 use super::PassageError;
 use crate::archive::Archive;
 use crate::format::paths::Layer;
 use crate::format::{Cue, VideoRecord};
-
-/// The folder of unfinished work, in the index folder.
-pub const PENDING: &str = "passages.pending";
 
 /// Passages per pending chunk: about twenty seconds of embedding on two
 /// cores, so an interrupt loses at most that.

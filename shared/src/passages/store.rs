@@ -33,6 +33,10 @@ use super::PassageError;
 /// The folder's name inside the index folder.
 pub const DIR: &str = "passages";
 
+/// The folder of an embedding run's unfinished work
+/// ([`mod@super::embed`]), in the index folder.
+pub const PENDING: &str = "passages.pending";
+
 /// The store's format.
 pub const FORMAT: u32 = 1;
 
@@ -287,7 +291,7 @@ pub fn write(index_dir: &Path, mut w: Written) -> std::io::Result<u64> {
 /// keeps its files. A build replaces the index folder; the vectors, whose
 /// videos say themselves whether they are current, outlive it.
 pub fn carry(from: &Path, to: &Path) -> std::io::Result<()> {
-    for name in [DIR, super::embed::PENDING] {
+    for name in [DIR, PENDING] {
         let src = from.join(name);
         if !src.is_dir() {
             continue;
