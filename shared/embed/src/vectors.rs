@@ -61,6 +61,11 @@ impl Vectors {
         self.map.is_empty()
     }
 
+    /// Every vector's bytes, back to back, as mapped.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
     /// Vector `i`'s bytes (each an `i8` stored as its two's-complement
     /// byte).
     pub fn get(&self, i: usize) -> &[u8] {

@@ -198,11 +198,7 @@ impl Store {
         checked(files::WORD_LISTS, &blob)?;
         let vectors = Vectors::open(&dir.join(files::VECTORS), meta.model.dim)
             .map_err(|e| damaged(files::VECTORS, e.to_string()))?;
-        let mut whole = Vec::new();
-        for i in 0..vectors.len() {
-            whole.extend_from_slice(vectors.get(i));
-        }
-        checked(files::VECTORS, &whole)?;
+        checked(files::VECTORS, vectors.bytes())?;
         let n = meta.passages as usize;
         if records.len() != n * RECORD || vectors.len() != n {
             return Err(damaged(
