@@ -17,6 +17,7 @@ if [ "${1:-}" = "--install-only" ]; then
     exit 0
 fi
 mcp=$1 archive=$2 index=$3 py=${4:-.venv/bin/python}
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 inspector=$work
@@ -33,10 +34,14 @@ inspect() { "$inspector/node_modules/.bin/mcp-inspector" --cli "http://127.0.0.1
 # Answers go through files: tools/list, output schemas included, is larger
 # than one command-line argument may be.
 inspect --method tools/list >"$work/tools.json"
-python3 - "$work/tools.json" <<'PY'
-import json, sys
+python3 - "$work/tools.json" "$here/mcp_client.py" <<'PY'
+import ast, json, sys
 names = [t["name"] for t in json.load(open(sys.argv[1]))["tools"]]
-assert names[0] == "list_channels" and "search_transcripts" in names and len(names) == 26 and "significant_terms" in names and "mention_trend" in names, names
+# The list the Python client checks, read from its source (one list).
+tree = ast.parse(open(sys.argv[2]).read())
+expected = next(ast.literal_eval(node.value) for node in tree.body
+                if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "EXPECTED_TOOLS")
+assert names == expected, (names, expected)
 print(f"inspector over HTTP: tools/list gives {len(names)} tools")
 PY
 inspect --method tools/call --tool-name search_transcripts --tool-arg "query=k cups" --tool-arg limit=1 >"$work/found.json"
