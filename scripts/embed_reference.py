@@ -11,7 +11,8 @@ ids and vectors, and compares them with:
 
 - the Hugging Face `tokenizers` library's ids for the same texts (equal);
 - a forward pass written here in numpy from the same safetensors file
-  (cosine >= 0.999 for every window);
+  (cosine >= 0.999 for every window, and for each question embedded
+  alone, as a query is);
 - sentence-transformers on PyTorch, when it is installed (the same bound).
 
 Prints one line per reference and exits 1 when any window falls short.
@@ -109,17 +110,22 @@ def report(name, ours, theirs):
     return low >= BOUND
 
 
-def main():
-    binary, model, corpus = sys.argv[1:4]
-    count = int(sys.argv[4]) if len(sys.argv) > 4 else 60
-    # Windows of speech, and short questions (a model takes a text of at
-    # most 32 word pieces another way: dot products, not a matrix product).
-    texts = windows(corpus, count) + SHORT
+def embed(binary, model, texts):
+    """What `BINARY model embed` says of `texts`: their ids and vectors."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(texts, f)
     out = subprocess.run([binary, "model", "embed", "--model", model, "--texts-file", f.name], capture_output=True, text=True, check=True)
     os.unlink(f.name)
-    answer = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+def main():
+    binary, model, corpus = sys.argv[1:4]
+    count = int(sys.argv[4]) if len(sys.argv) > 4 else 60
+    # Windows of speech, and short questions (a model takes a few word
+    # pieces another way: dot products, not a matrix product).
+    texts = windows(corpus, count) + SHORT
+    answer = embed(binary, model, texts)
     ours = [np.array(v) for v in answer["vectors"]]
     ok = True
 
@@ -134,7 +140,12 @@ def main():
     ok &= same == len(texts)
 
     weights = safetensors(os.path.join(model, "model.safetensors"))
-    ok &= report("numpy forward pass", ours, [numpy_forward(weights, config, i) for i in ids])
+    reference = [numpy_forward(weights, config, i) for i in ids]
+    ok &= report("numpy forward pass", ours, reference)
+    # Each question alone, as a query is embedded (a few rows: dot
+    # products over f16 weights), against the same reference.
+    alone = [np.array(embed(binary, model, [q])["vectors"][0]) for q in SHORT]
+    ok &= report("numpy forward pass, each question alone", alone, reference[-len(SHORT):])
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError:

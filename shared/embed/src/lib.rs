@@ -176,7 +176,8 @@ impl Embedder {
                     let Some(batch) = batches.get(i) else { break };
                     let ids: Vec<Vec<u32>> =
                         batch.iter().map(|t| self.encode(t.as_ref())).collect();
-                    let vectors = self.bert.embed(&ids);
+                    // One thread per batch already: the layers stay on it.
+                    let vectors = self.bert.embed(&ids, 1);
                     **slots[i].lock().expect("a batch's slot is filled once") = vectors;
                     done(batch.len());
                 });
@@ -189,7 +190,7 @@ impl Embedder {
     /// The vector of one text.
     pub fn embed_one(&self, text: &str) -> Vec<f32> {
         self.bert
-            .embed(&[self.encode(text)])
+            .embed(&[self.encode(text)], self.threads)
             .pop()
             .expect("one text, one vector")
     }

@@ -313,16 +313,8 @@ fn by_meaning(store: &Store, embedder: &Embedder, text: &str, ids: &[u32]) -> Ve
 
 /// The best [`DEPTH`] passages by BM25 of the query's words.
 fn by_words(store: &Store, words: &[String], allowed: &[bool]) -> Vec<(u32, f32)> {
-    let lengths = |id: u32| store.record(id).words;
     let in_scope = |id: u32| allowed[store.record(id).video as usize];
-    let scores = store.words.scores(
-        words,
-        &lengths,
-        store.meta.mean_words,
-        store.len(),
-        &in_scope,
-    );
-    best(scores)
+    best(store.words.scores(words, &in_scope))
 }
 
 /// The [`DEPTH`] highest scores, best first (ties by passage number).

@@ -207,11 +207,13 @@ impl Store {
             ));
         }
         let map = fst::Map::new(map_bytes).map_err(|e| damaged(files::WORD_MAP, e.to_string()))?;
+        let lengths = records.chunks_exact(RECORD).map(|r| Record::read(r).words);
+        let words = Words::new(map, blob, lengths, meta.mean_words);
         Ok(Store {
             meta,
             records,
             vectors,
-            words: Words { map, blob },
+            words,
         })
     }
 

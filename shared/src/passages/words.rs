@@ -80,29 +80,51 @@ impl WordsBuilder {
 
 /// The words side of a store, opened.
 pub struct Words {
-    pub(crate) map: fst::Map<Vec<u8>>,
-    pub(crate) blob: Vec<u8>,
+    map: fst::Map<Vec<u8>>,
+    blob: Vec<u8>,
+    /// Each passage's part of BM25's denominator,
+    /// `K1 × (1 − B + B × length / mean length)`, worked out once at open.
+    norms: Vec<f32>,
 }
 
 impl Words {
-    /// The passages holding `word`, with its count in each; `None` when
-    /// no passage holds it (or its list is damaged).
-    pub fn list(&self, word: &str) -> Option<Vec<(u32, u32)>> {
+    /// The words side from the bytes of `words.fst` and `words.bin`, and
+    /// each passage's length in words with their mean.
+    pub fn new(
+        map: fst::Map<Vec<u8>>,
+        blob: Vec<u8>,
+        lengths: impl Iterator<Item = u32>,
+        mean_length: f32,
+    ) -> Words {
+        let mean = mean_length.max(1.0);
+        let norms = lengths
+            .map(|l| K1 * (1.0 - B + B * l as f32 / mean))
+            .collect();
+        Words { map, blob, norms }
+    }
+
+    /// The passages holding `word`, with its count in each, decoded as
+    /// they are read; `None` when no passage holds it.
+    fn postings(&self, word: &str) -> Option<Postings<'_>> {
         let mut at = self.map.get(word)? as usize;
-        let n = get_varint(&self.blob, &mut at)?;
-        let mut out = Vec::with_capacity(n as usize);
-        let mut id = 0u64;
-        for _ in 0..n {
-            id += get_varint(&self.blob, &mut at)?;
-            let tf = get_varint(&self.blob, &mut at)?;
-            out.push((u32::try_from(id).ok()?, tf as u32));
-        }
-        Some(out)
+        let left = get_varint(&self.blob, &mut at)?;
+        Some(Postings {
+            blob: &self.blob,
+            at,
+            left,
+            id: 0,
+        })
+    }
+
+    /// The passages holding `word`, with its count in each; `None` when
+    /// no passage holds it.
+    pub fn list(&self, word: &str) -> Option<List> {
+        Some(self.postings(word)?.collect())
     }
 
     /// Every word and its list, in word order (for tools that rewrite a
     /// store, such as the benchmark's grown copy).
-    pub fn for_each(&self, mut f: impl FnMut(&[u8], Vec<(u32, u32)>)) {
+    pub fn for_each(&self, mut f: impl FnMut(&[u8], List)) {
         use fst::Streamer;
         let mut stream = self.map.stream();
         while let Some((word, _)) = stream.next() {
@@ -114,43 +136,58 @@ impl Words {
     }
 
     /// BM25 of every passage `allowed` lets through that holds one of
-    /// `words`, given each passage's length (`lengths`) and their mean.
-    /// Scores add up in a table of every passage (a common word's list
-    /// holds most of them; a map was slower than the table).
-    pub fn scores(
-        &self,
-        words: &[String],
-        lengths: &dyn Fn(u32) -> u32,
-        mean_length: f32,
-        passages: u32,
-        allowed: &dyn Fn(u32) -> bool,
-    ) -> Vec<(u32, f32)> {
-        let mut table = vec![0f32; passages as usize];
-        let n = passages as f32;
+    /// `words`. Scores add up in a table of every passage (a common
+    /// word's list holds most of them; a map was slower than the table),
+    /// and only passages that scored are asked whether they are allowed.
+    pub fn scores(&self, words: &[String], allowed: &dyn Fn(u32) -> bool) -> Vec<(u32, f32)> {
+        let mut table = vec![0f32; self.norms.len()];
+        let n = self.norms.len() as f32;
         for word in words {
-            let Some(list) = self.list(word) else {
+            let Some(list) = self.postings(word) else {
                 continue;
             };
-            let df = list.len() as f32;
+            let df = list.left as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for (id, tf) in list {
-                let Some(slot) = table.get_mut(id as usize) else {
+                let (Some(slot), Some(norm)) =
+                    (table.get_mut(id as usize), self.norms.get(id as usize))
+                else {
                     continue;
                 };
-                if !allowed(id) {
-                    continue;
-                }
                 let tf = tf as f32;
-                let norm = 1.0 - B + B * lengths(id) as f32 / mean_length.max(1.0);
-                *slot += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+                *slot += idf * tf * (K1 + 1.0) / (tf + norm);
             }
         }
         table
             .into_iter()
             .enumerate()
-            .filter(|(_, s)| *s > 0.0)
+            .filter(|&(id, s)| s > 0.0 && allowed(id as u32))
             .map(|(id, s)| (id as u32, s))
             .collect()
+    }
+}
+
+/// A word's list as stored, decoded as it is read: `left` passages to
+/// go, `id` the last one read. It ends early at a damaged varint (the
+/// store's digests, checked at open, make that a bug, not an input).
+struct Postings<'a> {
+    blob: &'a [u8],
+    at: usize,
+    left: u64,
+    id: u64,
+}
+
+impl Iterator for Postings<'_> {
+    type Item = (u32, u32);
+
+    fn next(&mut self) -> Option<(u32, u32)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        self.id += get_varint(self.blob, &mut self.at)?;
+        let tf = get_varint(self.blob, &mut self.at)?;
+        Some((u32::try_from(self.id).ok()?, u32::try_from(tf).ok()?))
     }
 }
 
@@ -173,27 +210,21 @@ mod tests {
             .map(|(i, t)| b.add(i as u32, t))
             .collect();
         let (map, blob) = b.finish().unwrap();
-        let words = Words {
-            map: fst::Map::new(map).unwrap(),
-            blob,
-        };
-        assert_eq!(words.list("agent"), Some(vec![(0, 1), (1, 1), (3, 1)]));
         let mean = lengths.iter().sum::<u32>() as f32 / 4.0;
+        let words = Words::new(
+            fst::Map::new(map).unwrap(),
+            blob,
+            lengths.iter().copied(),
+            mean,
+        );
+        assert_eq!(words.list("agent"), Some(vec![(0, 1), (1, 1), (3, 1)]));
         let s: HashMap<u32, f32> = words
-            .scores(
-                &["agent".into(), "reward".into()],
-                &|i| lengths[i as usize],
-                mean,
-                4,
-                &|_| true,
-            )
+            .scores(&["agent".into(), "reward".into()], &|_| true)
             .into_iter()
             .collect();
         assert!(s[&0] > s[&3] && s[&3] > s[&1], "{s:?}");
         assert!(!s.contains_key(&2));
-        let only = words.scores(&["agent".into()], &|i| lengths[i as usize], mean, 4, &|i| {
-            i != 3
-        });
+        let only = words.scores(&["agent".into()], &|i| i != 3);
         assert!(only.iter().all(|(id, _)| *id != 3));
     }
 }
