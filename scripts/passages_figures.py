@@ -22,7 +22,8 @@ What it does, each step timed on the same machine in one run:
    --build --embed: only they are embedded again;
 5. find_passages through a running server (the real Python MCP client),
    each subject of the judgment set asked three times, and an empty call
-   (`ping`) for the round trip's own cost;
+   (`ping`) for the round trip's own cost; then the same calls as bare
+   JSON-RPC lines over stdio, without the SDK;
 6. the same over a million passages (`archilyzer-dev grow-passages`), with
    the server's resident memory, mapped and private;
 7. quality: scripts/passages_quality.py.
@@ -135,6 +136,38 @@ async def latency(archive, index, model, queries, rounds=3):
     return times, pings, memory
 
 
+def raw_latency(archive, index, model, queries, rounds=3):
+    """The same calls as `latency`, as bare JSON-RPC lines over the
+    server's stdio (no SDK on the client side): the server's own time and
+    the pipe's, without the Python client's parsing and checking of the
+    answer."""
+    server = subprocess.Popen([MCP, "--local", archive, "--index", index, "--model", model],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+    def call(n, method, params):
+        server.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n")
+        server.stdin.flush()
+        while True:
+            answer = json.loads(server.stdout.readline())
+            if answer.get("id") == n:
+                return answer
+
+    call(0, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                           "clientInfo": {"name": "passages_figures", "version": "1"}})
+    server.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+    call(1, "tools/call", {"name": "find_passages", "arguments": {"query": "warm up", "limit": 10}})
+    times = []
+    for r in range(rounds):
+        for i, q in enumerate(queries):
+            s = time.perf_counter()
+            answer = call(2 + r * len(queries) + i, "tools/call", {"name": "find_passages", "arguments": {"query": q, "limit": 10}})
+            times.append((time.perf_counter() - s) * 1000)
+            assert not answer["result"].get("isError"), answer
+    server.stdin.close()
+    server.wait()
+    return times
+
+
 def server_pid(archive, index):
     out = subprocess.run(["pgrep", "-f", f"archilyzer-mcp --local {archive} --index {index}"], capture_output=True, text=True)
     pids = out.stdout.split()
@@ -193,6 +226,7 @@ def main():
     times, pings, memory = asyncio.run(latency(archive, index, model, queries))
     f["twiml_ms"], f["ping_ms"], f["twiml_memory"] = summary(times), summary(pings), memory
     f["twiml_passages"] = json.load(open(os.path.join(index, "passages/meta.json")))["passages"]
+    f["twiml_raw_ms"] = summary(raw_latency(archive, index, model, queries))
 
     print("6. a million passages", file=sys.stderr)
     times_n = -(-1_000_000 // f["twiml_passages"])
@@ -201,6 +235,7 @@ def main():
     f["grown_passages"] = times_n * f["twiml_passages"]
     times, pings, memory = asyncio.run(latency(archive, grown, model, queries))
     f["grown_ms"], f["grown_ping_ms"], f["grown_memory"] = summary(times), summary(pings), memory
+    f["grown_raw_ms"] = summary(raw_latency(archive, grown, model, queries))
 
     print("7. quality", file=sys.stderr)
     out, _ = run([sys.executable, os.path.join(HERE, "passages_quality.py"), BIN, archive, index, "--model", model])
@@ -228,8 +263,13 @@ tokeniser read from `tokenizer.json`), and keeps the vectors as int8 beside
 the index with the model's identity. `archilyzer-index passages` and the
 MCP tool `find_passages` rank passages by the cosine of their vector with
 the question's, by BM25 over their words, or by both fused (reciprocal rank
-fusion, constant 60, over each ranking's best 1,000). They rank; they count
-nothing: counts stay with `search` and `search_transcripts`.
+fusion, constant 60, over each ranking's best 1,000). In `both`, the words
+side also searches for ten words taken from the ten best passages by
+meaning (pseudo-relevance feedback, as RM3 does, with its usual ten and
+ten; `archilyzer_core::passages::feedback`): a question put in other words
+than the episodes use shares few words with them, and the feedback words
+are the episodes' own. They rank; they count nothing: counts stay with
+`search` and `search_transcripts`.
 
 Why 40 seconds: about a hundred spoken words, one exchange on one subject,
 inside the model's 256 word pieces (a passage is also closed at 1,000
@@ -264,10 +304,22 @@ The real Python MCP client over stdio, each of the {len(json.load(open(os.path.j
 judgment set asked three times (`by: both`, 10 passages, the query embedded
 in each call).
 
-| passages | median | 90th percentile | slowest | empty call (ping) median | server RSS (mapped / private) |
-|---:|---:|---:|---:|---:|---|
-| {f['twiml_passages']} (TWIML) | {tw[0]:.1f} ms | {tw[1]:.1f} ms | {tw[2]:.1f} ms | {f['ping_ms'][0]:.2f} ms | {mb(mem_t, 'VmRSS')} ({mb(mem_t, 'RssFile')} / {mb(mem_t, 'RssAnon')}) |
-| {f['grown_passages']} (grown) | {gr[0]:.1f} ms | {gr[1]:.1f} ms | {gr[2]:.1f} ms | {f['grown_ping_ms'][0]:.2f} ms | {mb(mem_g, 'VmRSS')} ({mb(mem_g, 'RssFile')} / {mb(mem_g, 'RssAnon')}) |
+| passages | median | 90th percentile | slowest | bare JSON-RPC median | empty call (ping) median | server RSS (mapped / private) |
+|---:|---:|---:|---:|---:|---:|---|
+| {f['twiml_passages']} (TWIML) | {tw[0]:.1f} ms | {tw[1]:.1f} ms | {tw[2]:.1f} ms | {f['twiml_raw_ms'][0]:.1f} ms | {f['ping_ms'][0]:.2f} ms | {mb(mem_t, 'VmRSS')} ({mb(mem_t, 'RssFile')} / {mb(mem_t, 'RssAnon')}) |
+| {f['grown_passages']} (grown) | {gr[0]:.1f} ms | {gr[1]:.1f} ms | {gr[2]:.1f} ms | {f['grown_raw_ms'][0]:.1f} ms | {f['grown_ping_ms'][0]:.2f} ms | {mb(mem_g, 'VmRSS')} ({mb(mem_g, 'RssFile')} / {mb(mem_g, 'RssAnon')}) |
+
+"Bare JSON-RPC" is the same calls written as JSON lines to the server's
+stdio by a few lines of Python, without the SDK: the server's own time
+and the pipe's. The SDK client's extra is its parsing and checking of
+each answer (about 20 KB of text and structured content).
+
+A query's own cost is mostly its embedding (six layers over its word
+pieces, the weights read as f16 from a 21 MB copy that stays in the L3
+cache, four word pieces per weight load, AVX2 chosen at run time, the
+layers split across both cores), then the scan of every int8 vector
+(an int8 query, integer sums), then BM25 over the lists of the query's
+words and the feedback words.
 
 The grown store is TWIML's passages copied (`archilyzer-dev grow-passages`),
 each copy's vector moved by seeded noise: the meaning side scans every

@@ -26,7 +26,8 @@ pub struct PassagesArgs {
     #[arg(long, default_value_t = 10, value_parser = crate::cli::at_least_one)]
     pub limit: usize,
     /// meaning (the sentence model's vectors), words (BM25 over the
-    /// passages' words) or both, fused by reciprocal rank.
+    /// passages' words) or both, fused by reciprocal rank (the words side
+    /// also searching for words of the best passages by meaning).
     #[arg(long, default_value = "both", value_parser = by_arg)]
     pub by: By,
     /// At most one passage, the best, per video.
@@ -56,6 +57,7 @@ struct Answer<'a> {
     model: &'a str,
     in_scope: u32,
     stale: u32,
+    feedback: &'a [String],
     note: &'static str,
 }
 
@@ -97,6 +99,7 @@ fn json(found: &Found) -> Result<String> {
         model: &found.model,
         in_scope: found.in_scope,
         stale: found.stale,
+        feedback: &found.feedback,
         note: NOTE,
     };
     Ok(format!("{}\n", serde_json::to_string(&answer)?))
@@ -110,6 +113,9 @@ fn text(found: &Found) -> String {
         found.by.as_str(),
         found.model
     );
+    if let Some(line) = passages::find::feedback_line(&found.feedback) {
+        out.push_str(&format!("({line})\n"));
+    }
     for (i, p) in found.passages.iter().enumerate() {
         let ranks = p.ranks();
         out.push_str(&format!(

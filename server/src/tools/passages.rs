@@ -22,7 +22,8 @@ pub struct PassagesArgs {
     /// A subject, question or paraphrase, in any words.
     pub query: String,
     /// The ranking: `both` (default) fuses the other two by reciprocal
-    /// rank.
+    /// rank, its words side also searching for words of the best passages
+    /// by meaning.
     #[serde(default)]
     pub by: By,
     /// Passages to give, best first.
@@ -60,6 +61,9 @@ pub struct PassagesAnswer {
     /// Passages skipped because their video changed since they were
     /// embedded (`archilyzer-index build --embed` brings them back).
     pub stale: u32,
+    /// Under `both`, the words the words side searched for besides the
+    /// query's, taken from the best passages by meaning.
+    pub feedback: Vec<String>,
     /// What the ranking is and is not.
     pub note: String,
 }
@@ -119,6 +123,7 @@ fn lay_out(found: &Found, budget: usize) -> (String, serde_json::Value) {
             model: found.model.clone(),
             in_scope: found.in_scope,
             stale: found.stale,
+            feedback: found.feedback.clone(),
             note: NOTE.into(),
         };
         (render(&answer), crate::output::content(&answer))
@@ -150,6 +155,9 @@ fn render(a: &PassagesAnswer) -> String {
         a.model,
         a.in_scope
     );
+    if let Some(line) = passages::find::feedback_line(&a.feedback) {
+        out.push_str(&format!("({line})\n"));
+    }
     if a.passages.len() < a.found {
         out.push_str(&format!(
             "{} more not shown (size budget): raise max_chars, or lower limit\n",

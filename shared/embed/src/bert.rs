@@ -74,33 +74,35 @@ impl Linear {
         } else {
             threads.max(1)
         };
-        let per_thread = outs.div_ceil(threads).max(1);
         // Output-major (one row of `yt` per output), so each thread
         // fills a slice of its own.
         let mut yt = vec![0f32; outs * rows];
-        // The first block on this thread, the others on threads of their own.
-        let mut blocks = yt.chunks_mut(per_thread * rows).enumerate();
-        let (_, first) = blocks.next().expect("a layer has outputs");
-        std::thread::scope(|s| {
-            for (t, block) in blocks {
-                let start = t * per_thread;
-                let (w, bias) = (&w[start * width..], &bias[start..]);
-                s.spawn(move || dot_rows(xs, width, w, bias, block));
-            }
-            dot_rows(xs, width, w, bias, first);
-        });
+        if threads == 1 {
+            dot_rows(xs, width, w, bias, &mut yt);
+        } else {
+            // On rayon's threads, kept between calls: starting threads
+            // for each layer cost about what splitting saved.
+            use rayon::prelude::*;
+            let per_thread = outs.div_ceil(threads);
+            yt.par_chunks_mut(per_thread * rows)
+                .enumerate()
+                .for_each(|(t, block)| {
+                    let start = t * per_thread;
+                    dot_rows(xs, width, &w[start * width..], &bias[start..], block);
+                });
+        }
         Array2::from_shape_fn((rows, outs), |(i, j)| yt[j * rows + i])
     }
 }
 
 /// `out[j·rows + i] = x_i · w_j + bias_j` for the rows `x_i` of `xs` and
 /// as many weight rows `w_j` (f16, widened a row at a time) as `out` has
-/// room for; compiled for AVX2
-/// too, chosen at run time. Rows go [`BLOCK`] at a time, so each weight
-/// is loaded once for all of them and the sums run side by side. Every
-/// row's sum is taken in the same order ([`dot`], [`dot4`]) whatever its block and
-/// whatever the machine (no fused multiply-add), so a text's vector does
-/// not depend on where it was computed.
+/// room for; compiled for AVX2 too, chosen at run time. Rows go
+/// [`BLOCK`] at a time, so each weight is loaded once for all of them and
+/// the sums run side by side. Every row's sum is taken in the same order
+/// ([`dot`], [`dot4`]) whatever its block and whatever the machine (no
+/// fused multiply-add), so a text's vector does not depend on where it
+/// was computed.
 #[allow(unsafe_code)] // the dispatch multiversion generates
 #[multiversion::multiversion(targets("x86_64+avx2", "x86_64+avx", "aarch64+neon"))]
 fn dot_rows(xs: &[f32], width: usize, w: &[half::f16], bias: &[f32], out: &mut [f32]) {

@@ -3,8 +3,9 @@
 //!
 //! The meaning side ranks every passage in scope by the cosine of its
 //! vector with the query's; the words side by BM25 ([`super::words`]).
-//! Each keeps its best [`DEPTH`]; `both` fuses them by reciprocal rank
-//! fusion, `Σ 1 / (RRF_K + rank)` over the rankings a passage is in
+//! Each keeps its best [`DEPTH`]; `both` first adds to the words side
+//! the words that weigh most in the best passages by meaning
+//! ([`super::feedback`]), then fuses the two by reciprocal rank fusion, `Σ 1 / (RRF_K + rank)` over the rankings a passage is in
 //! (Cormack, Clarke and Büttcher, 2009, whose constant 60 this keeps).
 //!
 //! Promises: a passage's text is read from the archive and shown only
@@ -108,7 +109,8 @@ pub struct Passage {
     /// [`DEPTH`].
     pub rank_meaning: Option<u32>,
     /// Its place in the words ranking (from 1), when in its best
-    /// [`DEPTH`].
+    /// [`DEPTH`]; under `both`, the ranking of the query's words and the
+    /// feedback words ([`super::feedback`]).
     pub rank_words: Option<u32>,
     /// The query's words it contains.
     pub words: Vec<String>,
@@ -153,6 +155,20 @@ pub struct Found {
     /// Passages skipped because their video changed since they were
     /// embedded.
     pub stale: u32,
+    /// The words `both` added to the words side from the best passages
+    /// by meaning ([`super::feedback`]); empty for the other rankings.
+    pub feedback: Vec<String>,
+}
+
+/// What the words side searched for besides the query's words (the
+/// `feedback` of [`Found`]), as one line; `None` when nothing else.
+pub fn feedback_line(feedback: &[String]) -> Option<String> {
+    (!feedback.is_empty()).then(|| {
+        format!(
+            "the words side also searched for {}, taken from the best passages by meaning",
+            feedback.join(", ")
+        )
+    })
 }
 
 /// The passages of the store in `index_dir` nearest `q`.
@@ -183,9 +199,23 @@ pub fn find(
             ranked
         }
     };
+    let mut reader = Reader {
+        archive,
+        index: raw.as_deref(),
+        store,
+        query_words: &query_words,
+        read: HashMap::new(),
+    };
+    let feedback = match q.by {
+        By::Both => feedback_words(&mut reader, &meaning),
+        By::Meaning | By::Words => Vec::new(),
+    };
     let words = match q.by {
         By::Meaning => Vec::new(),
-        By::Words | By::Both => by_words(store, &query_words, &allowed),
+        By::Words | By::Both => {
+            let asked: Vec<String> = query_words.iter().chain(&feedback).cloned().collect();
+            by_words(store, &asked, &allowed)
+        }
     };
     let ranked = fuse(q.by, &meaning, &words);
     let ranked_at = started.elapsed();
@@ -195,12 +225,9 @@ pub fn find(
         model: store.meta.model.name.clone(),
         in_scope: in_scope.len() as u32,
         stale: 0,
+        feedback,
     };
     let mut videos_seen = HashSet::new();
-    let reader = Reader {
-        archive,
-        index: raw.as_deref(),
-    };
     for (id, score, rank_meaning, rank_words) in ranked {
         if found.passages.len() >= q.limit {
             break;
@@ -209,8 +236,7 @@ pub fn find(
         if q.one_per_video && !videos_seen.insert(record.video) {
             continue;
         }
-        let video = &store.meta.videos[record.video as usize];
-        match reader.passage(video, &record, &query_words) {
+        match reader.passage(id) {
             Some(mut p) => {
                 p.score = score;
                 p.rank_meaning = rank_meaning;
@@ -372,21 +398,51 @@ fn fuse(
     out
 }
 
-/// Reads passages' texts from the archive, a video at a time.
+/// The words the best passages by meaning add to the words side: their
+/// texts as the archive has them now (a stale one is passed over, and at
+/// most three times [`super::feedback::PASSAGES`] are tried).
+fn feedback_words(reader: &mut Reader, meaning: &[(u32, f32)]) -> Vec<String> {
+    let wanted = super::feedback::PASSAGES;
+    let texts: Vec<String> = meaning
+        .iter()
+        .take(wanted * 3)
+        .filter_map(|&(id, _)| reader.passage(id).map(|p| p.text))
+        .take(wanted)
+        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    super::feedback::words(&reader.store.words, &texts, reader.query_words)
+}
+
+/// Reads passages' texts from the archive, a video at a time, each
+/// passage once however often it is asked for.
 struct Reader<'a> {
     archive: &'a Archive,
     index: Option<&'a RawIndex>,
+    store: &'a Store,
+    query_words: &'a [String],
+    read: HashMap<u32, Option<Passage>>,
 }
 
 impl Reader<'_> {
-    /// The passage as the archive has it now, or `None` when its video
+    /// Passage `id` as the archive has it now, or `None` when its video
     /// is gone or its text is not the one embedded.
-    fn passage(
+    fn passage(&mut self, id: u32) -> Option<Passage> {
+        if let Some(p) = self.read.get(&id) {
+            return p.clone();
+        }
+        let record = self.store.record(id);
+        let video = &self.store.meta.videos[record.video as usize];
+        let p = self.read_passage(video, &record);
+        self.read.insert(id, p.clone());
+        p
+    }
+
+    fn read_passage(
         &self,
         video: &super::store::StoredVideo,
         record: &super::store::Record,
-        query_words: &[String],
     ) -> Option<Passage> {
+        let query_words = self.query_words;
         let site = self.archive.sites().iter().find(|s| s.id() == video.site)?;
         let span = || {
             self.index

@@ -5,6 +5,8 @@
 //!
 //! - [`cut`]: where a video's captions are cut into passages.
 //! - [`words`]: BM25 over the passages' words.
+//! - [`feedback`]: the words `both` adds to the words side from the best
+//!   passages by meaning.
 //! - [`store`]: the files in `<index>/passages/`, written whole and
 //!   checked when opened.
 //! - [`mod@embed`]: the build step, incremental and resumable.
@@ -16,6 +18,7 @@
 
 pub mod cut;
 pub mod embed;
+pub mod feedback;
 pub mod find;
 pub mod store;
 pub mod words;

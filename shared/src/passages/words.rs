@@ -116,6 +116,27 @@ impl Words {
         })
     }
 
+    /// How many passages there are.
+    pub fn passages(&self) -> u32 {
+        self.norms.len() as u32
+    }
+
+    /// How many passages hold `word`; `None` when none does.
+    pub fn df(&self, word: &str) -> Option<u32> {
+        u32::try_from(self.postings(word)?.left).ok()
+    }
+
+    /// BM25's idf of `word`, `ln(1 + (N − df + 0.5) / (df + 0.5))`;
+    /// `None` when no passage holds it.
+    pub fn idf(&self, word: &str) -> Option<f32> {
+        Some(self.idf_of(self.df(word)?))
+    }
+
+    fn idf_of(&self, df: u32) -> f32 {
+        let (n, df) = (self.norms.len() as f32, df as f32);
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
     /// The passages holding `word`, with its count in each; `None` when
     /// no passage holds it.
     pub fn list(&self, word: &str) -> Option<List> {
@@ -141,13 +162,11 @@ impl Words {
     /// and only passages that scored are asked whether they are allowed.
     pub fn scores(&self, words: &[String], allowed: &dyn Fn(u32) -> bool) -> Vec<(u32, f32)> {
         let mut table = vec![0f32; self.norms.len()];
-        let n = self.norms.len() as f32;
         for word in words {
             let Some(list) = self.postings(word) else {
                 continue;
             };
-            let df = list.left as f32;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let idf = self.idf_of(u32::try_from(list.left).unwrap_or(u32::MAX));
             for (id, tf) in list {
                 let (Some(slot), Some(norm)) =
                     (table.get_mut(id as usize), self.norms.get(id as usize))
