@@ -8,6 +8,16 @@ build:
 test:
     python3 -m venv .venv && .venv/bin/pip install -q --disable-pip-version-check -r server/tests/requirements.txt && npm ci --silent --no-audit --no-fund --prefix server/tests/ts && cargo test --workspace --release
 
+# The quick subset before a commit (a minute or two after a warm
+# `just test`): formatting, lints on the tests' profile, every crate's unit
+# tests, and index-vs-scan parity on the committed archive.
+check:
+    cargo fmt --all -- --check
+    cargo clippy --release --workspace --all-targets -- -D warnings
+    cargo test --release --workspace --lib -q
+    cargo run --release -q -p archilyzer-index --bin archilyzer-index -- build --local testdata/archive/alpha --index target/check-index
+    cargo run --release -q -p archilyzer-index --bin archilyzer-index -- check --local testdata/archive/alpha --index target/check-index
+
 # Formatting and lints, as CI checks them.
 lint:
     cargo fmt --all -- --check

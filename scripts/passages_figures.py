@@ -273,7 +273,9 @@ are the episodes' own. They rank; they count nothing: counts stay with
 
 Why 40 seconds: about a hundred spoken words, one exchange on one subject,
 inside the model's 256 word pieces (a passage is also closed at 1,000
-characters, so dense speech is not cut off by the model).
+characters, so dense speech is not cut off by the model); 20, 40 and 60
+seconds are compared on the judgment set in
+[passage-length.md](passage-length.md).
 
 ## The vectors against a reference
 

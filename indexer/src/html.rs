@@ -1,7 +1,8 @@
 //! A search or trend as one self-contained HTML page for people: what was
 //! asked (queries, filters, archive), the trend chart inline, the counts
 //! per period, and every matching video with each hit linked to its
-//! moment. No script, no external file: the page opens anywhere.
+//! moment; or the passages a question found, each linked to its moment.
+//! No script, no external file: the page opens anywhere.
 //!
 //! Every moment is an `<a class="moment">` carrying `data-channel`,
 //! `data-slug` and `data-t` (the floored second it cites), so a checker
@@ -11,6 +12,7 @@ use std::fmt::Write;
 
 use archilyzer_core::archive::Archive;
 use archilyzer_core::links::{clock, LinkTarget};
+use archilyzer_core::passages::Found;
 use archilyzer_core::query::{Request, VideoResult};
 use archilyzer_core::report;
 use archilyzer_core::trend::Trend;
@@ -197,18 +199,76 @@ fn video(archive: &Archive, v: &VideoResult) -> String {
     for h in &v.hits {
         let place = escape(&report::hit_place(h));
         let stamp = match h.start.and_then(|s| Some((s, target.moment(s)?))) {
-            Some((s, link)) => format!(
-                "<a class=\"moment\" href=\"{}\" data-channel=\"{}\" data-slug=\"{}\" data-t=\"{}\">[{}]</a>",
-                escape(&link),
-                escape(&v.channel),
-                escape(&v.slug),
-                s.max(0.0).floor() as u64,
-                escape(&clock(s))
-            ),
+            Some((s, link)) => moment(&link, &v.channel, &v.slug, s),
             None => format!("<span class=\"place\">[{place}]</span>"),
         };
         let _ = write!(out, "<li>{stamp} {}</li>", escape(&h.labelled_text()));
     }
     out.push_str("</ul></div>\n");
+    out
+}
+
+/// A link to second `at` of a video, as every page writes one (the
+/// module's promise: `data-channel`, `data-slug`, `data-t` floored).
+fn moment(link: &str, channel: &str, slug: &str, at: f64) -> String {
+    format!(
+        "<a class=\"moment\" href=\"{}\" data-channel=\"{}\" data-slug=\"{}\" data-t=\"{}\">[{}]</a>",
+        escape(link),
+        escape(channel),
+        escape(slug),
+        at.max(0.0).floor() as u64,
+        escape(&clock(at))
+    )
+}
+
+/// `passages --html`: the passages found for `query`, best first, each
+/// with its moment link, its ranks and its words as captioned.
+pub fn passages_page(archive: &Archive, query: &str, found: &Found) -> String {
+    let title = format!("Passages for {query:?}");
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n",
+        escape(&title),
+        escape(&title)
+    );
+    let _ = writeln!(
+        out,
+        "<p class=\"facts\">{} of {} in scope, by {} ({}), in {}</p>",
+        found.passages.len(),
+        escape(&report::counted(u64::from(found.in_scope), "passage")),
+        found.by.as_str(),
+        escape(&found.model),
+        escape(&archive.handle().to_string())
+    );
+    if let Some(line) = archilyzer_core::passages::find::feedback_line(&found.feedback) {
+        let _ = writeln!(out, "<p class=\"facts\">{}</p>", escape(&line));
+    }
+    for p in &found.passages {
+        let stamp = p
+            .link
+            .as_deref()
+            .map(|link| moment(link, &p.channel, &p.video, p.start))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<div class=\"video passage\"><h3>{}</h3><div class=\"facts\">{stamp} score {:.4} · {}</div><p>{}</p></div>",
+            escape(&p.heading()),
+            p.score,
+            escape(&p.ranks()),
+            escape(&p.text)
+        );
+    }
+    if found.stale > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"warning\">{} skipped: their videos changed since they were embedded.</p>",
+            escape(&report::counted(u64::from(found.stale), "passage"))
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<p class=\"facts\">{}</p>",
+        escape(crate::passages::NOTE)
+    );
+    out.push_str("</body></html>\n");
     out
 }

@@ -1,5 +1,6 @@
 //! `archilyzer-index passages`: the passages nearest a question, by
-//! meaning, by words, or both fused; as text or `--json`.
+//! meaning, by words, or both fused; as text or `--json`, and as a page
+//! with `--html FILE`.
 
 use std::process::ExitCode;
 
@@ -36,6 +37,10 @@ pub struct PassagesArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Also write the passages as a self-contained HTML page to FILE,
+    /// each linked to its moment.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
     /// The sentence model's folder (as for `build --embed`).
     #[arg(long, value_name = "DIR")]
     pub model: Option<std::path::PathBuf>,
@@ -62,10 +67,15 @@ struct Answer<'a> {
 }
 
 /// The line every answer ends with.
-const NOTE: &str = "Ranked by meaning and words, not counted: for every place a word is said, and exact counts, use `archilyzer-index search`.";
+pub const NOTE: &str = "Ranked by meaning and words, not counted: for every place a word is said, and exact counts, use `archilyzer-index search`.";
 
 /// Runs the query the flags describe and prints its passages.
 pub fn command(args: &PassagesArgs) -> Result<ExitCode> {
+    let html = crate::trend::claim(
+        args.html.as_deref(),
+        archilyzer_core::output_file::FileKind::Html,
+        "--html",
+    )?;
     let archive = args.source.open()?;
     let dir = args.index.dir(&archive)?;
     let filters = Filters::resolve(&args.filters.0, &archive)
@@ -88,6 +98,10 @@ pub fn command(args: &PassagesArgs) -> Result<ExitCode> {
         true => json(&found)?,
         false => text(&found),
     };
+    if let Some(file) = &html {
+        let page = crate::html::passages_page(&archive, &args.query, &found);
+        crate::trend::write_file(file, &page)?;
+    }
     crate::cli::print(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -157,7 +157,7 @@ pub fn write_html(
 }
 
 /// Writes `text` to the claimed file (signed by the claim).
-fn write_file(file: &FileClaim, text: &str) -> anyhow::Result<()> {
+pub fn write_file(file: &FileClaim, text: &str) -> anyhow::Result<()> {
     file.write(text).map_err(anyhow::Error::msg)?;
     eprintln!("wrote {}", file.target().display());
     Ok(())

@@ -11,7 +11,9 @@ timeouts while the others are served. Meanwhile /health (no token) and
 the end the scraped tool calls must equal the calls answered, and the
 refusals by kind the designed 429s and 503s the clients saw.
 
-Usage: python3 load_http.py BINARY ARCHIVE INDEX [CLIENTS] [CALLS] [--max-peak-mb MB]
+Usage: python3 load_http.py BINARY ARCHIVE INDEX [CLIENTS] [CALLS] [--max-peak-mb MB] [--model DIR]
+With --model DIR (and passages embedded beside INDEX), a fifth of the
+calls are find_passages, the sentence model loaded by the server.
 Prints the figures as JSON: calls, errors, designed 429/503s, p50/p99 per
 tool, the median RSS of each tenth of the run, peak RSS, its drift, and how
 the slow clients were dropped. The drift is measured at rest, where a leak
@@ -56,10 +58,19 @@ def free_port():
     return port
 
 
+# With --model, find_passages joins the mix (the index must hold passages).
+PASSAGES = {"on": False}
+
+
 def mix(rng, ids):
-    kind = rng.choices(["search_transcripts", "get_transcripts", "get_video_metadata", "get_transcript", "list_channels"],
-                       weights=[40, 20, 20, 10, 10])[0]
+    kinds = ["search_transcripts", "get_transcripts", "get_video_metadata", "get_transcript", "list_channels"]
+    weights = [40, 20, 20, 10, 10]
+    if PASSAGES["on"]:
+        kinds, weights = kinds + ["find_passages"], weights + [20]
+    kind = rng.choices(kinds, weights=weights)[0]
     word = rng.choice(WORDS)
+    if kind == "find_passages":
+        return kind, {"query": f"what they said about {word}", "limit": 10}
     if kind == "search_transcripts":
         return kind, {"query": word, "limit": rng.choice([5, 20])}
     if kind == "get_transcripts":
@@ -180,13 +191,20 @@ async def main():
         at = args.index("--max-peak-mb")
         max_peak_mb = float(args[at + 1])
         del args[at:at + 2]
+    model = []
+    if "--model" in args:
+        at = args.index("--model")
+        model = ["--model", args[at + 1]]
+        PASSAGES["on"] = True
+        del args[at:at + 2]
     binary, archive, index = args[0:3]
     clients = int(args[3]) if len(args) > 3 else 50
     calls = int(args[4]) if len(args) > 4 else 200
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     server = subprocess.Popen([binary, "--local", archive, "--index", index, "--http", f"127.0.0.1:{port}",
-                               "--max-in-flight-per-client", "4", "--max-in-flight", "16", "--call-timeout-secs", "20"],
+                               "--max-in-flight-per-client", "4", "--max-in-flight", "16", "--call-timeout-secs", "20",
+                               *model],
                               env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
                                    "ARCHILYZER_HTTP_TOKEN": TOKEN}, stderr=subprocess.PIPE)
     try:
@@ -204,6 +222,8 @@ async def main():
             # cache filling.
             await call(http, url, 0, "enumerate_matches", {"query": "the", "max_chars": 2000})
             await call(http, url, 0, "get_transcripts", {"video_ids": ids[:20], "query": "the"})
+            if PASSAGES["on"]:  # the model loaded and the store opened before the drift counts
+                await call(http, url, 0, "find_passages", {"query": "warm up", "limit": 10})
         stats = {"errors": [], "busy": {}, "latency": {}, "done": 0}
         total = clients * calls
         # RSS under load, sampled with the number of calls done (a figure;

@@ -14,8 +14,9 @@ use doc_sections::{doc, names, options, section};
 fn every_option_of_every_command_is_in_its_section_of_the_commands_doc() {
     let doc = doc();
     let index = env!("CARGO_BIN_EXE_archilyzer-index");
-    let commands: [(&str, &[&str], &str); 7] = [
+    let commands: [(&str, &[&str], &str); 8] = [
         (index, &["build"], "build"),
+        (index, &["passages"], "passages"),
         (index, &["search"], "search"),
         (index, &["trend"], "trend"),
         (index, &["terms"], "terms"),
@@ -26,9 +27,9 @@ fn every_option_of_every_command_is_in_its_section_of_the_commands_doc() {
     // archilyzer-dev's commands: indexer/dev/tests/docs.rs.
     let mut missing = Vec::new();
     for (bin, args, name) in commands {
-        // `trend` takes search's options and filters, described there.
+        // `trend` and `passages` take search's filters, described there.
         let text = match name {
-            "trend" => format!("{}{}", section(&doc, name), section(&doc, "search")),
+            "trend" | "passages" => format!("{}{}", section(&doc, name), section(&doc, "search")),
             _ => section(&doc, name).to_string(),
         };
         for option in options(bin, args) {
@@ -68,5 +69,31 @@ fn every_field_search_json_prints_is_named_in_the_commands_doc() {
     assert!(
         missing.is_empty(),
         "search --json fields not in its row: {missing:?}"
+    );
+}
+
+#[test]
+fn every_workspace_dependency_is_in_the_dependencies_doc() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let listed = std::fs::read_to_string(root.join("docs/dependencies.md")).unwrap();
+    let named: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.strip_prefix("| ")?.split(" |").next())
+        .flat_map(|cell| cell.split(", "))
+        .map(|n| n.split(' ').next().unwrap_or(n))
+        .collect();
+    let missing: Vec<&str> = manifest
+        .split("[workspace.dependencies]")
+        .nth(1)
+        .and_then(|rest| rest.split("\n[").next())
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once(" = ").map(|(name, _)| name.trim()))
+        .filter(|name| !name.is_empty() && !name.starts_with('#') && !named.contains(name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/dependencies.md: {missing:?}"
     );
 }

@@ -374,3 +374,37 @@ fn a_missing_model_is_said_before_any_work_with_the_line_that_installs_it() {
     ]);
     says(&o, "add --build");
 }
+
+#[test]
+fn passages_html_page_shows_each_passage_found_with_its_heading_text_and_ranks() {
+    let f = Fixture::new(3);
+    f.import(true);
+    let page = f.index.with_file_name("passages.html");
+    let asked = ["reward agent", "--limit", "3"];
+    let o = f.passages(&[&asked[..], &["--html", s(&page)]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    says(&o, &format!("wrote {}", page.display()));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains(archilyzer_core::output_file::FileKind::Html.signature()),
+        "the page is signed as this tool's output"
+    );
+    assert!(
+        html.contains("<h1>Passages for &quot;reward agent&quot;</h1>"),
+        "{html}"
+    );
+    let answer = f.json(&asked);
+    let list = answer["passages"].as_array().unwrap();
+    assert_eq!(list.len(), 3);
+    for p in list {
+        let text = p["text"].as_str().unwrap();
+        assert!(
+            html.contains(&format!("<p>{text}</p>")),
+            "{text} not in the page"
+        );
+        let title = p["title"].as_str().unwrap();
+        assert!(html.contains(title), "{title} not in the page");
+    }
+    // Every passage is in the meaning ranking (it ranks them all).
+    assert_eq!(html.matches("meaning #").count(), 3, "{html}");
+}

@@ -19,17 +19,21 @@ use safetensors::{Dtype, SafeTensors};
 use crate::config::{Config, Pooling};
 use crate::EmbedError;
 
-/// A dense layer, `y = x Wᵀ + b`, `W` stored as the file has it
-/// (out × in), and again as f16 for [`Linear::apply_rowwise`].
+/// A dense layer, `y = x Wᵀ + b`, `W` (out × in, as the file has it)
+/// kept as f16.
+///
+/// f16 halves the bytes: a query streams 21 MB of weights rather than
+/// 42 MB, and they stay in a 32 MB L3 cache between queries; a loaded
+/// model holds about 45 MB rather than 110 MB. Every product widens the
+/// weights back to f32 exactly ([`widen`]) and sums in f32, so rounding
+/// the weights is the only change: a vector moves by about 1e-5 in
+/// cosine (the reference check, `scripts/embed_reference.py`, holds it
+/// to sentence-transformers').
 struct Linear {
-    weight: Array2<f32>,
-    /// `weight` rounded to f16: what a few rows read. Half the bytes, so
-    /// a query streams 21 MB of weights rather than 42 MB, and they stay
-    /// in a 32 MB L3 cache between queries; a query's vector moves by
-    /// about 1e-5 in cosine (pinned by
-    /// `embedding_is_the_same_on_one_thread_or_many_and_in_batches_or_alone`).
     half: Vec<half::f16>,
     bias: Array1<f32>,
+    /// Inputs per output (the width of `W`).
+    width: usize,
 }
 
 /// Rows at most this many go through [`Linear::apply`] as dot products
@@ -45,8 +49,28 @@ const SPLIT_AT: usize = 1 << 18;
 
 impl Linear {
     fn new(weight: Array2<f32>, bias: Array1<f32>) -> Linear {
-        let half = weight.iter().map(|&w| half::f16::from_f32(w)).collect();
-        Linear { weight, half, bias }
+        Linear {
+            half: weight.iter().map(|&w| half::f16::from_f32(w)).collect(),
+            bias,
+            width: weight.ncols(),
+        }
+    }
+
+    /// The layers' outputs one after another, as one layer (they share
+    /// their input width).
+    fn stack(layers: [Linear; 3]) -> Linear {
+        let width = layers[0].width;
+        let biases: Vec<f32> = layers.iter().flat_map(|l| l.bias.iter().copied()).collect();
+        Linear {
+            half: layers.into_iter().flat_map(|l| l.half).collect(),
+            bias: Array1::from(biases),
+            width,
+        }
+    }
+
+    /// How many outputs.
+    fn outs(&self) -> usize {
+        self.bias.len()
     }
 
     /// `x Wᵀ + b`, a few rows over at most `threads` threads.
@@ -54,7 +78,15 @@ impl Linear {
         if x.nrows() <= FEW_ROWS {
             return self.apply_rowwise(x, threads);
         }
-        let mut y = x.dot(&self.weight.t());
+        self.apply_matrix(x)
+    }
+
+    /// `x Wᵀ + b` as one matrix product, `W` widened to f32 for it.
+    fn apply_matrix(&self, x: &Array2<f32>) -> Array2<f32> {
+        let weight = Array2::from_shape_fn((self.outs(), self.width), |(j, k)| {
+            widen(self.half[j * self.width + k])
+        });
+        let mut y = x.dot(&weight.t());
         y += &self.bias;
         y
     }
@@ -68,7 +100,7 @@ impl Linear {
         let xs = x.as_slice().expect("a standard-layout array is one slice");
         let w = &self.half;
         let bias = self.bias.as_slice().expect("a bias is one slice");
-        let (rows, width, outs) = (x.nrows(), x.ncols(), self.weight.nrows());
+        let (rows, width, outs) = (x.nrows(), x.ncols(), self.outs());
         let threads = if rows * width * outs < SPLIT_AT {
             1
         } else {
@@ -231,7 +263,9 @@ struct Layer {
 /// The encoder's weights and shape.
 pub struct Bert {
     config: Config,
-    words: Array2<f32>,
+    /// The word-piece embeddings, `vocab × hidden`, as f16 (like the
+    /// layers' weights: 23 MB rather than 47 MB).
+    words: Vec<half::f16>,
     positions: Array2<f32>,
     token_type: Array1<f32>,
     embedding_norm: Norm,
@@ -268,15 +302,7 @@ impl Bert {
             let [q, k, v] = parts;
             let (q, k, v) = (q?, k?, v?);
             layers.push(Layer {
-                qkv: Linear::new(
-                    ndarray::concatenate(
-                        Axis(0),
-                        &[q.weight.view(), k.weight.view(), v.weight.view()],
-                    )
-                    .expect("three matrices of one width"),
-                    ndarray::concatenate(Axis(0), &[q.bias.view(), k.bias.view(), v.bias.view()])
-                        .expect("three vectors"),
-                ),
+                qkv: Linear::stack([q, k, v]),
                 attention_out: linear(&format!("{p}.attention.output.dense"), h, h)?,
                 attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
                 intermediate: linear(&format!("{p}.intermediate.dense"), i, h)?,
@@ -290,7 +316,11 @@ impl Bert {
             h,
         )?;
         Ok(Bert {
-            words: weights.matrix("embeddings.word_embeddings.weight", config.vocab, h)?,
+            words: weights
+                .matrix("embeddings.word_embeddings.weight", config.vocab, h)?
+                .iter()
+                .map(|&w| half::f16::from_f32(w))
+                .collect(),
             positions: weights.matrix(
                 "embeddings.position_embeddings.weight",
                 config.positions,
@@ -336,8 +366,12 @@ impl Bert {
         let mut row = 0;
         for ids in texts {
             for (pos, &id) in ids.iter().enumerate() {
+                let h = self.config.hidden;
+                let word = &self.words[id as usize * h..(id as usize + 1) * h];
                 let mut out = x.row_mut(row);
-                out.assign(&self.words.row(id as usize));
+                for (o, &w) in out.iter_mut().zip(word) {
+                    *o = widen(w);
+                }
                 out += &self.positions.row(pos);
                 out += &self.token_type;
                 row += 1;
@@ -502,8 +536,7 @@ mod tests {
             let layer =
                 super::Linear::new(weight, ndarray::Array1::from_shape_fn(outs, |i| i as f32));
             let x = Array2::from_shape_fn((rows, width), |(i, j)| ((i + j) % 5) as f32 * 0.5);
-            let mut product = x.dot(&layer.weight.t());
-            product += &layer.bias;
+            let product = layer.apply_matrix(&x);
             let rowwise = layer.apply_rowwise(&x, 3);
             assert_eq!(rowwise.dim(), product.dim());
             for (a, b) in product.iter().zip(rowwise.iter()) {

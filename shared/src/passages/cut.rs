@@ -7,8 +7,15 @@
 //! by the video's end. Passages do not overlap: every cue is in exactly
 //! one passage (pinned by `every_cue_is_in_exactly_one_passage`).
 //!
-//! Why 40 seconds: about 100 spoken words, one exchange on one subject;
-//! `docs/passages.md` gives the measurement behind it.
+//! Why 40 seconds: about 100 spoken words, one exchange on one subject.
+//! `docs/passage-length.md` compares 20, 40 and 60 seconds on the
+//! judgment set (`scripts/passage_length.py`): no length stands out (the
+//! three lie within a few relevant episodes of each other, and not in
+//! order of length, which is what 24 subjects' noise looks like), so the
+//! length is chosen for cost and reading: 40 seconds is half the vectors
+//! of 20 to store and scan, reads as an answer, and stays inside the
+//! model's 256 word pieces where 60 seconds nears the 1,000-character
+//! cap.
 
 use std::ops::Range;
 
