@@ -13,8 +13,12 @@
 //! padded and the matrix products are large enough to run at the
 //! machine's pace.
 
+use std::collections::HashMap;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
 use ndarray::{s, Array1, Array2, ArrayView2, Axis};
-use safetensors::{Dtype, SafeTensors};
+use serde::Deserialize;
 
 use crate::config::{Config, Pooling};
 use crate::EmbedError;
@@ -48,6 +52,7 @@ const FEW_ROWS: usize = 32;
 const SPLIT_AT: usize = 1 << 18;
 
 impl Linear {
+    #[cfg(test)]
     fn new(weight: Array2<f32>, bias: Array1<f32>) -> Linear {
         Linear {
             half: weight.iter().map(|&w| half::f16::from_f32(w)).collect(),
@@ -273,19 +278,18 @@ pub struct Bert {
 }
 
 impl Bert {
-    /// The encoder `config` describes, its weights read from the bytes of
-    /// a safetensors file; an error naming the first tensor missing or of
-    /// the wrong shape.
-    pub fn load(config: Config, safetensors: &[u8]) -> Result<Bert, EmbedError> {
-        let file = SafeTensors::deserialize(safetensors)
-            .map_err(|e| EmbedError::model(format!("model.safetensors is not readable: {e}")))?;
-        let weights = Weights::new(&file);
+    /// The encoder `config` describes, its weights read from the
+    /// safetensors file at `safetensors`; an error naming the first tensor
+    /// missing or of the wrong shape.
+    pub fn load(config: Config, safetensors: &Path) -> Result<Bert, EmbedError> {
+        let weights = Weights::open(safetensors)?;
         let (h, i) = (config.hidden, config.intermediate);
         let linear = |name: &str, out: usize, inp: usize| -> Result<Linear, EmbedError> {
-            Ok(Linear::new(
-                weights.matrix(&format!("{name}.weight"), out, inp)?,
-                weights.vector(&format!("{name}.bias"), out)?,
-            ))
+            Ok(Linear {
+                half: weights.halves(&format!("{name}.weight"), out, inp)?,
+                bias: weights.vector(&format!("{name}.bias"), out)?,
+                width: inp,
+            })
         };
         let norm = |name: &str| -> Result<Norm, EmbedError> {
             Ok(Norm {
@@ -316,11 +320,7 @@ impl Bert {
             h,
         )?;
         Ok(Bert {
-            words: weights
-                .matrix("embeddings.word_embeddings.weight", config.vocab, h)?
-                .iter()
-                .map(|&w| half::f16::from_f32(w))
-                .collect(),
+            words: weights.halves("embeddings.word_embeddings.weight", config.vocab, h)?,
             positions: weights.matrix(
                 "embeddings.position_embeddings.weight",
                 config.positions,
@@ -459,58 +459,146 @@ fn erf(x: f32) -> f32 {
     (1.0 - poly * (-x * x).exp()).copysign(x)
 }
 
-/// The tensors of a safetensors file, by name, with or without the
-/// `bert.` prefix some exports add; f16 and bf16 widened to f32.
-struct Weights<'a> {
-    file: &'a SafeTensors<'a>,
+/// The tensors of a safetensors file, read from disk one at a time, by
+/// name, with or without the `bert.` prefix some exports add. The file
+/// is never held whole: loading peaks at the weights kept plus the
+/// largest tensor's bytes, not the 90 MB file besides (a server that
+/// loads the model mid-run stays within its memory bound).
+///
+/// The format: an 8-byte little-endian length, a JSON header of that
+/// length naming each tensor's dtype, shape and byte range, then the
+/// bytes.
+struct Weights {
+    file: std::fs::File,
+    /// Where the tensors' bytes begin.
+    start: u64,
+    tensors: HashMap<String, Entry>,
     prefix: &'static str,
 }
 
-impl<'a> Weights<'a> {
-    fn new(file: &'a SafeTensors<'a>) -> Self {
-        let prefixed = file
-            .names()
-            .iter()
-            .any(|n| n.starts_with("bert.embeddings."));
-        Weights {
-            file,
-            prefix: if prefixed { "bert." } else { "" },
+/// One tensor as the header describes it.
+#[derive(Deserialize)]
+struct Entry {
+    dtype: String,
+    shape: Vec<usize>,
+    data_offsets: (u64, u64),
+}
+
+/// A header longer than this is not a model's.
+const MOST_HEADER_BYTES: u64 = 100 << 20;
+
+impl Weights {
+    fn open(path: &Path) -> Result<Weights, EmbedError> {
+        let io = |e| EmbedError::io(path, e);
+        let bad =
+            |why: String| EmbedError::model(format!("model.safetensors is not readable: {why}"));
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let mut length = [0u8; 8];
+        file.read_exact(&mut length).map_err(io)?;
+        let n = u64::from_le_bytes(length);
+        if n > MOST_HEADER_BYTES {
+            return Err(bad(format!("a header of {n} bytes")));
         }
+        let mut header = vec![0u8; n as usize];
+        file.read_exact(&mut header).map_err(io)?;
+        let raw: HashMap<String, serde_json::Value> =
+            serde_json::from_slice(&header).map_err(|e| bad(e.to_string()))?;
+        let size = file.metadata().map_err(io)?.len();
+        let start = 8 + n;
+        let mut tensors = HashMap::new();
+        for (name, value) in raw.into_iter().filter(|(name, _)| name != "__metadata__") {
+            let entry: Entry =
+                serde_json::from_value(value).map_err(|e| bad(format!("tensor {name}: {e}")))?;
+            let (from, to) = entry.data_offsets;
+            if from > to || start + to > size {
+                return Err(bad(format!("tensor {name} lies outside the file")));
+            }
+            tensors.insert(name, entry);
+        }
+        let prefixed = tensors.keys().any(|n| n.starts_with("bert.embeddings."));
+        Ok(Weights {
+            file,
+            start,
+            tensors,
+            prefix: if prefixed { "bert." } else { "" },
+        })
     }
 
-    fn values(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, EmbedError> {
+    /// Tensor `name`'s dtype and bytes, checked to be of `shape`.
+    fn bytes(&self, name: &str, shape: &[usize]) -> Result<(&str, Vec<u8>), EmbedError> {
         let full = format!("{}{name}", self.prefix);
         let t = self
-            .file
-            .tensor(&full)
-            .map_err(|_| EmbedError::model(format!("model.safetensors has no tensor {full}")))?;
-        if t.shape() != shape {
+            .tensors
+            .get(&full)
+            .ok_or_else(|| EmbedError::model(format!("model.safetensors has no tensor {full}")))?;
+        if t.shape != shape {
             return Err(EmbedError::model(format!(
                 "tensor {full} is {:?}, config.json says {shape:?}",
-                t.shape()
+                t.shape
             )));
         }
-        let bytes = t.data();
-        let values = match t.dtype() {
-            Dtype::F32 => bytes
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect(),
-            Dtype::F16 => bytes
-                .chunks_exact(2)
-                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
-                .collect(),
-            Dtype::BF16 => bytes
-                .chunks_exact(2)
-                .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())
-                .collect(),
+        let (from, to) = t.data_offsets;
+        let mut bytes = vec![0u8; (to - from) as usize];
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(self.start + from))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(|e| EmbedError::model(format!("model.safetensors: tensor {full}: {e}")))?;
+        let width = match t.dtype.as_str() {
+            "F32" => 4,
+            "F16" | "BF16" => 2,
             other => {
                 return Err(EmbedError::model(format!(
-                    "tensor {full} is {other:?}; only f32, f16 and bf16 weights are supported"
+                    "tensor {full} is {other}; only f32, f16 and bf16 weights are supported"
                 )))
             }
         };
-        Ok(values)
+        if bytes.len() != shape.iter().product::<usize>() * width {
+            return Err(EmbedError::model(format!(
+                "tensor {full} holds {} bytes, not {shape:?} of {}",
+                bytes.len(),
+                t.dtype
+            )));
+        }
+        Ok((t.dtype.as_str(), bytes))
+    }
+
+    /// Tensor `name` as f32 values, f16 and bf16 widened.
+    fn values(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, EmbedError> {
+        let (dtype, bytes) = self.bytes(name, shape)?;
+        Ok(match dtype {
+            "F32" => bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+            "F16" => bytes
+                .chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+            _ => bytes
+                .chunks_exact(2)
+                .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+        })
+    }
+
+    /// Matrix `name` (`rows × cols`) as f16, rounded straight from the
+    /// file's bytes.
+    fn halves(&self, name: &str, rows: usize, cols: usize) -> Result<Vec<half::f16>, EmbedError> {
+        let (dtype, bytes) = self.bytes(name, &[rows, cols])?;
+        Ok(match dtype {
+            "F32" => bytes
+                .chunks_exact(4)
+                .map(|b| half::f16::from_f32(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+                .collect(),
+            "F16" => bytes
+                .chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+            _ => bytes
+                .chunks_exact(2)
+                .map(|b| half::f16::from_f32(half::bf16::from_le_bytes([b[0], b[1]]).to_f32()))
+                .collect(),
+        })
     }
 
     fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<Array2<f32>, EmbedError> {

@@ -112,12 +112,12 @@ impl Embedder {
             let path = dir.join(file);
             std::fs::read(&path).map_err(|e| EmbedError::io(&path, e))
         };
-        let weights = read("model.safetensors")?;
+        let weights = dir.join("model.safetensors");
         let tokenizer_bytes = read("tokenizer.json")?;
         let tokenizer = WordPiece::from_json(&String::from_utf8_lossy(&tokenizer_bytes))?;
         let id = ModelId {
             name: name.to_string(),
-            weights_sha256: sha256(&weights),
+            weights_sha256: sha256_file(&weights)?,
             tokenizer_sha256: sha256(&tokenizer_bytes),
             dim: config.hidden,
         };
@@ -194,6 +194,14 @@ impl Embedder {
             .pop()
             .expect("one text, one vector")
     }
+}
+
+/// sha256 of the file at `path`, read in pieces, as lowercase hex.
+pub fn sha256_file(path: &Path) -> Result<String, EmbedError> {
+    let mut file = std::fs::File::open(path).map_err(|e| EmbedError::io(path, e))?;
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut file, &mut hasher).map_err(|e| EmbedError::io(path, e))?;
+    Ok(hex::encode(hasher.finalize()))
 }
 
 /// sha256 of `bytes`, as lowercase hex.
