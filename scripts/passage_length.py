@@ -30,17 +30,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from twiml_windows import parse_vtt  # noqa: E402
+from passages_figures import arg  # noqa: E402
 
 MAX_CHARS = 1000
-
-
-def arg(name, default):
-    if name in sys.argv:
-        i = sys.argv.index(name)
-        value = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
-        return value
-    return default
 
 
 def cut(cues, seconds):

@@ -58,19 +58,6 @@ pub fn words(words: &Words, texts: &[&str], query_words: &[String]) -> Vec<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::passages::words::WordsBuilder;
-
-    fn words_of(texts: &[&str]) -> Words {
-        let mut b = WordsBuilder::default();
-        let lengths: Vec<u32> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| b.add(i as u32, t))
-            .collect();
-        let (map, blob) = b.finish().unwrap();
-        let mean = lengths.iter().sum::<u32>() as f32 / lengths.len() as f32;
-        Words::new(fst::Map::new(map).unwrap(), blob, lengths.into_iter(), mean)
-    }
 
     #[test]
     fn feedback_adds_the_rare_words_of_the_best_passages_and_never_the_query_s_own() {
@@ -84,7 +71,7 @@ mod tests {
         ];
         // 36 passages in all: a word in more than 3 is common.
         texts.extend(std::iter::repeat_n("nothing to see here", 30));
-        let store = words_of(&texts);
+        let store = Words::of_texts(&texts);
         let best = [
             "the agent learns a policy from reward",
             "reward shaping helps the agent learn the policy",

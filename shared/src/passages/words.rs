@@ -211,31 +211,34 @@ impl Iterator for Postings<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bm25_prefers_the_rarer_word_and_the_shorter_passage() {
+impl Words {
+    /// The words side of `texts`, passage `i` holding `texts[i]`.
+    pub(crate) fn of_texts(texts: &[&str]) -> Words {
         let mut b = WordsBuilder::default();
-        let texts = [
-            "reward agent reward",
-            "the agent said the the the the the the the the the the",
-            "the weather",
-            "the agent",
-        ];
         let lengths: Vec<u32> = texts
             .iter()
             .enumerate()
             .map(|(i, t)| b.add(i as u32, t))
             .collect();
         let (map, blob) = b.finish().unwrap();
-        let mean = lengths.iter().sum::<u32>() as f32 / 4.0;
-        let words = Words::new(
-            fst::Map::new(map).unwrap(),
-            blob,
-            lengths.iter().copied(),
-            mean,
-        );
+        let mean = lengths.iter().sum::<u32>() as f32 / lengths.len().max(1) as f32;
+        Words::new(fst::Map::new(map).unwrap(), blob, lengths.into_iter(), mean)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bm25_prefers_the_rarer_word_and_the_shorter_passage() {
+        let texts = [
+            "reward agent reward",
+            "the agent said the the the the the the the the the the",
+            "the weather",
+            "the agent",
+        ];
+        let words = Words::of_texts(&texts);
         assert_eq!(words.list("agent"), Some(vec![(0, 1), (1, 1), (3, 1)]));
         let s: HashMap<u32, f32> = words
             .scores(&["agent".into(), "reward".into()], &|_| true)
