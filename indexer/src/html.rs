@@ -222,8 +222,9 @@ fn moment(link: &str, channel: &str, slug: &str, at: f64) -> String {
 }
 
 /// `passages --html`: the passages found for `query`, best first, each
-/// with its moment link, its ranks and its words as captioned.
-pub fn passages_page(archive: &Archive, query: &str, found: &Found) -> String {
+/// with its moment link, its ranks and its words as captioned, then
+/// `note` (what the ranking is and is not).
+pub fn passages_page(archive: &Archive, query: &str, found: &Found, note: &str) -> String {
     let title = format!("Passages for {query:?}");
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n",
@@ -264,11 +265,7 @@ pub fn passages_page(archive: &Archive, query: &str, found: &Found) -> String {
             escape(&report::counted(u64::from(found.stale), "passage"))
         );
     }
-    let _ = writeln!(
-        out,
-        "<p class=\"facts\">{}</p>",
-        escape(crate::passages::NOTE)
-    );
+    let _ = writeln!(out, "<p class=\"facts\">{}</p>", escape(note));
     out.push_str("</body></html>\n");
     out
 }

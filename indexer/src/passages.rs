@@ -67,7 +67,7 @@ struct Answer<'a> {
 }
 
 /// The line every answer ends with.
-pub const NOTE: &str = "Ranked by meaning and words, not counted: for every place a word is said, and exact counts, use `archilyzer-index search`.";
+const NOTE: &str = "Ranked by meaning and words, not counted: for every place a word is said, and exact counts, use `archilyzer-index search`.";
 
 /// Runs the query the flags describe and prints its passages.
 pub fn command(args: &PassagesArgs) -> Result<ExitCode> {
@@ -99,7 +99,7 @@ pub fn command(args: &PassagesArgs) -> Result<ExitCode> {
         false => text(&found),
     };
     if let Some(file) = &html {
-        let page = crate::html::passages_page(&archive, &args.query, &found);
+        let page = crate::html::passages_page(&archive, &args.query, &found, NOTE);
         crate::trend::write_file(file, &page)?;
     }
     crate::cli::print(&out)?;
