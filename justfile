@@ -13,6 +13,7 @@ test:
 # tests, and index-vs-scan parity on the committed archive.
 check:
     cargo fmt --all -- --check
+    cd fuzz && cargo metadata --locked --format-version 1 >/dev/null
     cargo clippy --release --workspace --all-targets -- -D warnings
     cargo test --release --workspace --lib -q
     cargo run --release -q -p archilyzer-index --bin archilyzer-index -- build --local testdata/archive/alpha --index target/check-index
