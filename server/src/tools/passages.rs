@@ -78,7 +78,6 @@ pub fn find_passages(
     args: &PassagesArgs,
     budget: usize,
 ) -> ToolResult {
-    let began = std::time::Instant::now();
     let sources = &ctx.sources;
     let archive = sources.archive(handle)?;
     let dir = sources
@@ -90,10 +89,6 @@ pub fn find_passages(
         By::Words => None,
         By::Meaning | By::Both => Some(ctx.passages.embedder()?),
     };
-    tracing::debug!(
-        "find_passages: archive, filters, store and model ready in {:.1} ms",
-        began.elapsed().as_secs_f64() * 1e3
-    );
     let q = PassageQuery {
         text: &args.query,
         by: args.by,
@@ -103,13 +98,10 @@ pub fn find_passages(
     };
     let found = passages::find(&archive, &dir, &store, embedder.as_deref(), &q)
         .map_err(|e| e.to_string())?;
-    let at = std::time::Instant::now();
-    let answer = lay_out(&found, crate::budget::of_answer(budget, archive.handle()));
-    tracing::debug!(
-        "find_passages: laid out in {:.1} ms",
-        at.elapsed().as_secs_f64() * 1e3
-    );
-    Ok(answer)
+    Ok(lay_out(
+        &found,
+        crate::budget::of_answer(budget, archive.handle()),
+    ))
 }
 
 /// `found` within `budget`: every passage with its whole text if that

@@ -80,12 +80,11 @@ impl Vectors {
         let (query, scale) = quantize(query);
         let chunk = ids.len().div_ceil(threads.max(1)).max(1);
         let mut out = vec![0f32; ids.len()];
-        std::thread::scope(|s| {
-            for (part, ids) in out.chunks_mut(chunk).zip(ids.chunks(chunk)) {
-                let query = &query;
-                s.spawn(move || dots_into(query, scale, &self.map, ids, part));
-            }
-        });
+        // On rayon's threads, as the embedder's layers are.
+        use rayon::prelude::*;
+        out.par_chunks_mut(chunk)
+            .zip(ids.par_chunks(chunk))
+            .for_each(|(part, ids)| dots_into(&query, scale, &self.map, ids, part));
         out
     }
 }

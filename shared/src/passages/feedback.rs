@@ -13,7 +13,7 @@
 //!
 //! A word's weight is `Σ tf / length × idf` over those passages: its
 //! share of each passage's words, by how rare it is among all passages
-//! ([`Words::idf`], BM25's own). A word held by one passage only, and the
+//! ([`Words::idf_of`], BM25's own). A word held by one passage only, and the
 //! query's own words, are never added.
 
 use std::collections::HashMap;
@@ -46,9 +46,9 @@ pub fn words(words: &Words, texts: &[&str], query_words: &[String]) -> Vec<Strin
         .into_iter()
         .filter(|(w, _)| !query_words.contains(w))
         .filter_map(|(w, share)| {
-            let (df, idf) = (words.df(&w)?, words.idf(&w)?);
-            let passages = words.passages();
-            (df >= 2 && df <= passages / COMMON_SHARE).then_some((w, share * idf))
+            let df = words.df(&w)?;
+            let common = df > words.passages() / COMMON_SHARE;
+            (df >= 2 && !common).then(|| (w, share * words.idf_of(df)))
         })
         .collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));

@@ -5,8 +5,9 @@
 //! vector with the query's; the words side by BM25 ([`super::words`]).
 //! Each keeps its best [`DEPTH`]; `both` first adds to the words side
 //! the words that weigh most in the best passages by meaning
-//! ([`super::feedback`]), then fuses the two by reciprocal rank fusion, `Σ 1 / (RRF_K + rank)` over the rankings a passage is in
-//! (Cormack, Clarke and Büttcher, 2009, whose constant 60 this keeps).
+//! ([`super::feedback`]), then fuses the two by reciprocal rank fusion,
+//! `Σ 1 / (RRF_K + rank)` over the rankings a passage is in (Cormack,
+//! Clarke and Büttcher, 2009, whose constant 60 this keeps).
 //!
 //! Promises: a passage's text is read from the archive and shown only
 //! when it is the text that was embedded (its fingerprint), so a stale

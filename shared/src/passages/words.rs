@@ -126,13 +126,9 @@ impl Words {
         u32::try_from(self.postings(word)?.left).ok()
     }
 
-    /// BM25's idf of `word`, `ln(1 + (N − df + 0.5) / (df + 0.5))`;
-    /// `None` when no passage holds it.
-    pub fn idf(&self, word: &str) -> Option<f32> {
-        Some(self.idf_of(self.df(word)?))
-    }
-
-    fn idf_of(&self, df: u32) -> f32 {
+    /// BM25's idf of a word `df` passages hold,
+    /// `ln(1 + (N − df + 0.5) / (df + 0.5))` (never negative).
+    pub fn idf_of(&self, df: u32) -> f32 {
         let (n, df) = (self.norms.len() as f32, df as f32);
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
