@@ -16,7 +16,10 @@
 # for those who have cargo-fuzz.)
 set -euo pipefail
 cd "$(dirname "$0")"
-all=(vtt srt whisper_tsv whisper_json json3 srv3 corpus_json index_files share_link source_handle clip_time sweep_request)
+# The targets: the [[bin]] names in Cargo.toml, which a test
+# (shared/fuzzing/tests/regressions.rs) holds equal to archilyzer_fuzzing's
+# TARGETS, where each target's body is.
+mapfile -t all < <(awk '/^\[\[bin\]\]/ { bin = 1; next } bin && /^name = / { gsub(/"/, "", $3); print $3; bin = 0 }' Cargo.toml)
 
 build() {
     local host
@@ -25,10 +28,10 @@ build() {
     RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks" \
-        cargo build --release --locked -q --target "$host" --bin vtt
+        cargo build --release --locked -q --target "$host" --bin "${all[0]}"
     mkdir -p bin
     for t in "${all[@]}"; do
-        ln -f "target/$host/release/vtt" "bin/$t"
+        ln -f "target/$host/release/${all[0]}" "bin/$t"
     done
 }
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use archilyzer_core::output::{Claim, OutputKind};
+use archilyzer_core::claim::{Claim, OutputKind};
 use archilyzer_core::passages::model_root;
 use archilyzer_core::staging::Staging;
 use archilyzer_embed::locate::{self, Record, RECORD, REQUIRED};

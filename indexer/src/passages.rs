@@ -73,7 +73,7 @@ const NOTE: &str = "Ranked by meaning and words, not counted: for every place a 
 pub fn command(args: &PassagesArgs) -> Result<ExitCode> {
     let html = crate::trend::claim(
         args.html.as_deref(),
-        archilyzer_core::output_file::FileKind::Html,
+        archilyzer_core::file_claim::FileKind::Html,
         "--html",
     )?;
     let archive = args.source.open()?;

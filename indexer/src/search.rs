@@ -58,7 +58,7 @@ pub fn command(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     args.query.validate().unwrap_or_else(|e| e.exit());
     let html = crate::trend::claim(
         args.html.as_deref(),
-        archilyzer_core::output_file::FileKind::Html,
+        archilyzer_core::file_claim::FileKind::Html,
         "--html",
     )?;
     let archive = args.read.source.open()?;
@@ -91,7 +91,7 @@ fn html_report(
     archive: &Archive,
     dir: Option<&Path>,
     request: &Request,
-    file: &archilyzer_core::output_file::FileClaim,
+    file: &archilyzer_core::file_claim::FileClaim,
 ) -> anyhow::Result<ExitCode> {
     let by = archilyzer_core::trend::By::Year;
     let counted = crate::trend::count(archive, dir, std::slice::from_ref(request), by, true, true)?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use archilyzer_core::archive::Archive;
-use archilyzer_core::output_file::{FileClaim, FileKind};
+use archilyzer_core::file_claim::{FileClaim, FileKind};
 use archilyzer_core::query::{Request, VideoResult};
 use archilyzer_core::report;
 use archilyzer_core::trend::{self, Ask, By, Row, Trend};

@@ -14,7 +14,8 @@
 //! Everything else passes untouched. [`check`] decides; the stdio
 //! ([`serve_stdio`]) and HTTP (`crate::http`) doors both call it.
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// How deep a frame's arrays and objects may nest (serde_json's own
@@ -31,46 +32,116 @@ pub mod code {
     pub const INVALID_PARAMS: i64 = -32602;
 }
 
+/// What [`check`] answers a frame that must not reach rmcp: one error
+/// answer, or a list of them for a batch.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Refusal {
+    /// The answer to one message.
+    One(ErrorAnswer),
+    /// The answers to a batch's refused messages, in order.
+    Batch(Vec<ErrorAnswer>),
+}
+
+impl Refusal {
+    /// The error code of its (first) answer.
+    pub fn code(&self) -> i64 {
+        match self {
+            Refusal::One(a) => a.error.code,
+            Refusal::Batch(list) => list.first().map_or(code::INVALID_REQUEST, |a| a.error.code),
+        }
+    }
+
+    /// As sent: one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("an error answer serialises")
+    }
+}
+
+/// A JSON-RPC error answer.
+#[derive(Debug, Serialize)]
+pub struct ErrorAnswer {
+    jsonrpc: &'static str,
+    id: Value,
+    error: ErrorBody,
+}
+
+#[derive(Debug, Serialize)]
+struct ErrorBody {
+    code: i64,
+    message: String,
+}
+
+/// The members of a JSON-RPC message the check reads, each as sent:
+/// their types are what it checks. `Some(Value::Null)` is a member sent
+/// as `null`; `None`, one not sent.
+#[derive(Deserialize)]
+struct Frame {
+    #[serde(default, deserialize_with = "sent")]
+    jsonrpc: Option<Value>,
+    #[serde(default)]
+    id: Value,
+    #[serde(default, deserialize_with = "sent")]
+    method: Option<Value>,
+    #[serde(default, deserialize_with = "sent")]
+    params: Option<Value>,
+}
+
+/// The `params` member the check reads.
+#[derive(Deserialize)]
+struct Params {
+    #[serde(default, deserialize_with = "sent")]
+    arguments: Option<Value>,
+}
+
+/// A member that was sent, `null` included.
+fn sent<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
 /// The error answer to a frame that must not reach rmcp, or `None` when
 /// it may. A batch (a JSON array) is checked item by item the same way.
-pub fn check(frame: &[u8]) -> Option<Value> {
+pub fn check(frame: &[u8]) -> Option<Refusal> {
     let value: Value = match serde_json::from_slice(frame) {
         Ok(v) => v,
         Err(e) => {
-            return Some(error(
+            return Some(Refusal::One(error(
                 Value::Null,
                 code::PARSE_ERROR,
                 &format!("the frame is not JSON ({e}); send one JSON-RPC message per line, as UTF-8 JSON nested at most {MAX_DEPTH} deep"),
-            ))
+            )))
         }
     };
     match &value {
         Value::Array(items) if !items.is_empty() => {
-            let answers: Vec<Value> = items.iter().filter_map(check_message).collect();
-            (!answers.is_empty()).then_some(Value::Array(answers))
+            let answers: Vec<ErrorAnswer> = items.iter().filter_map(check_message).collect();
+            (!answers.is_empty()).then_some(Refusal::Batch(answers))
         }
-        _ => check_message(&value),
+        _ => check_message(&value).map(Refusal::One),
     }
 }
 
 /// [`check`] for one parsed message.
-fn check_message(message: &Value) -> Option<Value> {
-    let Value::Object(m) = message else {
-        return Some(error(
-            Value::Null,
-            code::INVALID_REQUEST,
-            "a JSON-RPC message is an object with \"jsonrpc\": \"2.0\"",
-        ));
+fn check_message(message: &Value) -> Option<ErrorAnswer> {
+    let frame = match message {
+        Value::Object(_) => Frame::deserialize(message).expect("every member is any JSON value"),
+        _ => {
+            return Some(error(
+                Value::Null,
+                code::INVALID_REQUEST,
+                "a JSON-RPC message is an object with \"jsonrpc\": \"2.0\"",
+            ))
+        }
     };
-    let id = m.get("id").cloned().unwrap_or(Value::Null);
-    if m.get("jsonrpc") != Some(&json!("2.0")) {
+    let id = frame.id;
+    if frame.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
         return Some(error(
             id,
             code::INVALID_REQUEST,
             "a JSON-RPC message carries \"jsonrpc\": \"2.0\"",
         ));
     }
-    let Some(method) = m.get("method") else {
+    let Some(method) = frame.method else {
         return None; // a response to the server's own request
     };
     let Some(method) = method.as_str() else {
@@ -80,18 +151,24 @@ fn check_message(message: &Value) -> Option<Value> {
             "\"method\" must be a string",
         ));
     };
-    let params = m.get("params");
-    if params.is_some_and(|p| !p.is_object()) {
-        return Some(error(
-            id,
-            code::INVALID_PARAMS,
-            &format!(
-                "the params of {} must be an object",
-                crate::tools::bounds::quote(method)
-            ),
-        ));
-    }
-    let arguments = params.and_then(|p| p.get("arguments"));
+    let arguments = match &frame.params {
+        None => None,
+        Some(params @ Value::Object(_)) => {
+            Params::deserialize(params)
+                .expect("every member is any JSON value")
+                .arguments
+        }
+        Some(_) => {
+            return Some(error(
+                id,
+                code::INVALID_PARAMS,
+                &format!(
+                    "the params of {} must be an object",
+                    crate::tools::bounds::quote(method)
+                ),
+            ))
+        }
+    };
     if method == "tools/call" && arguments.is_some_and(|a| !a.is_object() && !a.is_null()) {
         return Some(error(
             id,
@@ -103,8 +180,15 @@ fn check_message(message: &Value) -> Option<Value> {
 }
 
 /// A JSON-RPC error answer.
-fn error(id: Value, code: i64, message: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+fn error(id: Value, code: i64, message: &str) -> ErrorAnswer {
+    ErrorAnswer {
+        jsonrpc: "2.0",
+        id,
+        error: ErrorBody {
+            code,
+            message: message.to_string(),
+        },
+    }
 }
 
 /// Serves `server` over stdin and stdout, one JSON-RPC message per line,
@@ -166,8 +250,8 @@ async fn relay_frames(
         let frame = line.trim_ascii();
         if !frame.is_empty() {
             match check(frame) {
-                Some(answer) => {
-                    let mut out = answer.to_string().into_bytes();
+                Some(refusal) => {
+                    let mut out = refusal.to_json().into_bytes();
                     out.push(b'\n');
                     let _ = lines.send(out);
                 }
@@ -191,10 +275,7 @@ mod tests {
 
     fn code_of(frame: &str) -> Option<i64> {
         // A batch's answer is a list: the first item's code.
-        check(frame.as_bytes()).map(|a| {
-            let one = if a.is_array() { &a[0] } else { &a };
-            one["error"]["code"].as_i64().unwrap()
-        })
+        check(frame.as_bytes()).map(|r| r.code())
     }
 
     #[test]
@@ -210,14 +291,30 @@ mod tests {
         assert_eq!(code_of("[1]"), Some(-32600));
         assert_eq!(code_of(r#"{"id":1,"method":"ping"}"#), Some(-32600));
         let array_args = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":[1]}}"#;
-        let answer = check(array_args.as_bytes()).unwrap();
-        assert_eq!(answer["error"]["code"], -32602);
-        assert_eq!(answer["id"], 7);
+        let answer = check(array_args.as_bytes()).unwrap().to_json();
+        assert!(
+            answer.starts_with(r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"#),
+            "{answer}"
+        );
         let string_args = r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"x","arguments":"a"}}"#;
         assert_eq!(code_of(string_args), Some(-32602));
         assert_eq!(
             code_of(r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":[]}"#),
             Some(-32602)
+        );
+        assert_eq!(
+            code_of(r#"{"jsonrpc":"2.0","id":10,"method":"tools/list","params":null}"#),
+            Some(-32602),
+            "params sent as null"
+        );
+        assert_eq!(
+            code_of(r#"{"jsonrpc":"2.0","id":11,"method":null}"#),
+            Some(-32600)
+        );
+        let batch = check(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2}]"#).unwrap();
+        assert_eq!(
+            batch.to_json(),
+            r#"[{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"a JSON-RPC message carries \"jsonrpc\": \"2.0\""}}]"#
         );
     }
 
@@ -228,7 +325,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
         ] {
-            assert_eq!(check(ok.as_bytes()), None, "{ok}");
+            assert!(check(ok.as_bytes()).is_none(), "{ok}");
         }
     }
 }

@@ -608,15 +608,12 @@ fn refusal(status: StatusCode, message: &str) -> Response<Body> {
 /// The JSON-RPC error answer to a malformed frame
 /// ([`crate::frames::check`]): 400 for one that is no request, 200 for a
 /// request with the wrong params (a JSON-RPC answer to that request).
-fn malformed(answer: serde_json::Value) -> Response<Body> {
-    let code = answer["error"]["code"]
-        .as_i64()
-        .or_else(|| answer[0]["error"]["code"].as_i64());
-    let status = match code {
-        Some(crate::frames::code::INVALID_PARAMS) => StatusCode::OK,
+fn malformed(refusal: crate::frames::Refusal) -> Response<Body> {
+    let status = match refusal.code() {
+        crate::frames::code::INVALID_PARAMS => StatusCode::OK,
         _ => StatusCode::BAD_REQUEST,
     };
-    text(status, "application/json", answer.to_string())
+    text(status, "application/json", refusal.to_json())
 }
 
 /// A 429 or 503 with `Retry-After: 1`.

@@ -24,6 +24,7 @@
 //! many there are; a URI that names nothing is an error that says what
 //! it names instead, never an empty resource.
 
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::context::Context;
@@ -411,6 +412,13 @@ fn no_channel(site: &archilyzer_core::archive::Site, channel: &str) -> String {
     )
 }
 
+/// Where the next part of a get_transcript answer starts, when there is
+/// one.
+#[derive(Deserialize)]
+struct Next {
+    next_offset: Option<u64>,
+}
+
 /// The parts of a transcript, each one get_transcript answer at the
 /// default budget (less the room [`one_part`] takes to name the others).
 fn transcript_parts(
@@ -434,7 +442,10 @@ fn transcript_parts(
             return Err(out.text);
         }
         parts.push(out.text);
-        match out.structured.get("next_offset").and_then(Value::as_u64) {
+        match Next::deserialize(&out.structured)
+            .ok()
+            .and_then(|n| n.next_offset)
+        {
             Some(next) if next > offset => offset = next,
             _ => break,
         }
@@ -568,7 +579,7 @@ pub fn complete(
         .sites()
         .iter()
         .map(|s| s.as_ref())
-        .filter(|s| known.get("site").is_none_or(|k| k == s.id()))
+        .filter(|s| known.get("site").is_none_or(|k| k == s.id())) // not JSON: the completion's map of strings
         .collect();
     let v = value.to_lowercase();
     let all: Vec<String> = match name {
@@ -605,7 +616,7 @@ pub fn complete(
             .filter(|r| r.id.to_lowercase().starts_with(&v) || r.title.to_lowercase().contains(&v))
             .map(|r| r.id)
             .collect(),
-        "video" => videos(&sites, known.get("channel"), value),
+        "video" => videos(&sites, known.get("channel"), value), // not JSON: the completion's map of strings
         _ => Vec::new(),
     };
     let total = all.len();

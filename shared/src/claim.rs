@@ -109,12 +109,25 @@ impl OutputKind {
     /// The bytes of the marker file: fixed, so generated archives stay
     /// byte-for-byte reproducible.
     pub fn marker_bytes(self) -> Vec<u8> {
-        format!(
-            "{{\"writtenBy\":\"archilyzer-index\",\"kind\":\"{}\"}}\n",
-            self.as_str()
-        )
-        .into_bytes()
+        let marker = Marker {
+            written_by: WRITER.to_string(),
+            kind: self.as_str().to_string(),
+        };
+        let mut bytes = serde_json::to_vec(&marker).expect("two strings serialise");
+        bytes.push(b'\n');
+        bytes
     }
+}
+
+/// Who writes the marker: this project.
+const WRITER: &str = "archilyzer-index";
+
+/// The marker file's content: `{"writtenBy":"archilyzer-index","kind":…}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Marker {
+    written_by: String,
+    kind: String,
 }
 
 /// Why a folder may not be written.
@@ -380,11 +393,11 @@ impl Claim {
     /// The kind the target's marker names, if it has a readable one.
     fn marker_kind(&self) -> Option<OutputKind> {
         let bytes = std::fs::read(self.resolved.join(MARKER)).ok()?;
-        let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-        if value.get("writtenBy")?.as_str()? != "archilyzer-index" {
+        let marker: Marker = serde_json::from_slice(&bytes).ok()?;
+        if marker.written_by != WRITER {
             return None;
         }
-        OutputKind::parse(value.get("kind")?.as_str()?)
+        OutputKind::parse(&marker.kind)
     }
 
     /// Writes the marker into `dir`, the staged content of this claim.

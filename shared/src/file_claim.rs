@@ -2,7 +2,7 @@
 //!
 //! The files a command writes beside its answer (`trend --svg`, `trend
 //! --html`, `search --html`, `bench --json`) are claimed before anything
-//! is read, as folders are ([`crate::output`]): a [`FileClaim`] is granted
+//! is read, as folders are ([`crate::claim`]): a [`FileClaim`] is granted
 //! when the path names no file yet, in a folder that exists, or a file
 //! that carries this project's signature ([`FileKind::signature`], in its
 //! first bytes). The signature is the only evidence: a file is never

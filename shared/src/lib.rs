@@ -16,8 +16,8 @@
 //! - [`logging`]: the stderr logger both binaries install.
 //! - [`net`]: the HTTP runtime and client both binaries share.
 //! - [`share`]: viewer share links (a whole search in one URL).
-//! - [`output`] and [`staging`]: which folders a command may replace
-//!   (only its own output) and how it replaces them (atomically).
+//! - [`claim`], [`file_claim`] and [`staging`]: which folders and files a
+//!   command may replace (only its own output) and how (atomically).
 //! - [`time`]: calendar days, date ranges and clock times, read one way
 //!   everywhere.
 //! - [`text`]: the one normaliser and tokeniser (index and query share it).
@@ -90,7 +90,7 @@
 //!    skipped for its words; only a filter can skip it, when the summaries
 //!    and its manifest's `slugToPage` show that no video on it passes (a
 //!    video the summaries do not know has its page read). Enforced by
-//!    `query::plan` and `query::filtered`. Pinned by
+//!    `query::plan` and `query::filter_first`. Pinned by
 //!    `a_page_the_index_cannot_vouch_for_is_read_when_edited_with_the_same_size`,
 //!    `a_page_added_after_the_build_is_read`, `a_channel_added_after_the_build_is_read`,
 //!    `without_an_index_a_filter_prunes_pages_from_the_summaries_and_never_loses_a_hit`.
@@ -128,7 +128,7 @@
 //! 8. **Never destroy what the project did not write.** A command replaces
 //!    a folder only when it holds this project's marker of the same kind,
 //!    and refuses anything else before writing a byte. Enforced by
-//!    [`output`]. Pinned by `indexer/tests/suite/ownership.rs`.
+//!    [`claim`]. Pinned by `indexer/tests/suite/ownership.rs`.
 //! 9. **Aliases and curated tags belong to their site.** An alias fires,
 //!    and a tag label resolves, only on the site whose `aliases.json` or
 //!    `tags.json` publishes it, so a hub answers for each member what that
@@ -148,8 +148,10 @@
 
 pub mod archive;
 pub mod captions;
+pub mod claim;
 pub mod clip;
 pub mod collapse;
+pub mod file_claim;
 pub mod format;
 pub mod in_order;
 pub mod index;
@@ -157,8 +159,6 @@ pub mod links;
 pub mod logging;
 pub mod memory;
 pub mod net;
-pub mod output;
-pub mod output_file;
 pub mod passages;
 pub mod platform;
 pub mod query;

@@ -18,7 +18,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::output::{Claim, MARKER};
+use crate::claim::{Claim, MARKER};
 
 /// The file in a staging directory naming the process writing it; removed
 /// before the directory becomes the target.

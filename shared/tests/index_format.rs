@@ -247,7 +247,7 @@ fn a_two_page_index_has_exactly_these_bytes() {
         .collect();
     written.sort();
     let mut expected: Vec<String> = files::ALL.iter().map(|f| f.to_string()).collect();
-    expected.push(archilyzer_core::output::MARKER.to_string());
+    expected.push(archilyzer_core::claim::MARKER.to_string());
     expected.sort();
     assert_eq!(written, expected, "the index's files, and nothing else");
 }

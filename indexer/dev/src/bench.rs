@@ -556,7 +556,7 @@ pub struct BenchOneArgs {
 pub fn command(args: &BenchArgs) -> Result<std::process::ExitCode> {
     let json = archilyzer_index::trend::claim(
         args.json.as_deref(),
-        archilyzer_core::output_file::FileKind::Json,
+        archilyzer_core::file_claim::FileKind::Json,
         "--json",
     )?;
     let load = load_per_core().unwrap_or(0.0);
@@ -610,7 +610,7 @@ pub struct BenchOptions {
     /// The common word (default: the one in the most pages).
     pub common: Option<String>,
     /// Also write the figures as JSON to this claimed file.
-    pub json: Option<archilyzer_core::output_file::FileClaim>,
+    pub json: Option<archilyzer_core::file_claim::FileClaim>,
     /// Also time the remote rows against the archive served this way.
     pub remote: Option<crate::serve::Pace>,
 }

@@ -7,19 +7,21 @@
 //! (`liveChatTextMessageRenderer`) or a paid one
 //! (`liveChatPaidMessageRenderer`), each with `authorName.simpleText` and
 //! `message.runs` (text runs, and emoji runs given by their shortcut).
+//! The types below are that shape, every part optional, so a line of
+//! another kind (a banner, a poll) reads as one with no message.
 //!
 //! Promises: every message with a time and some text is imported once, in
 //! time order, with its author; a message sent before the stream began
 //! (a negative offset) has no place on the video's timeline and is counted,
-//! not stamped at 0:00; a line that is not JSON is counted with its line
-//! number; anything that is not a message (membership notices, banners) is
-//! left out by design.
+//! not stamped at 0:00; a line that is not JSON, or JSON of another shape,
+//! is counted with its line number and why; anything that is not a
+//! message (membership notices, banners) is left out by design.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use archilyzer_core::format::ChatMessage;
-use serde_json::Value;
+use serde::Deserialize;
 
 /// What a live chat file gave.
 #[derive(Debug, Default)]
@@ -28,8 +30,81 @@ pub struct LiveChat {
     pub messages: Vec<ChatMessage>,
     /// Messages sent before the stream started.
     pub before_start: usize,
-    /// Lines that are not JSON, by number.
-    pub bad_lines: Vec<usize>,
+    /// Lines that could not be read, by number, each with why.
+    pub bad_lines: Vec<(usize, String)>,
+}
+
+/// One line of the file.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Line {
+    replay_chat_item_action: Option<Replay>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Replay {
+    video_offset_time_msec: Option<Offset>,
+    #[serde(default)]
+    actions: Vec<Action>,
+}
+
+/// `videoOffsetTimeMsec`, written as a string of digits (or a number).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Offset {
+    Digits(String),
+    Number(f64),
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Action {
+    add_chat_item_action: Option<AddItem>,
+}
+
+#[derive(Deserialize)]
+struct AddItem {
+    item: Option<Item>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Item {
+    live_chat_text_message_renderer: Option<Renderer>,
+    live_chat_paid_message_renderer: Option<Renderer>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Renderer {
+    message: Option<Runs>,
+    author_name: Option<SimpleText>,
+}
+
+#[derive(Deserialize)]
+struct Runs {
+    #[serde(default)]
+    runs: Vec<Run>,
+}
+
+/// A run of text, or an emoji given by its shortcuts.
+#[derive(Deserialize)]
+struct Run {
+    text: Option<String>,
+    emoji: Option<Emoji>,
+}
+
+#[derive(Deserialize)]
+struct Emoji {
+    #[serde(default)]
+    shortcuts: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SimpleText {
+    simple_text: Option<String>,
 }
 
 /// Reads a `.live_chat.json` file.
@@ -40,16 +115,21 @@ pub fn read(path: &Path) -> Result<LiveChat> {
         if line.trim().is_empty() {
             continue;
         }
-        let Ok(value) = serde_json::from_str::<Value>(line) else {
-            chat.bad_lines.push(i + 1);
+        let line: Line = match serde_json::from_str(line) {
+            Ok(line) => line,
+            Err(e) => {
+                chat.bad_lines.push((i + 1, why_unread(&e)));
+                continue;
+            }
+        };
+        let Some(replay) = line.replay_chat_item_action else {
             continue;
         };
-        let replay = &value["replayChatItemAction"];
-        let Some(offset) = offset_ms(&replay["videoOffsetTimeMsec"]) else {
+        let Some(offset) = replay.video_offset_time_msec.and_then(Offset::ms) else {
             continue;
         };
-        for action in replay["actions"].as_array().into_iter().flatten() {
-            let Some((author, text)) = message(&action["addChatItemAction"]["item"]) else {
+        for action in replay.actions {
+            let Some((author, text)) = action.message() else {
                 continue;
             };
             if offset < 0.0 {
@@ -67,41 +147,54 @@ pub fn read(path: &Path) -> Result<LiveChat> {
     Ok(chat)
 }
 
-/// `videoOffsetTimeMsec`, written as a string of digits (or a number).
-fn offset_ms(v: &Value) -> Option<f64> {
-    match v {
-        Value::String(s) => s.trim().parse().ok(),
-        Value::Number(n) => n.as_f64(),
-        _ => None,
+/// Why a line was not read, as the import report says it.
+fn why_unread(e: &serde_json::Error) -> String {
+    match e.classify() {
+        serde_json::error::Category::Data => {
+            format!("not a chat replay line as yt-dlp writes it ({e})")
+        }
+        _ => "not a JSON line".to_string(),
     }
-    .filter(|t: &f64| t.is_finite())
 }
 
-/// The author and text of a chat item that is a message.
-fn message(item: &Value) -> Option<(String, String)> {
-    let renderer = ["liveChatTextMessageRenderer", "liveChatPaidMessageRenderer"]
-        .iter()
-        .map(|k| &item[*k])
-        .find(|r| r.is_object())?;
-    let text: String = renderer["message"]["runs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|run| match run["text"].as_str() {
-            Some(t) => t.to_string(),
-            None => run["emoji"]["shortcuts"][0]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-        })
-        .collect();
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.is_empty() {
-        return None;
+impl Offset {
+    /// Milliseconds from the stream's start, when a finite number.
+    fn ms(self) -> Option<f64> {
+        match self {
+            Offset::Digits(s) => s.trim().parse().ok(),
+            Offset::Number(n) => Some(n),
+        }
+        .filter(|t: &f64| t.is_finite())
     }
-    let author = renderer["authorName"]["simpleText"]
-        .as_str()
-        .unwrap_or("unknown viewer")
-        .to_string();
-    Some((author, text))
+}
+
+impl Action {
+    /// The author and text of the chat item it adds, when that is a
+    /// message with some text.
+    fn message(self) -> Option<(String, String)> {
+        let item = self.add_chat_item_action?.item?;
+        let renderer = item
+            .live_chat_text_message_renderer
+            .or(item.live_chat_paid_message_renderer)?;
+        let text: String = renderer
+            .message
+            .map(|m| m.runs)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|run| match (run.text, run.emoji) {
+                (Some(t), _) => t,
+                (None, Some(emoji)) => emoji.shortcuts.into_iter().next().unwrap_or_default(),
+                (None, None) => String::new(),
+            })
+            .collect();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            return None;
+        }
+        let author = renderer
+            .author_name
+            .and_then(|a| a.simple_text)
+            .unwrap_or_else(|| "unknown viewer".to_string());
+        Some((author, text))
+    }
 }

@@ -45,8 +45,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use archilyzer_core::claim::{Claim, OutputKind};
 use archilyzer_core::format::*;
-use archilyzer_core::output::{Claim, OutputKind};
 
 use crate::size::parse_size;
 use archilyzer_core::captions::Skipped;
@@ -280,8 +280,10 @@ pub struct ImportReport {
     /// `path: reason` of each file left out on purpose (a duplicate, a
     /// live chat with no video).
     pub skipped_files: Vec<String>,
-    /// `path:line: reason` of each cue (or chat line) that was skipped.
+    /// `path:line: reason` of each cue that was skipped.
     pub skipped_cues: Vec<String>,
+    /// `path:line: reason` of each live-chat line that could not be read.
+    pub skipped_chat_lines: Vec<String>,
     /// Videos imported with metadata only (no caption file was readable).
     pub metadata_only: Vec<String>,
     /// Which caption file was chosen where there were several, and why.
@@ -375,6 +377,9 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
     for c in &report.skipped_cues {
         progress(&format!("skipped cue {c}"));
     }
+    for c in &report.skipped_chat_lines {
+        progress(&format!("skipped chat line {c}"));
+    }
     for f in &report.failures {
         progress(&format!("FAILED {f}"));
     }
@@ -391,7 +396,7 @@ pub fn run(args: &ImportArgs, progress: &dyn Fn(&str)) -> Result<ExitCode> {
     }
     let code = if !report.failures.is_empty() {
         EXIT_FAILED_FILES
-    } else if !report.skipped_cues.is_empty() {
+    } else if !report.skipped_cues.is_empty() || !report.skipped_chat_lines.is_empty() {
         EXIT_SKIPPED_CUES
     } else {
         EXIT_OK
@@ -467,6 +472,7 @@ fn summary(report: &ImportReport, args: &ImportArgs) -> Vec<String> {
         (report.translations_only.len(), "video", "listed without a transcript: their only captions are machine translations (named above)"),
         (report.skipped_files.len(), "file", "left out (named above, with why)"),
         (report.skipped_cues.len(), "cue", "skipped for a timing that cannot be read (named above); the rest of their files was imported"),
+        (report.skipped_chat_lines.len(), "chat line", "skipped as unreadable (named above); the rest of their files was imported"),
         (report.failures.len(), "file", "could not be imported (named above); the rest was written"),
     ];
     for (n, noun, what) in tallies.into_iter().filter(|t| t.0 > 0) {
@@ -815,7 +821,7 @@ fn site_name(args: &ImportArgs, channels: &[ChannelEntry]) -> (String, String) {
     let (id, title) = match channels {
         [only] => (only.slug.clone(), only.name.clone()),
         _ => {
-            let folder = archilyzer_core::output::resolve(&args.out)
+            let folder = archilyzer_core::claim::resolve(&args.out)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "archive".into());

@@ -3,9 +3,9 @@
 //! page and the per-video summaries, never the archive.
 
 use anyhow::{Context, Result};
+use archilyzer_core::claim::Claim;
 use archilyzer_core::format::paths::{self, Layer};
 use archilyzer_core::format::*;
-use archilyzer_core::output::Claim;
 
 use super::kept::OldChannel;
 use super::ledger::{self, Ledger};
@@ -377,11 +377,10 @@ impl<'a> Channel<'a> {
                 return Ok(());
             }
         };
-        for line in &live.bad_lines {
-            report.skipped_cues.push(format!(
-                "{}:{line}: not a JSON line; this chat line was skipped",
-                path.display()
-            ));
+        for (line, why) in &live.bad_lines {
+            report
+                .skipped_chat_lines
+                .push(format!("{}:{line}: {why}", path.display()));
         }
         if live.before_start > 0 {
             report.skipped_files.push(format!(

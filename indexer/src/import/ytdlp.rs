@@ -1,43 +1,14 @@
 //! A video from a yt-dlp `<id>.info.json` and its caption files.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use archilyzer_core::format::*;
-use serde::Deserialize;
 
 use super::files::{file_name, read_captions};
 use super::{ChannelOf, ImportArgs, ImportReport, Imported};
 use archilyzer_core::captions::choose::{self, Choice, Rule, Track};
-
-/// The fields of yt-dlp's info JSON the archive uses; the rest is ignored.
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-struct Info {
-    id: String,
-    title: Option<String>,
-    upload_date: Option<String>,
-    duration: Option<f64>,
-    description: Option<String>,
-    tags: Option<Vec<String>>,
-    webpage_url: Option<String>,
-    live_status: Option<String>,
-    was_live: Option<bool>,
-    age_limit: Option<u32>,
-    channel: Option<String>,
-    channel_id: Option<String>,
-    uploader: Option<String>,
-    uploader_id: Option<String>,
-    extractor_key: Option<String>,
-    /// Older yt-dlp and youtube-dl write this (`youtube`, `rumble`…)
-    /// where newer ones add `extractor_key`.
-    extractor: Option<String>,
-    /// The spoken language, as yt-dlp detected it.
-    language: Option<String>,
-    availability: Option<String>,
-    subtitles: Option<BTreeMap<String, serde_json::Value>>,
-}
+use archilyzer_core::captions::info::YtDlpInfo;
 
 /// Reads the info JSON and ranks its caption files, without reading them
 /// yet (see [`load_cues`]): the video's record, with no cues.
@@ -48,13 +19,12 @@ pub(super) fn video(
     args: &ImportArgs,
 ) -> Result<(Imported, Choice)> {
     let bytes = std::fs::read(info_path).context("cannot read")?;
-    let info: Info = serde_json::from_slice(&bytes).context("not a yt-dlp info JSON")?;
-    let manual: Vec<String> = info
-        .subtitles
-        .as_ref()
-        .map(|s| s.keys().cloned().collect())
-        .unwrap_or_default();
-    let tracks = choose::tracks(captions.iter().map(PathBuf::as_path), id, &manual);
+    let info: YtDlpInfo = serde_json::from_slice(&bytes).context("not a yt-dlp info JSON")?;
+    let tracks = choose::tracks(
+        captions.iter().map(PathBuf::as_path),
+        id,
+        &info.manual_codes(),
+    );
     let original = choose::original_language(info.language.as_deref(), &tracks);
     let choice = choose::rank(tracks, &args.lang, original.as_deref());
     let imported = record(id, &info);
@@ -169,7 +139,7 @@ fn names(tracks: &[Track]) -> String {
 }
 
 /// The record (without cues) and channel an info JSON describes.
-fn record(id: &str, info: &Info) -> Imported {
+fn record(id: &str, info: &YtDlpInfo) -> Imported {
     let slug = if info.id.is_empty() {
         id.to_string()
     } else {
@@ -238,7 +208,7 @@ fn record(id: &str, info: &Info) -> Imported {
 /// The platform an info JSON names: its `extractor_key`, else its
 /// `extractor`, else the host of its `webpage_url`, so a video of a known
 /// platform always gets moment links.
-fn platform_of(info: &Info) -> Platform {
+fn platform_of(info: &YtDlpInfo) -> Platform {
     let named = [info.extractor_key.as_deref(), info.extractor.as_deref()]
         .into_iter()
         .flatten()
@@ -266,7 +236,7 @@ fn state_of(availability: Option<&str>) -> State {
 mod tests {
     use super::*;
 
-    fn info(json: &str) -> Info {
+    fn info(json: &str) -> YtDlpInfo {
         serde_json::from_str(json).unwrap()
     }
 

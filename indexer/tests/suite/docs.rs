@@ -97,3 +97,34 @@ fn every_workspace_dependency_is_in_the_dependencies_doc() {
         "not in docs/dependencies.md: {missing:?}"
     );
 }
+
+#[test]
+fn internals_doc_names_every_module_of_the_index_the_engine_and_passages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let doc = std::fs::read_to_string(root.join("docs/internals.md")).unwrap();
+    let words: std::collections::HashSet<&str> = doc
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .collect();
+    let mut missing = Vec::new();
+    for dir in [
+        "shared/src/index",
+        "shared/src/query",
+        "shared/src/passages",
+    ] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            let path = entry.path();
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if path.extension().is_some_and(|e| e == "rs")
+                && stem != "mod"
+                && !words.contains(stem.as_str())
+            {
+                missing.push(format!("{dir}/{stem}.rs"));
+            }
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "docs/internals.md does not name {missing:?}"
+    );
+}

@@ -737,6 +737,7 @@ fn a_channel_download_imports_every_layout_with_its_chat_and_loses_only_bad_cues
         ),
         "not json at all".to_string(),
         chat_line(3_000, "Viewer Two", r#"[{"text": "torlyan question"}]"#),
+        r#"{"replayChatItemAction": {"actions": 5, "videoOffsetTimeMsec": "100"}}"#.to_string(),
     ];
     write(&alpha, "live1.live_chat.json", &chat.join("\n"));
     write(
@@ -775,12 +776,15 @@ fn a_channel_download_imports_every_layout_with_its_chat_and_loses_only_bad_cues
     for expected in [
         "imported 6 videos, 6 cues, 2 chat messages, 2 channels",
         "-dash.en.vtt:6: unreadable end time in timing line \"00:40:56.546 --> 00:40:60.000\"; this cue was skipped",
-        "live1.live_chat.json:3: not a JSON line; this chat line was skipped",
+        "skipped chat line ",
+        "live1.live_chat.json:3: not a JSON line\n",
+        "live1.live_chat.json:5: not a chat replay line as yt-dlp writes it (invalid type: integer `5`, expected a sequence",
         "live1.live_chat.json: 1 message(s) sent before the stream started",
         "ghost.live_chat.json: a live chat with no info JSON beside it",
         "Playlists/Best of/abc.info.json: the same video (abc) as",
         "1 video listed with metadata only",
-        "2 cues skipped for a timing that cannot be read",
+        "1 cue skipped for a timing that cannot be read",
+        "2 chat lines skipped as unreadable (named above)",
     ] {
         assert!(stderr.contains(expected), "missing {expected:?} in\n{stderr}");
     }
@@ -1173,11 +1177,11 @@ fn ctrl_c_during_a_fresh_build_says_nothing_was_written_yet() {
 fn a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_one() {
     let (tmp, from) = download("1_Hello.srt", HELLO_SRT);
     let out = tmp.path().join("out");
-    let marker = archilyzer_core::output::OutputKind::Archive.marker_bytes();
+    let marker = archilyzer_core::claim::OutputKind::Archive.marker_bytes();
     let left = |name: &str, pid: u32| {
         let dir = tmp.path().join(name);
         std::fs::create_dir(&dir).unwrap();
-        std::fs::write(dir.join(archilyzer_core::output::MARKER), &marker).unwrap();
+        std::fs::write(dir.join(archilyzer_core::claim::MARKER), &marker).unwrap();
         std::fs::write(
             dir.join(archilyzer_core::staging::PID_FILE),
             pid.to_string(),

@@ -24,5 +24,6 @@ mod related;
 mod remote;
 mod share;
 mod site_owned;
+mod source;
 mod spans;
 mod trend;

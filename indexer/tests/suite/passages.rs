@@ -386,7 +386,7 @@ fn passages_html_page_shows_each_passage_found_with_its_heading_text_and_ranks()
     says(&o, &format!("wrote {}", page.display()));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
-        html.contains(archilyzer_core::output_file::FileKind::Html.signature()),
+        html.contains(archilyzer_core::file_claim::FileKind::Html.signature()),
         "the page is signed as this tool's output"
     );
     assert!(

@@ -90,7 +90,7 @@ fn trend_draws_bars_and_writes_the_chart() {
     );
     assert!(text.contains("(no speech in scope)"), "{text}");
     let chart = std::fs::read_to_string(svg).unwrap();
-    let signature = archilyzer_core::output_file::FileKind::Svg.signature();
+    let signature = archilyzer_core::file_claim::FileKind::Svg.signature();
     assert!(
         chart.starts_with(&format!("{signature}\n<svg")) && chart.contains("<polyline"),
         "signed, so a later run may replace it: {chart}"

@@ -21,6 +21,7 @@ pub mod validate;
 pub mod vocabulary;
 pub mod worklist;
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 pub use crate::context::Context;
@@ -34,9 +35,17 @@ pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Prog
     let started = std::time::Instant::now();
     let out = dispatch(ctx, name, args, progress);
     let tool = registry::find(name).map_or("unknown", |_| name);
-    let pages = out.structured.get("pages_read").and_then(Value::as_u64);
-    crate::metrics::record_call(tool, !out.is_error, started.elapsed(), pages.unwrap_or(0));
+    let pages = PagesRead::deserialize(&out.structured).map_or(0, |p| p.pages_read);
+    crate::metrics::record_call(tool, !out.is_error, started.elapsed(), pages);
     out
+}
+
+/// The pages an answer says it read (`pages_read`, in the answers of the
+/// tools that scan), for the metrics; 0 in any other answer.
+#[derive(Deserialize)]
+struct PagesRead {
+    #[serde(default)]
+    pages_read: u64,
 }
 
 fn dispatch(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Progress) -> Output {
@@ -73,7 +82,10 @@ fn answer(
         Runs::OwnCorpus(run) => return run(ctx, &args, budget, progress),
         Runs::OnSource(run) => run,
     };
-    let source_text = args.get("source").and_then(Value::as_str);
+    let source = args::parse::<args::Source>(name, &args)
+        .unwrap_or_default()
+        .source;
+    let source_text = source.as_deref();
     let handle = match sources.resolve(source_text) {
         Ok(h) => h,
         Err(e) => {

@@ -325,9 +325,9 @@ fn table() -> Vec<Tool> {
             "List every match",
             Effect::Reads,
             "A query's complete match set as a worklist (id, title, channel, date, matches) in archive order, with complete totals and the batch count. A long one comes in pages: call again with the same arguments and next_cursor until none is given. Query and filters as search_transcripts.",
-            |c, a: worklist::EnumerateArgs| search::enumerate_matches(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
+            |c, a: worklist::EnumerateArgs| worklist::enumerate_matches(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
         )
-        .returns(crate::output::of::<search::WorklistPage>()),
+        .returns(crate::output::of::<worklist::WorklistPage>()),
         tool(
             "mention_trend",
             "Mentions over time",

@@ -245,8 +245,14 @@ fn fit_related(found: &Related, shape: Shape, budget: usize) -> Fitted {
         (text, crate::output::content(&answer))
     });
     let fits = crate::budget::size(&answer.0, &answer.1) <= budget;
-    let shown = fits.then(|| answer.1["videos"].as_array().map_or(0, Vec::len));
+    let shown = fits.then(|| Shown::deserialize(&answer.1).map_or(0, |s| s.videos.len()));
     Fitted { answer, shown }
+}
+
+/// The videos a fitted answer's structured content holds.
+#[derive(serde::Deserialize)]
+struct Shown {
+    videos: Vec<serde::de::IgnoredAny>,
 }
 
 /// How much of a related-videos answer is shown besides its videos: the

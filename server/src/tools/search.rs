@@ -1,12 +1,12 @@
-//! `search_transcripts` and `enumerate_matches`: one request builder from
-//! the shared filter arguments, one engine call, two renderings.
+//! `search_transcripts`: the request every search tool builds from the
+//! shared filter arguments, one engine call, and its rendering
+//! (`enumerate_matches`, which pages a complete list, is in
+//! [`super::worklist`]).
 //!
 //! Paging materialises the whole match set and then slices it, so a page
 //! that is not the whole set is headed by an INCOMPLETE PAGE warning; the
 //! footer says what was searched, what the index did, what was not
 //! recognised, and whether coverage is PARTIAL.
-
-use std::collections::HashMap;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use super::args::FindOptions;
 use super::kept::Store;
-use super::worklist::{self, EnumerateArgs};
 
 use crate::budget;
 use crate::sources::Sources;
@@ -164,7 +163,7 @@ impl Found {
 }
 
 /// Footer lines every search result carries.
-fn footer(r: &Response) -> Vec<String> {
+pub(super) fn footer(r: &Response) -> Vec<String> {
     report::footer(r)
 }
 
@@ -263,7 +262,7 @@ fn more_hits(v: &VideoResult, shown: usize, label: &str) -> String {
 
 /// The result rows: recordings (mirrors folded) unless `fold` is false
 /// (`collapse_duplicates:false`), and the line that says what was folded.
-fn rows(archive: &Archive, r: &mut Response, fold: bool) -> (Vec<Row>, Option<String>) {
+pub(super) fn rows(archive: &Archive, r: &mut Response, fold: bool) -> (Vec<Row>, Option<String>) {
     let videos = std::mem::take(&mut r.videos);
     if !fold {
         return (
@@ -291,7 +290,11 @@ fn rows(archive: &Archive, r: &mut Response, fold: bool) -> (Vec<Row>, Option<St
 /// them: a recording's mirrors fold into one row, so its speech counts
 /// once (the hits of the upload kept), and the rows' hits add up to the
 /// headline (what `mention_trend` counts).
-fn recount(r: &mut Response, rows: &[Row], hits: impl Fn(&VideoResult) -> usize) -> Counts {
+pub(super) fn recount(
+    r: &mut Response,
+    rows: &[Row],
+    hits: impl Fn(&VideoResult) -> usize,
+) -> Counts {
     let counts = Counts::of(rows, hits);
     r.total_hits = counts.total_hits;
     r.exact.hits = counts.exact.hits;
@@ -346,7 +349,7 @@ pub struct ScanNotes {
 }
 
 impl ScanNotes {
-    fn of(r: &Response, collapsed: &Option<String>) -> ScanNotes {
+    pub(super) fn of(r: &Response, collapsed: &Option<String>) -> ScanNotes {
         ScanNotes {
             undated_left_out: r.undated_left_out,
             also_heard: r.also_heard.clone(),
@@ -385,44 +388,6 @@ pub struct SearchPage {
     pub pages_total: usize,
     /// What the index did.
     pub index: String,
-    /// What the scan said.
-    #[serde(flatten)]
-    pub scan: ScanNotes,
-}
-
-/// A page of `enumerate_matches`' worklist.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct WorklistPage {
-    /// The complete counts.
-    #[serde(flatten)]
-    pub counts: Counts,
-    /// The number of this page's first row (1 for the first).
-    pub first_row: usize,
-    /// The rows of this page.
-    pub videos: Vec<worklist::RowEntry>,
-    /// Pass it back as `cursor` for the next page; null on the last.
-    pub next_cursor: Option<String>,
-    /// Pages read for this page (0 when the list was kept).
-    pub pages_read: usize,
-    /// What the index did.
-    pub index: String,
-    /// The channel of every row, when they share one (the rows then
-    /// leave it out).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
-    /// On the first page only (the call without cursor): the batches and
-    /// what the scan said.
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub first: Option<FirstPage>,
-}
-
-/// What a worklist's first page says once.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct FirstPage {
-    /// Rows per batch of a sweep.
-    pub batch_size: usize,
-    /// Batches in the whole list.
-    pub batches: usize,
     /// What the scan said.
     #[serde(flatten)]
     pub scan: ScanNotes,
@@ -667,144 +632,9 @@ fn fit_blocks(blocks: &[Block], budget: usize, fixed: usize) -> Fit {
     }
 }
 
-/// The `enumerate_matches` tool.
-pub fn enumerate_matches(
-    sources: &Sources,
-    handle: &SourceHandle,
-    args: &EnumerateArgs,
-    budget: usize,
-    progress: Progress,
-) -> ToolResult {
-    let archive = sources.archive(handle)?;
-    let (made, kept) = worklist::kept_or_made(&archive, args, |table| {
-        make_worklist(
-            &archive,
-            table,
-            sources.index_dir(handle).as_deref(),
-            args,
-            progress,
-        )
-    })?;
-    let (r, rows) = (&made.response, &made.rows);
-    let list = worklist::List::new(rows, &made.hits, args, budget, archive.sites().len());
-    let start = worklist::start(args.cursor.as_deref(), &list)?;
-    let batch = args.batch_size.max(1);
-    let batches = rows.len().div_ceil(batch);
-    // The notes are the list's, not the page's: said on the first page
-    // only, so the pages that follow fill their budget with rows.
-    let first = start == 0;
-    let tail = if first {
-        let mut tail = String::from("\n---\n");
-        tail.extend(made.collapsed.iter().map(|c| format!("{c}\n")));
-        tail.push_str(&footer(r).join("\n"));
-        tail
-    } else {
-        let read = if kept {
-            "no page read (list kept"
-        } else {
-            "scanned again (list not kept: the archive changed or was re-read"
-        };
-        format!("\n---\n{read}); notes on page 1")
-    };
-    let counts = Counts::of(rows, |v| made.hits[&v.key()]);
-    let label = format!("{:?}", args.query);
-    let channel = list
-        .channel_note()
-        .map_or(String::new(), |c| format!("; {c}"));
-    let batches_note = if first {
-        format!("; {batches} batch(es) of {batch}")
-    } else {
-        String::new()
-    };
-    let head = format!("{}{batches_note}{channel}\n", counts.headline(&label));
-    let opening = if first {
-        first_lines(&archive, r)
-    } else {
-        String::new()
-    };
-    let render = |page: &worklist::Page| {
-        let mut out = opening.clone();
-        out.push_str(&head);
-        if let Some(warning) = page.warning(&list) {
-            out.push_str(&warning);
-        }
-        out.push_str(&page.range_line(&list));
-        out.push_str(&page.lines.concat());
-        out.push_str(&tail);
-        out.push_str(&format!("\n{}", page.next_line(&list)));
-        let structured = WorklistPage {
-            counts: counts.clone(),
-            first_row: start + 1,
-            videos: page.json(),
-            next_cursor: page.next_cursor(&list),
-            pages_read: if kept { 0 } else { r.pages_read },
-            // Why the index was not used is said once, on page 1.
-            index: if first {
-                r.index.describe()
-            } else {
-                r.index.brief()
-            },
-            channel: list.one_channel().map(str::to_string),
-            first: first.then(|| FirstPage {
-                batch_size: batch,
-                batches,
-                scan: ScanNotes::of(r, &made.collapsed),
-            }),
-        };
-        let structured = crate::output::content(&structured);
-        (out, structured)
-    };
-    // What a page holds besides its rows, measured on a page of none
-    // (plus room for the digits of the row numbers its ranges and cursor
-    // name, one more in each of five places at most).
-    let budget = budget::of_answer(budget, archive.handle());
-    let (text, structured) = render(&worklist::Page::none(start));
-    let fixed = budget::size(&text, &structured) + 5;
-    Ok(budget::fit_whole(budget, |room| {
-        let rows_room = room.saturating_sub(fixed);
-        render(&list.page(start, rows_room))
-    }))
-}
-
-/// The worklist of `args`: one scan of the whole scope, no cap on
-/// matching videos, and only each video's hit count kept, so memory stays
-/// small however many match.
-fn make_worklist(
-    archive: &Archive,
-    table: &PageTable,
-    index: Option<&std::path::Path>,
-    args: &EnumerateArgs,
-    progress: Progress,
-) -> Result<worklist::Made, String> {
-    let mut request = request(&args.query, &args.find);
-    request.max_videos = None;
-    let mut videos = Vec::new();
-    let mut hits = HashMap::new();
-    let mut r = search_each_over(
-        archive,
-        table,
-        index,
-        &request,
-        &mut |v| {
-            hits.insert(v.key(), v.hits.len());
-            videos.push(v.without_hits());
-        },
-        &mut |done, total| progress(Tick::pages(done, total)),
-    )
-    .map_err(|e| e.to_string())?;
-    r.videos = videos;
-    let (rows, collapsed) = rows(archive, &mut r, args.find.collapse_duplicates);
-    recount(&mut r, &rows, |v| hits[&v.key()]);
-    Ok(worklist::Made {
-        response: r,
-        rows,
-        collapsed,
-        hits,
-    })
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::worklist::EnumerateArgs;
     use super::*;
     use archilyzer_core::index::IndexStatus;
     use archilyzer_core::query::Coverage;

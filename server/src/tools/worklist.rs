@@ -1,4 +1,5 @@
-//! `enumerate_matches`'s worklist, paged to its end.
+//! `enumerate_matches`: its arguments, the tool, and its worklist, paged
+//! to its end.
 //!
 //! A worklist is made by one scan of the whole scope (keeping only each
 //! match's identity and hit count), so its totals are complete. A page
@@ -19,13 +20,19 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use archilyzer_core::archive::{Archive, PageTable};
-use archilyzer_core::query::Response;
+use archilyzer_core::collapse::Counts;
+use archilyzer_core::query::{search_each_over, Response};
+use archilyzer_core::source::SourceHandle;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::args::FindOptions;
 use super::kept::Store;
+use super::search::{self, ScanNotes};
+use crate::budget;
+use crate::sources::Sources;
+use crate::tool::{Progress, Tick, ToolResult};
 use archilyzer_core::collapse::Row;
 
 /// `enumerate_matches`' arguments.
@@ -49,6 +56,180 @@ pub struct EnumerateArgs {
 
 fn twelve() -> usize {
     12
+}
+
+/// A page of `enumerate_matches`' worklist.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct WorklistPage {
+    /// The complete counts.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// The number of this page's first row (1 for the first).
+    pub first_row: usize,
+    /// The rows of this page.
+    pub videos: Vec<RowEntry>,
+    /// Pass it back as `cursor` for the next page; null on the last.
+    pub next_cursor: Option<String>,
+    /// Pages read for this page (0 when the list was kept).
+    pub pages_read: usize,
+    /// What the index did.
+    pub index: String,
+    /// The channel of every row, when they share one (the rows then
+    /// leave it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    /// On the first page only (the call without cursor): the batches and
+    /// what the scan said.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub first: Option<FirstPage>,
+}
+
+/// What a worklist's first page says once.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct FirstPage {
+    /// Rows per batch of a sweep.
+    pub batch_size: usize,
+    /// Batches in the whole list.
+    pub batches: usize,
+    /// What the scan said.
+    #[serde(flatten)]
+    pub scan: ScanNotes,
+}
+
+/// The `enumerate_matches` tool.
+pub fn enumerate_matches(
+    sources: &Sources,
+    handle: &SourceHandle,
+    args: &EnumerateArgs,
+    budget: usize,
+    progress: Progress,
+) -> ToolResult {
+    let archive = sources.archive(handle)?;
+    let (made, kept) = kept_or_made(&archive, args, |table| {
+        make_worklist(
+            &archive,
+            table,
+            sources.index_dir(handle).as_deref(),
+            args,
+            progress,
+        )
+    })?;
+    let (r, rows) = (&made.response, &made.rows);
+    let list = List::new(rows, &made.hits, args, budget, archive.sites().len());
+    let start = start(args.cursor.as_deref(), &list)?;
+    let batch = args.batch_size.max(1);
+    let batches = rows.len().div_ceil(batch);
+    // The notes are the list's, not the page's: said on the first page
+    // only, so the pages that follow fill their budget with rows.
+    let first = start == 0;
+    let tail = if first {
+        let mut tail = String::from("\n---\n");
+        tail.extend(made.collapsed.iter().map(|c| format!("{c}\n")));
+        tail.push_str(&search::footer(r).join("\n"));
+        tail
+    } else {
+        let read = if kept {
+            "no page read (list kept"
+        } else {
+            "scanned again (list not kept: the archive changed or was re-read"
+        };
+        format!("\n---\n{read}); notes on page 1")
+    };
+    let counts = Counts::of(rows, |v| made.hits[&v.key()]);
+    let label = format!("{:?}", args.query);
+    let channel = list
+        .channel_note()
+        .map_or(String::new(), |c| format!("; {c}"));
+    let batches_note = if first {
+        format!("; {batches} batch(es) of {batch}")
+    } else {
+        String::new()
+    };
+    let head = format!("{}{batches_note}{channel}\n", counts.headline(&label));
+    let opening = if first {
+        search::first_lines(&archive, r)
+    } else {
+        String::new()
+    };
+    let render = |page: &Page| {
+        let mut out = opening.clone();
+        out.push_str(&head);
+        if let Some(warning) = page.warning(&list) {
+            out.push_str(&warning);
+        }
+        out.push_str(&page.range_line(&list));
+        out.push_str(&page.lines.concat());
+        out.push_str(&tail);
+        out.push_str(&format!("\n{}", page.next_line(&list)));
+        let structured = WorklistPage {
+            counts: counts.clone(),
+            first_row: start + 1,
+            videos: page.json(),
+            next_cursor: page.next_cursor(&list),
+            pages_read: if kept { 0 } else { r.pages_read },
+            // Why the index was not used is said once, on page 1.
+            index: if first {
+                r.index.describe()
+            } else {
+                r.index.brief()
+            },
+            channel: list.one_channel().map(str::to_string),
+            first: first.then(|| FirstPage {
+                batch_size: batch,
+                batches,
+                scan: ScanNotes::of(r, &made.collapsed),
+            }),
+        };
+        let structured = crate::output::content(&structured);
+        (out, structured)
+    };
+    // What a page holds besides its rows, measured on a page of none
+    // (plus room for the digits of the row numbers its ranges and cursor
+    // name, one more in each of five places at most).
+    let budget = budget::of_answer(budget, archive.handle());
+    let (text, structured) = render(&Page::none(start));
+    let fixed = budget::size(&text, &structured) + 5;
+    Ok(budget::fit_whole(budget, |room| {
+        let rows_room = room.saturating_sub(fixed);
+        render(&list.page(start, rows_room))
+    }))
+}
+
+/// The worklist of `args`: one scan of the whole scope, no cap on
+/// matching videos, and only each video's hit count kept, so memory stays
+/// small however many match.
+fn make_worklist(
+    archive: &Archive,
+    table: &PageTable,
+    index: Option<&std::path::Path>,
+    args: &EnumerateArgs,
+    progress: Progress,
+) -> Result<Made, String> {
+    let mut request = search::request(&args.query, &args.find);
+    request.max_videos = None;
+    let mut videos = Vec::new();
+    let mut hits = HashMap::new();
+    let mut r = search_each_over(
+        archive,
+        table,
+        index,
+        &request,
+        &mut |v| {
+            hits.insert(v.key(), v.hits.len());
+            videos.push(v.without_hits());
+        },
+        &mut |done, total| progress(Tick::pages(done, total)),
+    )
+    .map_err(|e| e.to_string())?;
+    r.videos = videos;
+    let (rows, collapsed) = search::rows(archive, &mut r, args.find.collapse_duplicates);
+    search::recount(&mut r, &rows, |v| hits[&v.key()]);
+    Ok(Made {
+        response: r,
+        rows,
+        collapsed,
+        hits,
+    })
 }
 
 pub use archilyzer_core::query::VideoKey as Key;

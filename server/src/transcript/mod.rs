@@ -32,11 +32,10 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::Value;
-
 use crate::tool::ToolResult;
 use archilyzer_core::captions;
 use archilyzer_core::captions::choose::{self, Track};
+use archilyzer_core::captions::info::YtDlpInfo;
 pub use archilyzer_core::format::url_transcript::{Asr, Segment, UrlTranscript};
 use discover::{Locator, WHISPER, YT_DLP};
 
@@ -301,14 +300,14 @@ pub fn transcript(loc: &Locator, args: &UrlArgs) -> ToolResult {
     if !ran.success {
         return Err(format!("transcript: {}", failed("yt-dlp", &ran)).into());
     }
-    let info: Value = std::fs::read(dir.join("t.info.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .ok_or_else(|| {
-            "transcript: yt-dlp finished but wrote no metadata (t.info.json); is it up to date? pipx upgrade yt-dlp".to_string()
-        })?;
-    let tracks = choose::tracks_in(dir, "t", &choose::manual_codes(&info));
-    let original = choose::original_language(info["language"].as_str(), &tracks);
+    let bytes = std::fs::read(dir.join("t.info.json")).map_err(|_| {
+        "transcript: yt-dlp finished but wrote no metadata (t.info.json); is it up to date? pipx upgrade yt-dlp".to_string()
+    })?;
+    let info: YtDlpInfo = serde_json::from_slice(&bytes).map_err(|e| {
+        format!("transcript: yt-dlp's metadata (t.info.json) is not the info JSON it writes ({e}); is it up to date? pipx upgrade yt-dlp")
+    })?;
+    let tracks = choose::tracks_in(dir, "t", &info.manual_codes());
+    let original = choose::original_language(info.language.as_deref(), &tracks);
     let choice = choose::rank(tracks, &a.lang, original.as_deref());
     let (lines, source, lang, asr_block) = match choice.best() {
         Some(track) => {
@@ -333,7 +332,7 @@ pub fn transcript(loc: &Locator, args: &UrlArgs) -> ToolResult {
 
 fn assemble(
     a: &Ask,
-    info: &Value,
+    info: &YtDlpInfo,
     lines: &[Line],
     source: &str,
     lang: &str,
@@ -350,14 +349,13 @@ fn assemble(
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let text_of = |k: &str| info[k].as_str().map(str::to_string);
     UrlTranscript {
         url: a.url.url.clone(),
         platform: a.url.platform.to_string(),
-        title: text_of("title"),
-        channel: text_of("channel").or_else(|| text_of("uploader")),
-        duration_s: info["duration"].as_f64(),
-        upload_date: text_of("upload_date"),
+        title: info.title.clone(),
+        channel: info.channel.clone().or_else(|| info.uploader.clone()),
+        duration_s: info.duration,
+        upload_date: info.upload_date.clone(),
         caption_source: source.to_string(),
         lang: lang.to_string(),
         n_segments: lines.len(),

@@ -20,6 +20,24 @@ fn every_input_a_fuzzer_failed_on_now_passes() {
     assert!(count > 0, "fuzz/regressions holds the inputs fixed so far");
 }
 
+#[test]
+fn the_fuzzers_binaries_are_the_targets() {
+    // fuzz/Cargo.toml must name a binary per target for `cargo fuzz run`,
+    // and fuzz/run.sh reads the list from there.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/Cargo.toml");
+    let text = std::fs::read_to_string(manifest).unwrap();
+    let bins: Vec<&str> = text
+        .split("[[bin]]")
+        .skip(1)
+        .filter_map(|b| b.lines().find_map(|l| l.strip_prefix("name = ")))
+        .map(|n| n.trim_matches('"'))
+        .collect();
+    assert_eq!(
+        bins, TARGETS,
+        "fuzz/Cargo.toml's [[bin]] names against TARGETS"
+    );
+}
+
 /// xorshift64*: a few hundred reproducible inputs per target.
 fn bytes(seed: &mut u64, len: usize) -> Vec<u8> {
     (0..len)

@@ -112,15 +112,6 @@ pub fn tracks_in(dir: &Path, stem: &str, manual: &[String]) -> Vec<Track> {
     tracks(paths.iter().map(PathBuf::as_path), stem, manual)
 }
 
-/// The codes of the uploader's own tracks: the keys of an info JSON's
-/// `subtitles`.
-pub fn manual_codes(info: &serde_json::Value) -> Vec<String> {
-    info["subtitles"]
-        .as_object()
-        .map(|m| m.keys().cloned().collect())
-        .unwrap_or_default()
-}
-
 /// The video's original language: `declared` (yt-dlp's `language`), else
 /// the language of an `-orig` track, else the one language every
 /// automatic track shares.

@@ -8,6 +8,7 @@
 //! VTT gives each spoken line once, at the time it first appears.
 
 pub mod choose;
+pub mod info;
 mod srt;
 mod vtt;
 mod whisper;

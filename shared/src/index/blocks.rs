@@ -74,14 +74,16 @@ pub struct Blocks {
     open: Mutex<HashMap<usize, Option<Arc<Vec<u8>>>>>,
 }
 
-/// Where the compressed frames are: in memory, or in the index's file,
-/// read frame by frame when a block is first opened (so opening an index
+/// Where the compressed frames are: in the index's file, read frame by
+/// frame when a block is first opened (so opening an index
 /// does not read the postings of words no query asks for). The file is
 /// read through the handle opened with the rest of the index: a rebuild
 /// renames a new folder in and leaves this file's bytes as they were, so
 /// the frames always belong to the `meta.json` and `terms.fst` loaded
 /// with them.
 enum Frames {
+    /// In memory: the tests' way.
+    #[cfg(test)]
     Memory(Vec<u8>),
     File(std::fs::File),
 }
@@ -89,6 +91,7 @@ enum Frames {
 impl Frames {
     fn get(&self, range: std::ops::Range<u64>) -> Option<Vec<u8>> {
         match self {
+            #[cfg(test)]
             Frames::Memory(bytes) => bytes
                 .get(range.start as usize..range.end as usize)
                 .map(<[u8]>::to_vec),
@@ -122,14 +125,17 @@ pub enum BlocksError {
 impl Blocks {
     /// The blocks of `file`, as `table` describes them; refused when the
     /// table's offsets are out of order or do not end at the file's end
-    /// (a truncated or foreign file).
+    /// (a truncated or foreign file). For the tests: the index reads its
+    /// file with [`Blocks::open`].
+    #[cfg(test)]
     pub fn new(file: Vec<u8>, table: BlockTable) -> Result<Blocks, BlocksError> {
         check(file.len() as u64, &table)?;
         Ok(Blocks::of(Frames::Memory(file), table))
     }
 
     /// The blocks of the file at `path`, read a frame at a time as blocks
-    /// are opened; refused as [`Blocks::new`] refuses.
+    /// are opened; refused when the table's offsets are out of order or do
+    /// not end at the file's end (a truncated or foreign file).
     pub fn open(path: &std::path::Path, table: BlockTable) -> Result<Blocks, BlocksError> {
         let file = std::fs::File::open(path)?;
         let len = file.metadata()?.len();

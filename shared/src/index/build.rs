@@ -25,9 +25,9 @@ use super::{
 };
 use super::{held, word_lists};
 use crate::archive::{Archive, PageRef};
+use crate::claim::{Claim, OutputKind, Refusal};
 use crate::format::paths::Layer;
 use crate::format::{self, ChatPage, FormatError, PostPage, VideoView};
-use crate::output::{Claim, OutputKind, Refusal};
 use crate::source::ReadError;
 use crate::staging::Staging;
 use crate::text::{for_each_token, NORMALIZER_VERSION};
@@ -260,7 +260,7 @@ struct Entry {
 
 /// Claims `dir` for the index of `archive`: refused when it holds
 /// anything but an index this project built, or when it is, is inside, or
-/// contains a local folder of the archive (see [`crate::output`]).
+/// contains a local folder of the archive (see [`crate::claim`]).
 pub fn claim(archive: &Archive, dir: &Path) -> Result<Claim, Refusal> {
     let dirs = archive.local_dirs();
     let reads: Vec<(&Path, &str)> = dirs.iter().map(|d| (d.as_path(), "the archive")).collect();

@@ -3,7 +3,7 @@
 //! these reach a user from `build` and from the tools that read an index
 //! directly (`check`, `bench`).
 
-use crate::output::Refusal;
+use crate::claim::Refusal;
 
 /// An index that could not be built or loaded.
 #[derive(Debug, thiserror::Error)]

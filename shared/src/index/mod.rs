@@ -64,7 +64,7 @@
 //!               xxh3 (`heldDigest`)
 //! .archilyzer-output.json
 //!               the marker that says this folder is an index written by
-//!               this project (see [`crate::output`])
+//!               this project (see [`crate::claim`])
 //! passages/     the passages embedded by `build --embed`, with the model's
 //!               identity ([`crate::passages::store`]); a build carries it
 //!               into the folder it writes unread: each passage says
@@ -176,13 +176,13 @@
 //! So a fresh, stale, foreign or corrupt index changes only how many bytes
 //! are read (invariant 1).
 
-pub mod blocks;
+pub(crate) mod blocks;
 mod build;
 mod cache;
 mod checked_fst;
 mod error;
 pub mod fields;
-pub mod held;
+pub(crate) mod held;
 mod holders;
 mod memo;
 mod open;
@@ -190,11 +190,11 @@ pub mod places;
 pub(crate) mod postings;
 mod read;
 mod reuse;
-pub mod rows;
-pub mod select;
+pub(crate) mod rows;
+pub(crate) mod select;
 pub mod similar;
-pub mod span_table;
-pub mod word_lists;
+pub(crate) mod span_table;
+pub(crate) mod word_lists;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
 pub use cache::{keep_warm, load as load_kept, lookups as kept_index_lookups};
@@ -276,26 +276,26 @@ pub struct Meta {
     pub built_at: u64,
     /// Every page of the archive at build time; a page id is a position here.
     pub pages: Vec<PageMeta>,
-    /// Where each block of `postings.zst` starts (see [`blocks`]).
+    /// Where each block of `postings.zst` starts (its layout: the module `index::blocks`).
     #[serde(default)]
     pub postings_blocks: blocks::BlockTable,
-    /// The xxh3 of `videos.json.zst` as written (see [`rows`]).
+    /// The xxh3 of `videos.json.zst` as written (its layout: the module `index::rows`).
     #[serde(default)]
     pub videos_digest: String,
-    /// The xxh3 of `spans.bin` as written (see [`span_table`]).
+    /// The xxh3 of `spans.bin` as written (its layout: the module `index::span_table`).
     #[serde(default)]
     pub spans_digest: String,
     /// The xxh3 of `places.bin` as written (see [`places`]).
     #[serde(default)]
     pub places_digest: String,
-    /// The xxh3 of `words.bin` as written (see [`word_lists`]).
+    /// The xxh3 of `words.bin` as written (its layout: the module `index::word_lists`).
     #[serde(default)]
     pub words_digest: String,
     /// The xxh3 of `terms.txt` as written: the numbers `words.bin` and
     /// `held.bin` give words are its lines.
     #[serde(default)]
     pub vocabulary_digest: String,
-    /// The xxh3 of `held.bin` as written (see [`held`]).
+    /// The xxh3 of `held.bin` as written (its layout: the module `index::held`).
     #[serde(default)]
     pub held_digest: String,
 }

@@ -215,7 +215,7 @@ impl RawIndex {
     }
 
     /// Word number `n` of the vocabulary (its line in `terms.txt`, from
-    /// 0), as [`WordLists`] numbers words.
+    /// 0), as `words.bin` numbers words.
     pub fn word(&self, n: u32) -> Option<&str> {
         let starts = self.numbered()?;
         let (start, next) = (*starts.get(n as usize)?, *starts.get(n as usize + 1)?);

@@ -194,7 +194,7 @@ pub fn find(
             let at = std::time::Instant::now();
             let ranked = by_meaning(store, embedder, q.text, &in_scope);
             tracing::debug!(
-                "find_passages: meaning in {:.1} ms",
+                "passages: meaning ranked in {:.1} ms",
                 at.elapsed().as_secs_f64() * 1e3
             );
             ranked
@@ -253,7 +253,7 @@ pub fn find(
         }
     }
     tracing::debug!(
-        "find_passages: ranked in {:.1} ms, texts read in {:.1} ms",
+        "passages: ranked in {:.1} ms, texts read in {:.1} ms",
         ranked_at.as_secs_f64() * 1e3,
         (started.elapsed() - ranked_at).as_secs_f64() * 1e3
     );
@@ -325,7 +325,7 @@ fn by_meaning(store: &Store, embedder: &Embedder, text: &str, ids: &[u32]) -> Ve
     let at = std::time::Instant::now();
     let query = embedder.embed_one(text);
     tracing::debug!(
-        "find_passages: query embedded in {:.1} ms",
+        "passages: query embedded in {:.1} ms",
         at.elapsed().as_secs_f64() * 1e3
     );
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -5,13 +5,13 @@
 //! Promise: a video, chat or post is returned only when a query matcher
 //! hits it and no exclude matcher does (the one decision,
 //! [`super::terms::Terms::judge`], made for every layer); a chat that cannot be checked
-//! (its video has no record) is named in [`Confirmed::notes`].
+//! (its video has no record) is named in [`PageResult::notes`].
 
 use std::sync::Arc;
 
-use super::confirmed::{Confirmed, Item, MERGE_GAP};
 use super::filters::{Verdict, VideoFacts};
 use super::matcher::TokenStream;
+use super::page_result::{Item, PageResult, MERGE_GAP};
 use super::plan::{Compiled, Target};
 use super::prefilter::{Found, PageHint, Shared};
 use super::terms::{Field, Times};
@@ -30,7 +30,7 @@ pub(super) fn confirm_page(
     c: &Compiled,
     read: &Reading,
     scratch: &mut TokenStream,
-) -> Result<Confirmed, String> {
+) -> Result<PageResult, String> {
     let targets = read.targets;
     let site = &archive.sites()[p.site];
     let err = |e: crate::source::ReadError| e.to_string();
@@ -79,9 +79,9 @@ pub(super) fn confirm_page(
                 .filter(|post| c.filters.passes_post(p.site, &p.channel, &post.date))
                 .filter_map(|post| post_result(site, p, post, c, scratch))
                 .collect();
-            Ok(Confirmed {
+            Ok(PageResult {
                 bytes: p.bytes,
-                ..Confirmed::videos(posts)
+                ..PageResult::videos(posts)
             })
         }
     }
@@ -108,7 +108,7 @@ fn confirm_candidates(
     c: &Compiled,
     layout: &[std::ops::Range<u64>],
     scratch: &mut TokenStream,
-) -> Option<Result<Confirmed, String>> {
+) -> Option<Result<PageResult, String>> {
     let words = c.terms.required_words(p.site)?;
     if c.scopes.contains(&Scope::Metadata) {
         let name = site.channel(&p.channel).map_or("", |ch| ch.name.as_str());
@@ -144,8 +144,8 @@ fn hinted(
     scratch: &mut TokenStream,
     page: &Shared,
     found: Option<Found>,
-    confirm: impl FnOnce(&mut TokenStream) -> Confirmed,
-) -> Confirmed {
+    confirm: impl FnOnce(&mut TokenStream) -> PageResult,
+) -> PageResult {
     if c.terms.uses_page_hint() {
         PageHint::within(scratch, page, found, confirm)
     } else {
@@ -211,7 +211,7 @@ fn confirm_runs(
     targets: &[Target],
     runs: &[Run],
     scratch: &mut TokenStream,
-) -> Option<Confirmed> {
+) -> Option<PageResult> {
     let views = runs
         .iter()
         .map(|run| {
@@ -225,9 +225,9 @@ fn confirm_runs(
         })
         .collect::<Option<Vec<_>>>()?;
     let read = targets.iter().map(|t| t.span.len()).sum();
-    let mut out = Confirmed {
+    let mut out = PageResult {
         bytes: read,
-        ..Confirmed::default()
+        ..PageResult::default()
     };
     for (run, views) in runs.iter().zip(&views) {
         let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, views, 0, scratch);
@@ -248,10 +248,10 @@ fn confirm_videos(
     videos: &[VideoView],
     bytes: u64,
     scratch: &mut TokenStream,
-) -> Confirmed {
-    let mut out = Confirmed {
+) -> PageResult {
+    let mut out = PageResult {
         bytes,
-        ..Confirmed::default()
+        ..PageResult::default()
     };
     for v in videos {
         let verdict = c
@@ -280,11 +280,11 @@ fn chat_results(
     p: &PageRef,
     c: &Compiled,
     scratch: &mut TokenStream,
-) -> Result<Confirmed, crate::source::ReadError> {
+) -> Result<PageResult, crate::source::ReadError> {
     let page = site.chat_page(&p.channel, p.page)?;
-    let mut out = Confirmed {
+    let mut out = PageResult {
         bytes: p.bytes,
-        ..Confirmed::default()
+        ..PageResult::default()
     };
     for chat in &page.videos {
         let record = match site.find_video_in_cached_page(&p.channel, &chat.slug) {

@@ -23,16 +23,15 @@
 
 mod candidates;
 mod confirm;
-mod confirmed;
 pub mod count;
 mod error;
 pub mod filter_args;
-pub(crate) mod filtered;
+pub(crate) mod filter_first;
 pub mod filters;
 pub(crate) mod matcher;
 pub mod order;
+mod page_result;
 pub(crate) mod placed;
-pub(crate) mod placing;
 pub(crate) mod plan;
 pub(crate) mod prefilter;
 pub(crate) mod prune;

@@ -10,7 +10,7 @@ use crate::format::CaptionSource;
 /// What one page gave: its matching videos (or posts), and what could
 /// not be checked.
 #[derive(Debug, Default)]
-pub(super) struct Confirmed {
+pub(super) struct PageResult {
     pub videos: Vec<VideoResult>,
     pub notes: Vec<String>,
     /// Matching videos left out only for having no upload date.
@@ -19,11 +19,11 @@ pub(super) struct Confirmed {
     pub bytes: u64,
 }
 
-impl Confirmed {
+impl PageResult {
     pub fn videos(videos: Vec<VideoResult>) -> Self {
-        Confirmed {
+        PageResult {
             videos,
-            ..Confirmed::default()
+            ..PageResult::default()
         }
     }
 }

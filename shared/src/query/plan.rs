@@ -111,7 +111,7 @@ pub struct Target {
     pub span: VideoSpan,
     /// Where the query's one word is said in it, when the index placed
     /// it ([`super::placed`]): then only those cues are read.
-    pub placed: Option<std::sync::Arc<super::placing::PlacedTarget>>,
+    pub placed: Option<std::sync::Arc<super::placed::PlacedTarget>>,
 }
 
 /// Chooses the pages to read: scope ∩ filters ∩ query where the index vouches for a page, every other page in scope.
@@ -137,7 +137,7 @@ pub fn plan(
     let rows_damaged = index.is_some_and(|ix| ix.raw.rows_unusable());
     let unvouched = index.is_none_or(|ix| in_scope.iter().any(|&i| ix.vouched.ids[i].is_none()));
     let by_filter = if unvouched || rows_damaged {
-        super::filtered::pages(archive, pages, &c.filters)
+        super::filter_first::pages(archive, pages, &c.filters)
     } else {
         None
     };
@@ -154,7 +154,7 @@ pub fn plan(
                 }
                 None => filter_allows(i),
             });
-            let placing = super::placing::Placing::of(index, &c.terms);
+            let placing = super::placed::Placing::of(index, &c.terms);
             for &i in &planned {
                 let Some(id) = index.vouched.ids[i] else {
                     continue;
@@ -298,7 +298,7 @@ fn targets(
     index: &Index,
     allowed: Option<&Selection>,
     id: u32,
-    placing: Option<&super::placing::Placing>,
+    placing: Option<&super::placed::Placing>,
 ) -> Option<Vec<Target>> {
     let Holders::Only(holders) = allowed?.get(id)? else {
         return None;

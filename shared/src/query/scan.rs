@@ -11,15 +11,15 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use super::confirm::{confirm_page, Reading};
-use super::confirmed::Confirmed;
 use super::matcher::TokenStream;
+use super::page_result::PageResult;
 use super::plan::{Compiled, Plan};
 use super::{Coverage, VideoResult};
 use crate::archive::{Archive, PageRef};
 use crate::in_order::in_order;
 use crate::source::SourceHandle;
 
-type PageOutcome = Result<Confirmed, String>;
+type PageOutcome = Result<PageResult, String>;
 
 /// What a scan did, beside the videos it handed on.
 #[derive(Debug, Default)]
@@ -132,7 +132,7 @@ fn fold(
     on_failure: impl FnOnce(),
 ) {
     match outcome {
-        Ok(Confirmed {
+        Ok(PageResult {
             videos,
             notes,
             undated,

@@ -238,46 +238,45 @@ fn join(c: &[Node], sep: &str) -> String {
         .join(sep)
 }
 
+/// A term as a link's tree writes it: `{"q": …, "s": [scopes], "re",
+/// "cs", "na"}` (regex, case-sensitive, no aliases), each flag false
+/// when absent.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TermJson {
+    q: String,
+    #[serde(default)]
+    s: Vec<String>,
+    #[serde(default)]
+    re: bool,
+    #[serde(default)]
+    cs: bool,
+    #[serde(default)]
+    na: bool,
+}
+
 fn term_from_json(obj: &Map<String, Value>, path: &str) -> Result<Term, String> {
-    const KEYS: &[&str] = &["q", "s", "re", "cs", "na"];
-    if let Some(k) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
-        return Err(format!(
-            "qt: term {path} has unknown key `{k}` (a term takes q, s, re, cs, na)"
-        ));
-    }
-    let query = obj["q"]
-        .as_str()
-        .ok_or_else(|| format!("qt: term {path}: q must be a string"))?;
-    if query.trim().is_empty() || query.chars().count() > MAX_QUERY_CHARS {
+    let t: TermJson = serde_json::from_value(Value::Object(obj.clone()))
+        .map_err(|e| format!("qt: term {path}: {e} (a term takes q, s, re, cs, na)"))?;
+    if t.q.trim().is_empty() || t.q.chars().count() > MAX_QUERY_CHARS {
         return Err(format!(
             "qt: term {path}: q must be 1 to {MAX_QUERY_CHARS} characters"
         ));
     }
-    let flag = |k: &str| match obj.get(k) {
-        None => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(v) => Err(format!(
-            "qt: term {path}: {k} must be true or false, got {v}"
-        )),
-    };
-    let scopes = match obj.get("s") {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|s| {
-                let name = s.as_str().unwrap_or("");
-                crate::query::Scope::parse(name).map(|sc| sc.as_str().to_string()).ok_or_else(|| {
-                    format!("qt: term {path}: scope {s} is not one of transcripts, chat, metadata, description, tags, posts")
-                })
+    let scopes = t
+        .s
+        .iter()
+        .map(|name| {
+            crate::query::Scope::parse(name).map(|sc| sc.as_str().to_string()).ok_or_else(|| {
+                format!("qt: term {path}: scope {name:?} is not one of transcripts, chat, metadata, description, tags, posts")
             })
-            .collect::<Result<_, _>>()?,
-        Some(v) => return Err(format!("qt: term {path}: s must be a list of scopes, got {v}")),
-    };
+        })
+        .collect::<Result<_, _>>()?;
     Ok(Term {
-        query: query.to_string(),
-        regex: flag("re")?,
-        case_sensitive: flag("cs")?,
-        aliases: !flag("na")?,
+        query: t.q,
+        regex: t.re,
+        case_sensitive: t.cs,
+        aliases: !t.na,
         scopes,
     })
 }
@@ -568,6 +567,14 @@ mod tests {
             tree(json!({"xor": [{"q": "a"}]}))
         ))
         .contains("qt: qt has unknown operator `xor`"));
+        let term = |t: Value| err(format!("https://a.example/?qt={}", tree(t)));
+        assert!(term(json!({"q": "a", "zz": 1})).contains(
+            "qt: term qt: unknown field `zz`, expected one of `q`, `s`, `re`, `cs`, `na`"
+        ));
+        assert!(term(json!({"q": "a", "re": "yes"}))
+            .contains("qt: term qt: invalid type: string \"yes\", expected a boolean"));
+        assert!(term(json!({"q": "a", "s": ["lyrics"]}))
+            .contains("qt: term qt: scope \"lyrics\" is not one of transcripts"));
         let mut deep = json!({"q": "a"});
         for _ in 0..20 {
             deep = json!({"not": deep});

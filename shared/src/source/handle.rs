@@ -209,12 +209,18 @@ impl fmt::Display for SourceHandle {
     }
 }
 
-/// Whether `dir/corpus.json` declares a hub.
+/// Whether `dir/corpus.json` declares a hub (its `kind` alone is read:
+/// a damaged hub is still opened as one, and its reader says what is
+/// wrong).
 fn is_hub_dir(dir: &Path) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Kind {
+        kind: Option<String>,
+    }
     std::fs::read(dir.join("corpus.json"))
         .ok()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .is_some_and(|v| v["kind"] == "hub")
+        .and_then(|b| serde_json::from_slice::<Kind>(&b).ok())
+        .is_some_and(|v| v.kind.as_deref() == Some("hub"))
 }
 
 /// The `file://` URL of folder `dir`, made absolute, without a trailing

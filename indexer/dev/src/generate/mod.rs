@@ -28,7 +28,7 @@ use archilyzer_core::format::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use archilyzer_core::output::{self, OutputKind};
+use archilyzer_core::claim::{self, OutputKind};
 use archilyzer_index::compose::{self, Pager, Staging};
 pub use video::Videos;
 pub use vocab::{Vocabulary, TRAP_PHRASES};
@@ -165,7 +165,7 @@ pub fn generate(options: &GenOptions, progress: &dyn Fn(&str)) -> Result<GenRepo
         "--channels must be at least 3 (the archive needs a mirror channel)"
     );
     let started = Instant::now();
-    let claim = output::Claim::new(&options.out, OutputKind::GeneratedArchives, "--out", &[])?;
+    let claim = claim::Claim::new(&options.out, OutputKind::GeneratedArchives, "--out", &[])?;
     let staging = Staging::beside(claim)?;
     for line in staging.removed_stale() {
         progress(&line);
@@ -196,10 +196,10 @@ pub fn generate(options: &GenOptions, progress: &dyn Fn(&str)) -> Result<GenRepo
     write_cited_site(&root.join("cited"), &alpha.citations)?;
     write_hub(&root.join("hub"))?;
     // Each archive of videos is marked as one, so `import` may replace it
-    // (the output rule, `archilyzer_core::output`); the hub is not one.
+    // (the output rule, `archilyzer_core::claim`); the hub is not one.
     for site in ["alpha", "beta", "cited"] {
         std::fs::write(
-            root.join(site).join(output::MARKER),
+            root.join(site).join(claim::MARKER),
             OutputKind::Archive.marker_bytes(),
         )?;
     }
