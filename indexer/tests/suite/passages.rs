@@ -1,7 +1,7 @@
 //! Passages by meaning, through the real binary and a tiny model the tests
 //! make (random weights in the real layout): `build --embed` embeds each
 //! video once, a re-import embeds only what changed, an interrupted run
-//! resumes from its finished chunks, and every way a query can meet the
+//! (Ctrl-C, SIGKILL, a panic) resumes from its finished chunks, and every way a query can meet the
 //! wrong vectors is refused with the command that fixes it.
 
 use std::path::{Path, PathBuf};
@@ -265,6 +265,108 @@ fn an_interrupted_embedding_keeps_its_finished_chunks_and_the_next_run_resumes_f
     assert_eq!(
         resumed, clean,
         "a resumed store is the store a clean run writes"
+    );
+}
+
+/// The finished chunk files of an interrupted embedding in `index`.
+fn finished_chunks(index: &Path) -> usize {
+    let names = std::fs::read_dir(index.join(passages::store::PENDING))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned());
+    names
+        .filter(|n| n.ends_with(".json") && !n.starts_with('.'))
+        .count()
+}
+
+#[test]
+fn ctrl_c_and_sigkill_mid_embedding_lose_no_finished_chunk_and_leave_no_half_written_file() {
+    let f = Fixture::new(1500);
+    f.import(false);
+    let embed = [
+        "build",
+        "--local",
+        s(&f.archive),
+        "--index",
+        s(&f.index),
+        "--embed",
+        "--model",
+        s(&f.model),
+    ];
+    // Ctrl-C once the first chunk is written; then SIGKILL once the run
+    // that resumes from it has written one more.
+    let mut written = 0;
+    for signal in ["INT", "KILL"] {
+        let mut child = bin()
+            .args(embed)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while finished_chunks(&f.index) <= written {
+            let ended = child.try_wait().unwrap();
+            assert!(
+                ended.is_none(),
+                "the run ended before SIG{signal}: make the fixture larger"
+            );
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no chunk written in 2 minutes"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let pid = child.id().to_string();
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status();
+        assert!(sent.unwrap().success());
+        assert!(
+            !child.wait().unwrap().success(),
+            "SIG{signal} stopped the run"
+        );
+        assert!(
+            !f.index.join("passages").exists(),
+            "no store before the run ends"
+        );
+        written = finished_chunks(&f.index);
+    }
+    let o = run(&embed);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stderr(&o);
+    let count = |what: &str| -> usize {
+        let at = said
+            .find(what)
+            .unwrap_or_else(|| panic!("no {what:?} in\n{said}"));
+        let digits = said[..at].trim_end().rsplit(' ').next().unwrap();
+        digits.parse().unwrap()
+    };
+    let (resumed, embedded) = (
+        count("resumed from an interrupted run"),
+        count("embedded ("),
+    );
+    assert!(
+        resumed >= written,
+        "{written} chunks kept, {resumed} passages resumed:\n{said}"
+    );
+    let total = count("passages in");
+    assert_eq!(resumed + embedded, total, "{said}");
+    assert!(!f.index.join(passages::store::PENDING).exists());
+    let leftovers: Vec<String> = std::fs::read_dir(&f.index)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".passages."))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let resumed_store = std::fs::read(f.index.join("passages/vectors.i8")).unwrap();
+    std::fs::remove_dir_all(f.index.join("passages")).unwrap();
+    run(&embed);
+    let clean = std::fs::read(f.index.join("passages/vectors.i8")).unwrap();
+    assert!(
+        resumed_store == clean,
+        "a store resumed after two signals is the one a clean run writes"
     );
 }
 
