@@ -48,12 +48,12 @@ pub fn plan_window(start: f64, end: f64, pad: f64) -> Result<Window, String> {
     let usable = |t: f64| t.is_finite() && t >= 0.0;
     if !(usable(start) && usable(end) && usable(pad)) {
         return Err(format!(
-            "fetch_clip: start ({start}), end ({end}) and pad ({pad}) must be seconds, 0 or more"
+            "start ({start}), end ({end}) and pad ({pad}) must be seconds, 0 or more"
         ));
     }
     if start >= end {
         return Err(format!(
-            "fetch_clip: start ({}) must be before end ({})",
+            "start ({}) must be before end ({})",
             secs(start),
             secs(end)
         ));
@@ -66,14 +66,14 @@ pub fn plan_window(start: f64, end: f64, pad: f64) -> Result<Window, String> {
     let length = round2(w.to - w.from);
     if length <= 0.0 {
         return Err(format!(
-            "fetch_clip: the window {}–{} is empty once rounded to hundredths of a second: cite a longer span",
+            "the window {}–{} is empty once rounded to hundredths of a second: cite a longer span",
             secs(w.from),
             secs(w.to)
         ));
     }
     if length > MAX_WINDOW {
         return Err(format!(
-            "fetch_clip: the window {}–{} (padding included) is {}s long, and the editor fetches at most {}s per window: cite a narrower span",
+            "the window {}–{} (padding included) is {}s long, and the editor fetches at most {}s per window: cite a narrower span",
             secs(w.from),
             secs(w.to),
             secs(length),
@@ -127,11 +127,11 @@ mod tests {
         assert_eq!((w.from, w.to), (7.0, 907.0));
         assert_eq!(
             plan_window(10.0, 905.0, 3.0).unwrap_err(),
-            "fetch_clip: the window 7–908 (padding included) is 901s long, and the editor fetches at most 900s per window: cite a narrower span"
+            "the window 7–908 (padding included) is 901s long, and the editor fetches at most 900s per window: cite a narrower span"
         );
         assert_eq!(
             plan_window(20.0, 20.0, 3.0).unwrap_err(),
-            "fetch_clip: start (20) must be before end (20)"
+            "start (20) must be before end (20)"
         );
         assert!(plan_window(1e-300, 2e-300, 0.0)
             .unwrap_err()

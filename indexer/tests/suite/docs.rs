@@ -24,7 +24,7 @@ fn every_option_of_every_command_is_in_its_section_of_the_commands_doc() {
         (index, &["stats"], "stats"),
         (index, &["import"], "import"),
     ];
-    // archilyzer-dev's commands: indexer/dev/tests/docs.rs.
+    // archilyzer-dev's commands: indexer/dev/tests/cli.rs.
     let mut missing = Vec::new();
     for (bin, args, name) in commands {
         // `trend` and `passages` take search's filters, described there.

@@ -14,6 +14,7 @@ use archilyzer_core::archive::{Archive, Found, Site};
 use archilyzer_core::format::{HasFacts, VideoRecord};
 use archilyzer_core::links::{clock, LinkTarget};
 use archilyzer_core::query::count::{Asked, Queries, VideoCount};
+use archilyzer_core::query::QueryError;
 use archilyzer_core::source::SourceHandle;
 
 /// Most ids one `get_transcripts` call reads.
@@ -343,7 +344,10 @@ fn asked(
         fuzzy: args.fuzzy.min(2),
         scopes: args.scopes.clone(),
     };
-    Queries::compile(archive, index_dir, &asked).map_err(|e| e.to_string())
+    Queries::compile(archive, index_dir, &asked).map_err(|e| match e {
+        QueryError::NotCounted { .. } => format!("{e} (search_transcripts)"),
+        e => e.to_string(),
+    })
 }
 
 /// The `get_transcripts` tool.

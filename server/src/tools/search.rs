@@ -164,7 +164,19 @@ impl Found {
 
 /// Footer lines every search result carries.
 pub(super) fn footer(r: &Response) -> Vec<String> {
-    report::footer(r)
+    let mut lines = report::footer(r);
+    if let Some(remedy) = cap_remedy(r) {
+        // After the notes, which say the cap was reached.
+        lines.insert(1 + r.notes.len(), remedy.to_string());
+    }
+    lines
+}
+
+/// What to do when the result cap stopped the scan (the engine's note
+/// says that it did; the tool to call instead is this front end's word).
+fn cap_remedy(r: &Response) -> Option<&'static str> {
+    r.stopped_at_cap
+        .then_some("enumerate_matches lists every match without the result cap")
 }
 
 /// The first line of any search of a corpus whose every site publishes
@@ -358,6 +370,7 @@ impl ScanNotes {
             notes: r
                 .notes_besides_fields()
                 .into_iter()
+                .chain(cap_remedy(r))
                 .map(str::to_string)
                 .collect(),
             coverage: r.coverage.clone(),
@@ -650,6 +663,7 @@ mod tests {
             also_heard: vec![],
             fuzzy: vec![],
             pages_read: 3,
+            stopped_at_cap: false,
             pages_planned: 9,
             pages_total: 10,
             bytes_read: 2_500_000,
@@ -681,6 +695,22 @@ mod tests {
             lines[3],
             "UNREADABLE (not searched): x/page-0002.json: not valid archive JSON: EOF"
         );
+    }
+
+    #[test]
+    fn a_scan_stopped_at_the_cap_says_which_tool_lists_every_match_after_its_notes() {
+        let mut r = response();
+        assert!(!footer(&r).iter().any(|l| l.contains("enumerate_matches")));
+        r.stopped_at_cap = true;
+        let lines = footer(&r);
+        assert_eq!(lines[1], "unrecognised state \"delted\" (valid: available)");
+        assert_eq!(
+            lines[2],
+            "enumerate_matches lists every match without the result cap"
+        );
+        assert!(ScanNotes::of(&r, &None)
+            .notes
+            .contains(&"enumerate_matches lists every match without the result cap".to_string()));
     }
 
     #[test]

@@ -143,7 +143,7 @@ fn a_batch_read_refuses_no_ids_an_id_twice_and_an_unknown_kind_or_scope() {
         ),
         (
             json!({"video_ids": [id], "query": "really", "scopes": ["chat"]}),
-            "scopes \"chat\" is not a scope; a transcript read counts captions".into(),
+            "scopes \"chat\" cannot be counted in a transcript: a transcript read counts captions (transcripts) and titles (metadata) only; a search reaches the other fields (search_transcripts)".into(),
         ),
         (
             json!({"video_ids": [id], "channel": "late-night-lve"}),

@@ -92,9 +92,8 @@ impl Queries {
             .iter()
             .find(|s| !matches!(s, Scope::Transcripts | Scope::Title | Scope::Metadata))
         {
-            return Err(QueryError::Scope {
+            return Err(QueryError::NotCounted {
                 name: other.as_str().to_string(),
-                hint: "a transcript read counts captions (transcripts) and titles (metadata) only; search_transcripts searches the other fields".into(),
             });
         }
         let index = match (asked.fuzzy, index_dir) {

@@ -44,6 +44,12 @@ pub enum QueryError {
         /// The nearest scope, or the scopes there are.
         hint: String,
     },
+    /// A scope that is not read when counting in one transcript.
+    #[error("scopes {name:?} cannot be counted in a transcript: a transcript read counts captions (transcripts) and titles (metadata) only; a search reaches the other fields")]
+    NotCounted {
+        /// The scope as given.
+        name: String,
+    },
     /// A filter value that cannot be right.
     #[error(transparent)]
     Filter(#[from] super::filters::FilterError),

@@ -457,6 +457,11 @@ pub struct Response {
     pub also_heard: Vec<suggest::AlsoHeard>,
     /// With `fuzzy`: each expansion searched, with its own counts.
     pub fuzzy: Vec<Expansion>,
+    /// Whether the result cap (`Request::max_videos`) stopped the scan
+    /// before its last page (the notes say so; a front end says how to
+    /// list every match without the cap).
+    #[serde(skip)]
+    pub stopped_at_cap: bool,
 }
 
 impl Response {
@@ -562,6 +567,7 @@ pub fn search_each_over(
         exact: scanned.exact,
         undated_left_out: scanned.undated,
         pages_read: scanned.pages_read,
+        stopped_at_cap: scanned.stopped_at_cap,
         pages_planned: planned.planned,
         pages_total: planned.in_scope,
         bytes_read: scanned.bytes_read,

@@ -41,6 +41,8 @@ pub struct Scanned {
     pub bytes_read: u64,
     /// What the pages could not check, and the result cap if reached.
     pub notes: Vec<String>,
+    /// Whether the result cap stopped the scan before its last page.
+    pub stopped_at_cap: bool,
     /// Pages that could not be read or parsed, with why.
     pub unreadable: Vec<String>,
     /// Which channels were read, partly read, never reached.
@@ -91,8 +93,9 @@ pub fn scan(
     );
     let stopped: Vec<usize> = plan.pages[emitted..].to_vec();
     if !stopped.is_empty() {
+        response.stopped_at_cap = true;
         response.notes.push(format!(
-            "result cap of {} videos reached: stopped after {emitted} of {} planned page(s), so the totals above count only what was read; enumerate_matches lists every match without this cap",
+            "result cap of {} videos reached: stopped after {emitted} of {} planned page(s), so the totals above count only what was read",
             c.max_videos.unwrap_or(0),
             plan.pages.len()
         ));

@@ -175,5 +175,5 @@ pub(super) fn window_args(args: &ClipArgs) -> Result<Window, String> {
             ))
         }
     };
-    plan_window(start, end, pad)
+    plan_window(start, end, pad).map_err(|e| format!("fetch_clip: {e}"))
 }
