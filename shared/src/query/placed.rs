@@ -1,9 +1,7 @@
-//! A one-word search answered from where its word is said: which videos
-//! the plan can place ([`Placing`]: the word's placed videos, and the
-//! videos its excludes may hold, which the postings select), and those
-//! videos confirmed from the cues the index placed
-//! ([`crate::index::places`]), read and matched, with the video's title
-//! and facts from its row ([`confirm`]).
+//! A one-word search answered from where its word is said: the videos
+//! the plan placed ([`super::plan::Placing`]) confirmed from the cues the
+//! index placed ([`crate::index::places`]), read and matched, with the
+//! video's title and facts from its row.
 //!
 //! Promise: a placed video's result is the one its span would give. Its
 //! captions' hits can only be in the placed cues (the build placed every
@@ -16,74 +14,15 @@
 //! and each parses as a cue; otherwise the page's targets are read by
 //! their spans (`confirm::read_targets`).
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use super::filters::{Verdict, VideoFacts};
 use super::matcher::TokenStream;
 use super::page_result::{Item, PageResult, MERGE_GAP};
-use super::plan::{Compiled, Target};
-use super::prune::Cond;
-use super::terms::{Field, Terms, Times};
+use super::plan::{Compiled, PlacedTarget, Target};
+use super::terms::{Field, Times};
 use super::Scope;
 use crate::archive::{PageRef, Site};
 use crate::format::paths::Layer;
 use crate::format::{CueView, HasFacts};
-use crate::index::places::PlacedVideo;
-use crate::index::select::Selection;
-use crate::index::{Index, VideoRow};
-
-/// A video a search answers from its places: where its cues are, and
-/// its row.
-#[derive(Debug)]
-pub struct PlacedTarget {
-    pub(super) places: PlacedVideo,
-    pub(super) row: VideoRow,
-}
-
-/// The placed videos of a one-word query, and the videos its excludes
-/// may hold.
-pub(super) struct Placing {
-    by_video: HashMap<(u32, u32), PlacedVideo>,
-    excludes: Vec<Selection>,
-}
-
-impl Placing {
-    /// The places of the query's word, when it is one word, the
-    /// postings can select what every exclude may hit (the planner's own
-    /// [`Cond`]), and the index has
-    /// its rows and places in memory (a warm server; a one-shot search
-    /// reads spans rather than load them).
-    pub fn of(index: &Index, terms: &Terms) -> Option<Placing> {
-        if !index.raw.warmed() {
-            return None;
-        }
-        let word = terms.single_word()?;
-        let placed = index.raw.places()?.of(word)?;
-        let excludes = terms
-            .excludes
-            .iter()
-            .map(|m| Cond::of(m).select(&index.raw))
-            .collect::<Option<Vec<_>>>()?;
-        let by_video = placed.into_iter().map(|v| ((v.page, v.video), v)).collect();
-        Some(Placing { by_video, excludes })
-    }
-
-    /// The video at `position` on page `id`, when it is placed, no
-    /// exclude may hold it, and its row has what a result needs.
-    pub fn target(&self, index: &Index, id: u32, position: u32) -> Option<Arc<PlacedTarget>> {
-        let places = self.by_video.get(&(id, position))?;
-        if self.excludes.iter().any(|s| s.may_hold(id, position)) {
-            return None;
-        }
-        let row = index.raw.page_rows(id)?.get(position as usize)?;
-        row.caption_bytes?;
-        Some(Arc::new(PlacedTarget {
-            places: places.clone(),
-            row: row.clone(),
-        }))
-    }
-}
 
 /// Confirms page `p`'s `targets` from their places, when every one is
 /// placed and every place's bytes are the ones indexed; `None` sends the

@@ -5,12 +5,17 @@
 //! both a video passing the filters and the query's words, or the index
 //! cannot vouch for it (invariant 2: new, changed, failed at build, or no
 //! index at all) and the summaries do not show that none of its videos
-//! passes the filters ([`super::filtered`]). The plan's note says which
+//! passes the filters ([`super::filter_first`]). The plan's note says which
 //! path ran: `index-pruned`, `filter-pruned` or `full scan`.
 //! `max_pages` then cuts the plan in archive order, never at random, and
 //! the coverage names what was and was not reached.
+//!
+//! On each page it also chooses how its videos are read: whole, by their
+//! spans, or, for a one-word search, from the cues the index placed
+//! ([`Placing`]; [`super::placed`] confirms them).
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use super::filters::{Filters, Verdict, VideoFacts};
 use super::prune::Cond;
@@ -20,8 +25,9 @@ use super::{Request, Scope};
 use crate::archive::{Archive, PageRef};
 use crate::format::paths::Layer;
 use crate::format::spans::VideoSpan;
+use crate::index::places::PlacedVideo;
 use crate::index::select::{Holders, Selection};
-use crate::index::{Index, LayerName};
+use crate::index::{Index, LayerName, VideoRow};
 
 /// A request compiled against an archive.
 pub struct Compiled {
@@ -111,7 +117,7 @@ pub struct Target {
     pub span: VideoSpan,
     /// Where the query's one word is said in it, when the index placed
     /// it ([`super::placed`]): then only those cues are read.
-    pub placed: Option<std::sync::Arc<super::placed::PlacedTarget>>,
+    pub placed: Option<std::sync::Arc<PlacedTarget>>,
 }
 
 /// Chooses the pages to read: scope ∩ filters ∩ query where the index vouches for a page, every other page in scope.
@@ -154,7 +160,7 @@ pub fn plan(
                 }
                 None => filter_allows(i),
             });
-            let placing = super::placed::Placing::of(index, &c.terms);
+            let placing = Placing::of(index, &c.terms);
             for &i in &planned {
                 let Some(id) = index.vouched.ids[i] else {
                     continue;
@@ -298,7 +304,7 @@ fn targets(
     index: &Index,
     allowed: Option<&Selection>,
     id: u32,
-    placing: Option<&super::placed::Placing>,
+    placing: Option<&Placing>,
 ) -> Option<Vec<Target>> {
     let Holders::Only(holders) = allowed?.get(id)? else {
         return None;
@@ -315,4 +321,55 @@ fn targets(
             Some(Target { span, placed })
         })
         .collect()
+}
+/// A video a search answers from its places: where its cues are, and
+/// its row.
+#[derive(Debug)]
+pub struct PlacedTarget {
+    pub(super) places: PlacedVideo,
+    pub(super) row: VideoRow,
+}
+
+/// The placed videos of a one-word query, and the videos its excludes
+/// may hold.
+pub(super) struct Placing {
+    by_video: HashMap<(u32, u32), PlacedVideo>,
+    excludes: Vec<Selection>,
+}
+
+impl Placing {
+    /// The places of the query's word, when it is one word, the
+    /// postings can select what every exclude may hit (the planner's own
+    /// [`Cond`]), and the index has
+    /// its rows and places in memory (a warm server; a one-shot search
+    /// reads spans rather than load them).
+    pub fn of(index: &Index, terms: &Terms) -> Option<Placing> {
+        if !index.raw.warmed() {
+            return None;
+        }
+        let word = terms.single_word()?;
+        let placed = index.raw.places()?.of(word)?;
+        let excludes = terms
+            .excludes
+            .iter()
+            .map(|m| Cond::of(m).select(&index.raw))
+            .collect::<Option<Vec<_>>>()?;
+        let by_video = placed.into_iter().map(|v| ((v.page, v.video), v)).collect();
+        Some(Placing { by_video, excludes })
+    }
+
+    /// The video at `position` on page `id`, when it is placed, no
+    /// exclude may hold it, and its row has what a result needs.
+    pub fn target(&self, index: &Index, id: u32, position: u32) -> Option<Arc<PlacedTarget>> {
+        let places = self.by_video.get(&(id, position))?;
+        if self.excludes.iter().any(|s| s.may_hold(id, position)) {
+            return None;
+        }
+        let row = index.raw.page_rows(id)?.get(position as usize)?;
+        row.caption_bytes?;
+        Some(Arc::new(PlacedTarget {
+            places: places.clone(),
+            row: row.clone(),
+        }))
+    }
 }
