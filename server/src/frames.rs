@@ -124,14 +124,15 @@ pub fn check(frame: &[u8]) -> Option<Refusal> {
 /// [`check`] for one parsed message.
 fn check_message(message: &Value) -> Option<ErrorAnswer> {
     let frame = match message {
-        Value::Object(_) => Frame::deserialize(message).expect("every member is any JSON value"),
-        _ => {
-            return Some(error(
-                Value::Null,
-                code::INVALID_REQUEST,
-                "a JSON-RPC message is an object with \"jsonrpc\": \"2.0\"",
-            ))
-        }
+        Value::Object(_) => Frame::deserialize(message).ok(),
+        _ => None,
+    };
+    let Some(frame) = frame else {
+        return Some(error(
+            Value::Null,
+            code::INVALID_REQUEST,
+            "a JSON-RPC message is an object with \"jsonrpc\": \"2.0\"",
+        ));
     };
     let id = frame.id;
     if frame.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
@@ -154,9 +155,7 @@ fn check_message(message: &Value) -> Option<ErrorAnswer> {
     let arguments = match &frame.params {
         None => None,
         Some(params @ Value::Object(_)) => {
-            Params::deserialize(params)
-                .expect("every member is any JSON value")
-                .arguments
+            Params::deserialize(params).ok().and_then(|p| p.arguments)
         }
         Some(_) => {
             return Some(error(

@@ -141,7 +141,8 @@ pub struct Found {
 
 impl Found {
     /// The result of `r`, its videos folded into rows when `fold` says.
-    pub fn of(archive: &Archive, mut r: Response, fold: bool) -> Found {
+    pub fn of(archive: &Archive, r: Response, fold: bool) -> Found {
+        let mut r = noting_cap_remedy(r);
         let (rows, collapsed) = rows(archive, &mut r, fold);
         let counts = recount(&mut r, &rows, |v| v.hits.len());
         Found {
@@ -164,19 +165,20 @@ impl Found {
 
 /// Footer lines every search result carries.
 pub(super) fn footer(r: &Response) -> Vec<String> {
-    let mut lines = report::footer(r);
-    if let Some(remedy) = cap_remedy(r) {
-        // After the notes, which say the cap was reached.
-        lines.insert(1 + r.notes.len(), remedy.to_string());
-    }
-    lines
+    report::footer(r)
 }
 
-/// What to do when the result cap stopped the scan (the engine's note
-/// says that it did; the tool to call instead is this front end's word).
-fn cap_remedy(r: &Response) -> Option<&'static str> {
-    r.stopped_at_cap
-        .then_some("enumerate_matches lists every match without the result cap")
+/// What to do when the result cap stopped the scan: the engine's note
+/// says that it did; the tool to call instead is this front end's word.
+const CAP_REMEDY: &str = "enumerate_matches lists every match without the result cap";
+
+/// `r`, its notes ending with [`CAP_REMEDY`] when the result cap stopped
+/// its scan (so the footer and the structured notes both carry it).
+fn noting_cap_remedy(mut r: Response) -> Response {
+    if r.stopped_at_cap {
+        r.notes.push(CAP_REMEDY.to_string());
+    }
+    r
 }
 
 /// The first line of any search of a corpus whose every site publishes
@@ -370,7 +372,6 @@ impl ScanNotes {
             notes: r
                 .notes_besides_fields()
                 .into_iter()
-                .chain(cap_remedy(r))
                 .map(str::to_string)
                 .collect(),
             coverage: r.coverage.clone(),
@@ -699,9 +700,13 @@ mod tests {
 
     #[test]
     fn a_scan_stopped_at_the_cap_says_which_tool_lists_every_match_after_its_notes() {
+        let plain = noting_cap_remedy(response());
+        assert!(!footer(&plain)
+            .iter()
+            .any(|l| l.contains("enumerate_matches")));
         let mut r = response();
-        assert!(!footer(&r).iter().any(|l| l.contains("enumerate_matches")));
         r.stopped_at_cap = true;
+        let r = noting_cap_remedy(r);
         let lines = footer(&r);
         assert_eq!(lines[1], "unrecognised state \"delted\" (valid: available)");
         assert_eq!(
