@@ -7,8 +7,9 @@ Usage: python3 scripts/answers_snapshot.py BIN_DIR ARCHIVE INDEX_DIR > answers.t
 BIN_DIR holds the build's `archilyzer-index` and `archilyzer-mcp`;
 ARCHIVE and INDEX_DIR are a real archive and its index (TWIML imported
 and built). The committed test archive is asked too. Printed: CLI
-commands (stdout, stderr and exit code) and MCP tool calls as bare
-JSON-RPC over stdio (each result, keys sorted). Caches go to a scratch
+commands (stdout, stderr and exit code), every command's `--help`, the
+server's `tools/list` (every tool's schemas and descriptions), and MCP
+tool calls as bare JSON-RPC over stdio (each result, keys sorted). Caches go to a scratch
 folder of its own, so a run starts from nothing (printed as `<scratch>`). To compare a commit
 with HEAD: build each (a `git worktree` and its own CARGO_TARGET_DIR),
 run this with each BIN_DIR, and `diff` the two files.
@@ -38,6 +39,10 @@ CALLS = [
     ("list_sources", {}),
 ]
 
+# The commands whose `--help` is printed (none: the binary's own).
+COMMANDS = [[], ["import"], ["build"], ["search"], ["passages"], ["trend"], ["check"],
+            ["terms"], ["related"], ["stats"], ["model"]]
+
 
 def cli(index_bin, env, out, *args):
     r = subprocess.run([index_bin, *args], capture_output=True, text=True, env=env)
@@ -57,6 +62,9 @@ def mcp(mcp_bin, env, out, args, calls):
                      "clientInfo": {"name": "answers_snapshot", "version": "1"}}})
     p.stdout.readline()
     send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    send({"jsonrpc": "2.0", "id": "list", "method": "tools/list"})
+    listed = json.loads(p.stdout.readline()).get("result")
+    out.append(f"# tools/list\n{json.dumps(listed, indent=1, sort_keys=True)}")
     for i, (name, arguments) in enumerate(calls, 1):
         send({"jsonrpc": "2.0", "id": i, "method": "tools/call",
               "params": {"name": name, "arguments": arguments}})
@@ -76,6 +84,10 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         env = {"PATH": os.environ["PATH"], "HOME": scratch,
                "ARCHILYZER_CACHE_DIR": os.path.join(scratch, "cache")}
+        for command in COMMANDS:
+            cli(index_bin, env, out, *command, "--help")
+        r = subprocess.run([mcp_bin, "--help"], capture_output=True, text=True, env=env)
+        out.append(f"$ archilyzer-mcp --help\n{r.stdout}")
         for source in (["--local", ALPHA, "--no-index"], ["--local", archive, "--index", index]):
             for question in SEARCHES:
                 cli(index_bin, env, out, "search", *source, *question)

@@ -7,34 +7,23 @@ use anyhow::{Context, Result};
 use archilyzer_core::archive::{Archive, OpenOptions};
 use archilyzer_core::index;
 use archilyzer_core::query::order::Order;
-use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
+use archilyzer_core::query::Find;
+use archilyzer_core::source::{SourceFlags, SourceHandle};
 use clap::Args;
 
-/// Which archive to read. Precedence: hub > remote > local; without any,
-/// the environment (TRANSCRIPT_HUB_URL, TRANSCRIPT_SITE_URL,
-/// TRANSCRIPT_LOCAL_DIR), else ./export/public.
+/// Which archive to read: the flags both binaries share
+/// ([`SourceFlags`]), opened for a command.
 #[derive(Args, Debug, Clone)]
 pub struct SourceArgs {
-    /// A composed public dir on disk (read when no --hub or --remote is given).
-    #[arg(long, env = "TRANSCRIPT_LOCAL_DIR", default_value = DEFAULT_LOCAL_DIR)]
-    pub local: PathBuf,
-    /// A deployed site origin (https://...).
-    #[arg(long, env = "TRANSCRIPT_SITE_URL")]
-    pub remote: Option<String>,
-    /// A hub origin; `URL#a,b` reads only members a and b. A directory
-    /// holding a hub's corpus.json is read as that hub.
-    #[arg(long, env = "TRANSCRIPT_HUB_URL")]
-    pub hub: Option<String>,
+    /// `--local`, `--remote`, `--hub`.
+    #[command(flatten)]
+    pub flags: SourceFlags,
 }
 
 impl SourceArgs {
     /// The handle the flags name.
     pub fn handle(&self) -> Result<SourceHandle> {
-        Ok(SourceHandle::from_flags(
-            self.hub.as_deref(),
-            self.remote.as_deref(),
-            &self.local,
-        )?)
+        Ok(self.flags.handle()?)
     }
 
     /// The archive the flags name, opened.
@@ -98,12 +87,37 @@ impl ReadArgs {
 /// pipe or a file (where there is no width to fit).
 pub fn parse<T: clap::Parser>() -> T {
     use std::io::IsTerminal;
-    let mut command = T::command();
+    let mut command = phrased_filter_help(T::command());
     if !std::io::stdout().is_terminal() {
         command = command.term_width(0);
     }
     let matches = command.get_matches();
     T::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// `command` with the help of every filter flag, in it and in its
+/// subcommands, in the command line's words ([`crate::phrasing`]): the
+/// filter table words its help for the tools.
+fn phrased_filter_help(command: clap::Command) -> clap::Command {
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let command = command.mut_args(|arg| {
+        let filter = archilyzer_core::query::FILTERS
+            .iter()
+            .any(|f| f.name == arg.get_id().as_str());
+        match arg.get_help() {
+            Some(help) if filter => {
+                let said = crate::phrasing::phrase(&help.to_string());
+                arg.help(said)
+            }
+            _ => arg,
+        }
+    });
+    names.iter().fold(command, |command, name| {
+        command.mut_subcommand(name, phrased_filter_help)
+    })
 }
 
 /// A request that cannot be right (a bad query, scope or filter value),
@@ -193,15 +207,20 @@ pub fn clean_up_on_interrupt() {
     }
 }
 
-/// A count flag (`--limit`, `--terms`): a whole number from 1; 0 would
-/// ask for nothing, so it is a usage error (exit 2) rather than an empty
-/// answer.
-pub fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(0) => Err("0 asks for nothing: give 1 or more".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("{text:?} is not a whole number: give 1 or more")),
-    }
+/// A count flag's value (see the core's).
+pub use archilyzer_core::query::find::at_least_one;
+
+/// A query's flags that read alone but not together, refused as a usage
+/// error (exit 2): a date range whose start is after its end.
+pub fn check_find(find: &Find) -> Result<(), clap::Error> {
+    let f = &find.filters.0;
+    archilyzer_core::query::check_range(f.date_from.as_deref(), f.date_to.as_deref()).map_err(|e| {
+        let said = crate::phrasing::phrase(&e.to_string());
+        clap::Error::raw(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!("{said}\n"),
+        )
+    })
 }
 
 /// An `--order` value.

@@ -2,15 +2,14 @@
 //! does, in modules the tests (and `archilyzer-dev`) can call. Each
 //! subcommand is a module with its flags and one `command` function.
 //!
-//! - [`cli`]: the flags several commands share (the archive, the index).
+//! - [`cli`]: the flags several commands share (the archive, the index);
+//!   a query's own flags are `archilyzer_core::query::Find`'s.
 //! - [`build`]: writing an archive's index, with progress.
 //! - [`terms`]: a word's neighbours in the vocabulary.
 //! - [`related`]: what is said alongside a query, and which videos are alike.
-//! - [`filter_flags`]: the filter flags, derived from the one filter table.
 //! - [`model`]: installing the sentence model, and printing vectors.
 //! - [`passages`]: passages by meaning, by words, or both.
 //! - [`phrasing`]: the command line's words for the tools' argument and tool names.
-//! - [`query_flags`]: the flags of a query besides its words (search, trend).
 //! - [`check`]: index-vs-full-scan parity.
 //! - [`search`]: search flags and the rendering of results.
 //! - [`trend`]: mentions over time: bars, JSON, and the files below.
@@ -32,14 +31,12 @@ pub mod chart;
 pub mod check;
 pub mod cli;
 pub mod compose;
-pub mod filter_flags;
 pub mod html;
 pub mod import;
 pub mod model;
 pub mod passages;
 pub mod phrasing;
 pub mod progress;
-pub mod query_flags;
 pub mod related;
 pub mod search;
 pub mod size;

@@ -10,7 +10,7 @@ use archilyzer_core::query::filters::Filters;
 use serde::Serialize;
 
 use crate::cli::{IndexArgs, SourceArgs};
-use crate::filter_flags::FilterFlags;
+use archilyzer_core::query::CallFilters;
 
 /// Flags of `archilyzer-index passages`.
 #[derive(clap::Args, Debug, Clone)]
@@ -46,7 +46,7 @@ pub struct PassagesArgs {
     pub model: Option<std::path::PathBuf>,
     #[command(flatten)]
     /// The filters, as `search` takes them.
-    pub filters: FilterFlags,
+    pub filters: CallFilters,
 }
 
 fn by_arg(text: &str) -> Result<By, String> {

@@ -3,7 +3,7 @@
 //! (`date_from`) becomes its flag (`--date-from`), a tool the shell has no
 //! equivalent of becomes what to run instead. Every message the command
 //! line prints on stderr ([`crate::cli::finish`]) and every filter flag's
-//! help ([`crate::filter_flags`]) passes through [`phrase`], so a shell
+//! help (`crate::cli::parse`) passes through [`phrase`], so a shell
 //! user is never told of an argument or a tool they do not have.
 //!
 //! The flags of the filters come from the one filter table (those whose

@@ -13,7 +13,7 @@ use archilyzer_core::related::{
 use archilyzer_core::report;
 
 use crate::cli::ReadArgs;
-use crate::query_flags::QueryOptions;
+use archilyzer_core::query::{Find, PageCap};
 
 /// Flags of `archilyzer-index related`.
 #[derive(clap::Args, Debug, Clone)]
@@ -30,7 +30,7 @@ pub struct RelatedArgs {
     pub video: Option<String>,
     #[command(flatten)]
     /// How the query is searched, and which videos are in scope.
-    pub options: QueryOptions,
+    pub options: Find,
     /// A term must be said in at least this many matching videos.
     #[arg(long, default_value_t = 3, conflicts_with = "video", value_parser = crate::cli::at_least_one)]
     pub min_videos: usize,
@@ -47,7 +47,7 @@ pub struct RelatedArgs {
 
 /// Runs the question the flags describe and prints the answer.
 pub fn command(args: &RelatedArgs) -> Result<ExitCode> {
-    args.options.validate().unwrap_or_else(|e| e.exit());
+    crate::cli::check_find(&args.options).unwrap_or_else(|e| e.exit());
     let archive = args.read.source.open()?;
     let dir = args.read.index_dir(&archive)?;
     let refuse = |e: RelatedError| match e {
@@ -56,7 +56,7 @@ pub fn command(args: &RelatedArgs) -> Result<ExitCode> {
     };
     let text = match &args.video {
         Some(id) => {
-            let request = args.options.request("");
+            let request = args.options.request("", PageCap::default());
             let opts = AlikeOptions {
                 terms: args.terms,
                 limit: args.limit.unwrap_or(10),
@@ -79,7 +79,9 @@ pub fn command(args: &RelatedArgs) -> Result<ExitCode> {
             }
         }
         None => {
-            let request = args.options.request(args.query.as_deref().unwrap_or(""));
+            let request = args
+                .options
+                .request(args.query.as_deref().unwrap_or(""), PageCap::default());
             let opts = SignificantOptions {
                 min_videos: args.min_videos,
                 limit: args.limit.unwrap_or(25),

@@ -6,11 +6,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{order_arg, ReadArgs};
-use crate::query_flags::QueryOptions;
 use archilyzer_core::archive::Archive;
 use archilyzer_core::collapse::{self, Counts, Folder, Folds};
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{search_each, Request, Response, VideoResult};
+use archilyzer_core::query::{Find, PageCap};
 use archilyzer_core::report;
 use archilyzer_core::share::eval::link_for;
 
@@ -139,18 +139,21 @@ pub struct QueryArgs {
     pub query: String,
     #[command(flatten)]
     /// How the query is searched: scopes, aliases, filters.
-    pub options: QueryOptions,
+    pub options: Find,
+    /// How much it may read.
+    #[command(flatten)]
+    pub cap: PageCap,
 }
 
 impl QueryArgs {
-    /// See [`QueryOptions::validate`].
+    /// See [`crate::cli::check_find`].
     pub fn validate(&self) -> Result<(), clap::Error> {
-        self.options.validate()
+        crate::cli::check_find(&self.options)
     }
 
     /// The engine request.
     pub fn request(&self) -> Request {
-        self.options.request(&self.query)
+        self.options.request(&self.query, self.cap)
     }
 }
 

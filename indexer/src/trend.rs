@@ -14,7 +14,7 @@ use archilyzer_core::report;
 use archilyzer_core::trend::{self, Ask, By, Row, Trend};
 
 use crate::cli::ReadArgs;
-use crate::query_flags::QueryOptions;
+use archilyzer_core::query::{Find, PageCap};
 
 /// Flags of `archilyzer-index trend`.
 #[derive(clap::Args, Debug, Clone)]
@@ -28,7 +28,10 @@ pub struct TrendArgs {
     pub queries: Vec<String>,
     #[command(flatten)]
     /// How the queries are searched: scopes, aliases, filters.
-    pub options: Box<QueryOptions>,
+    pub options: Box<Find>,
+    /// How much each may read.
+    #[command(flatten)]
+    pub cap: PageCap,
     /// The periods: year, quarter or month.
     #[arg(long, default_value = "year", value_parser = by_arg)]
     pub by: By,
@@ -96,7 +99,7 @@ pub fn count(
 
 /// Runs the trend the flags describe.
 pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
-    args.options.validate().unwrap_or_else(|e| e.exit());
+    crate::cli::check_find(&args.options).unwrap_or_else(|e| e.exit());
     let queries = trend::check_queries(args.queries.clone()).unwrap_or_else(|e| {
         clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{e}\n")).exit()
     });
@@ -105,7 +108,10 @@ pub fn command(args: &TrendArgs) -> anyhow::Result<ExitCode> {
     let html = claim(args.html.as_deref(), FileKind::Html, "--html")?;
     let archive = args.read.source.open()?;
     let dir = args.read.index_dir(&archive)?;
-    let requests: Vec<Request> = queries.iter().map(|q| args.options.request(q)).collect();
+    let requests: Vec<Request> = queries
+        .iter()
+        .map(|q| args.options.request(q, args.cap))
+        .collect();
     let counted = count(
         &archive,
         dir.as_deref(),

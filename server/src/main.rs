@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use archilyzer_core::source::{SourceHandle, DEFAULT_LOCAL_DIR};
+use archilyzer_core::source::{SourceFlags, SourceHandle};
 use clap::Parser;
 
 use archilyzer_mcp::handler::Archilyzer;
@@ -50,15 +50,9 @@ pub static MALLOC_CONF: &[u8; 80] =
     about = "MCP server for a transcript archive (stdio, or Streamable HTTP with --http)"
 )]
 struct Cli {
-    /// A composed public dir on disk.
-    #[arg(long, env = "TRANSCRIPT_LOCAL_DIR", default_value = DEFAULT_LOCAL_DIR)]
-    local: PathBuf,
-    /// A deployed site origin.
-    #[arg(long, env = "TRANSCRIPT_SITE_URL")]
-    remote: Option<String>,
-    /// A hub origin (`URL#a,b` for a subset).
-    #[arg(long, env = "TRANSCRIPT_HUB_URL")]
-    hub: Option<String>,
+    /// The default corpus.
+    #[command(flatten)]
+    source: SourceFlags,
     /// The index of the default source (default: the cache dir's).
     #[arg(long)]
     index: Option<PathBuf>,
@@ -109,8 +103,7 @@ const DEFAULT_MAX_MEMORY_MB: u64 = 128;
 
 impl Cli {
     fn handle(&self) -> Result<SourceHandle, String> {
-        SourceHandle::from_flags(self.hub.as_deref(), self.remote.as_deref(), &self.local)
-            .map_err(|e| e.to_string())
+        self.source.handle().map_err(|e| e.to_string())
     }
 }
 

@@ -156,6 +156,7 @@ pub mod format;
 pub mod in_order;
 pub mod index;
 pub mod links;
+#[cfg(feature = "logging")]
 pub mod logging;
 pub mod memory;
 pub mod net;

@@ -3,14 +3,15 @@
 //! tool's `inputSchema` from that type and [`parse`] reads a call into it,
 //! so what a tool declares and what it reads cannot differ. The pieces
 //! several tools share are here: the corpus ([`Source`]), the size budget
-//! ([`Budget`]), and what a query is found with ([`FindOptions`]).
+//! ([`Budget`]), and what a query is found with ([`FindOptions`], around
+//! the core's one declaration of it, [`Find`]).
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use archilyzer_core::query::CallFilters;
+use archilyzer_core::query::{Find, PageCap};
 
 /// The input schema of a tool whose arguments are an `A`: a closed object
 /// (an unknown name is refused by [`super::validate`]), each optional
@@ -125,48 +126,28 @@ impl Budget {
     }
 }
 
-/// How a query is found: the options and filters `search_transcripts`,
-/// `enumerate_matches` and `mention_trend` share, so the three can never
-/// disagree about what can be filtered.
+/// What the tools that list videos for a query (`search_transcripts`,
+/// `enumerate_matches`, `mention_trend`) take besides the query: how it
+/// is found (the core's [`Find`], which `significant_terms` takes too, so
+/// no two can disagree about what can be filtered), whether mirrors fold,
+/// and the corpus.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct FindOptions {
-    /// query is a regex over the raw caption text.
-    #[serde(default)]
-    pub regex: bool,
-    /// Drop videos that also match any of these phrases.
-    #[serde(default)]
-    pub exclude: Vec<String>,
-    /// Fields: transcripts, chat, description, tags, metadata, posts
-    /// (default: transcripts and titles).
-    #[serde(default)]
-    pub scopes: Vec<String>,
-    /// Pages to read at most (default 400; past it: PARTIAL).
-    #[schemars(range(min = 1))]
-    #[serde(default)]
-    pub max_pages: Option<usize>,
-    /// Also match index words within this many edits of each 5+ letter
-    /// query word (misheard names), each named with its count.
-    #[schemars(range(max = 2))]
-    #[serde(default)]
-    pub fuzzy: u8,
-    /// Expand through the site's curated aliases (default true).
-    #[serde(default = "yes")]
-    pub use_aliases: bool,
+    /// How the query is found.
+    #[serde(flatten)]
+    pub find: Find,
+    /// How much may be read.
+    #[serde(flatten)]
+    pub cap: PageCap,
     /// Fold mirrors of one recording into one row (default true).
     #[serde(default = "yes")]
     pub collapse_duplicates: bool,
     /// The corpus.
     #[serde(flatten)]
     pub source: Source,
-    /// The filters.
-    #[serde(flatten)]
-    pub filters: CallFilters,
 }
 
-/// `true`, as a serde default.
-pub fn yes() -> bool {
-    true
-}
+pub use archilyzer_core::query::find::yes;
 
 #[cfg(test)]
 mod tests {
@@ -203,9 +184,10 @@ mod tests {
         let call = serde_json::json!({"word": "w", "channel": "a", "channels": ["b"], "fuzzy": 1, "count": null});
         let e: Example = parse("t", call.as_object().unwrap()).unwrap();
         assert_eq!(e.word, "w");
-        assert_eq!(e.find.filters.0.channels, ["b", "a"]);
-        assert_eq!(e.find.fuzzy, 1);
-        assert!(e.find.use_aliases, "defaults apply");
+        assert_eq!(e.find.find.filters.0.channels, ["b", "a"]);
+        assert_eq!(e.find.find.fuzzy, 1);
+        assert!(e.find.find.use_aliases, "defaults apply");
+        assert!(e.find.collapse_duplicates, "defaults apply");
         assert_eq!(e.count, None, "a null is the argument left out");
     }
 }

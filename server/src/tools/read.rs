@@ -112,7 +112,7 @@ pub struct BatchArgs {
     pub use_aliases: bool,
     /// Also match index words within this many edits of each 5+ letter
     /// query word (misheard names), each named with its count.
-    #[schemars(range(max = 2))]
+    #[schemars(range(max = archilyzer_core::query::find::MAX_FUZZY))]
     #[serde(default)]
     pub fuzzy: u8,
     /// Fields counted: transcripts (captions), metadata (the title).
@@ -341,7 +341,7 @@ fn asked(
         regex: args.regex,
         use_aliases: args.use_aliases,
         exclude,
-        fuzzy: args.fuzzy.min(2),
+        fuzzy: args.fuzzy.min(archilyzer_core::query::find::MAX_FUZZY),
         scopes: args.scopes.clone(),
     };
     Queries::compile(archive, index_dir, &asked).map_err(|e| match e {

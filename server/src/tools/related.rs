@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use crate::sources::Sources;
 use crate::tool::ToolResult;
-use archilyzer_core::query::{CallFilters, Request};
+use archilyzer_core::query::{CallFilters, Find, PageCap};
 use archilyzer_core::related::{
     related_videos as alike, significant_terms as significant, AlikeOptions, Related, RelatedVideo,
     SignificantOptions, SignificantTerms,
@@ -20,27 +20,13 @@ use archilyzer_core::source::SourceHandle;
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SignificantArgs {
     /// The query whose matches are the foreground, as search_transcripts
-    /// takes it.
+    /// takes it (its scopes are the fields whose words are counted; chat
+    /// and posts are refused: their units are not videos).
     pub query: String,
-    /// query is a regex over the raw caption text.
-    #[serde(default)]
-    pub regex: bool,
-    /// Drop videos that also match any of these phrases.
-    #[serde(default)]
-    pub exclude: Vec<String>,
-    /// Fields whose words are counted and searched: transcripts,
-    /// description, tags, metadata. Default: captions and titles. Chat and
-    /// posts are refused (their units are not videos).
-    #[serde(default)]
-    pub scopes: Vec<String>,
-    /// Also match index words within this many edits of each 5+ letter
-    /// query word (misheard names), each named with its count.
-    #[schemars(range(max = 2))]
-    #[serde(default)]
-    pub fuzzy: u8,
-    /// Expand through the site's curated aliases (default true).
-    #[serde(default = "super::args::yes")]
-    pub use_aliases: bool,
+    /// How the query is found; the filters choose the background as well
+    /// as the matches.
+    #[serde(flatten)]
+    pub find: Find,
     /// A term must be said in at least this many matching videos
     /// (default 3).
     #[schemars(range(min = 1))]
@@ -53,9 +39,6 @@ pub struct SignificantArgs {
     /// The corpus.
     #[serde(flatten)]
     pub source: super::args::Source,
-    /// The filters: they choose the background as well as the matches.
-    #[serde(flatten)]
-    pub filters: CallFilters,
 }
 
 fn three() -> usize {
@@ -109,16 +92,7 @@ pub fn significant_terms(
 ) -> ToolResult {
     let archive = sources.archive(handle)?;
     let index = sources.index_dir(handle);
-    let request = Request {
-        query: args.query.clone(),
-        regex: args.regex,
-        use_aliases: args.use_aliases,
-        exclude: args.exclude.clone(),
-        fuzzy: args.fuzzy.min(2),
-        scopes: args.scopes.clone(),
-        filters: args.filters.0.clone(),
-        ..Request::default()
-    };
+    let request = args.find.request(&args.query, PageCap::default());
     let opts = SignificantOptions {
         min_videos: args.min_videos,
         limit: args.limit,

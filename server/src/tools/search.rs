@@ -24,7 +24,8 @@ use archilyzer_core::format::SiteScope;
 use archilyzer_core::links::LinkTarget;
 use archilyzer_core::query::order::Order;
 use archilyzer_core::query::{
-    search_each_over, AlsoHeard, Coverage, Expansion, Request, Response, Scope, VideoResult,
+    search_each_over, AlsoHeard, Coverage, Expansion, PageCap, Request, Response, Scope,
+    VideoResult,
 };
 use archilyzer_core::report;
 use archilyzer_core::source::SourceHandle;
@@ -87,18 +88,14 @@ fn twenty() -> usize {
 }
 
 /// The engine request for `query` found as `find` says.
+/// (the core's, with this tool's caps on pages and videos).
 pub fn request(query: &str, find: &FindOptions) -> Request {
+    let cap = PageCap {
+        max_pages: Some(find.cap.max_pages.unwrap_or(DEFAULT_MAX_PAGES)),
+    };
     Request {
-        query: query.to_string(),
-        regex: find.regex,
-        case_sensitive: false,
-        use_aliases: find.use_aliases,
-        exclude: find.exclude.clone(),
-        fuzzy: find.fuzzy.min(2),
-        scopes: find.scopes.clone(),
-        filters: find.filters.0.clone(),
-        max_pages: Some(find.max_pages.unwrap_or(DEFAULT_MAX_PAGES)),
         max_videos: Some(MAX_VIDEOS),
+        ..find.find.request(query, cap)
     }
 }
 

@@ -291,11 +291,13 @@ pub fn kept_or_made(
     })
 }
 
-/// The arguments that shape a list, as text. What only presents it (the
-/// cursor, the batch size, the budget) is not serialised, so it is not
-/// in the fingerprint.
+/// The arguments that shape a list, as text, by name in sorted order (so
+/// the order the types declare them in does not matter). What only
+/// presents it (the cursor, the batch size, the budget) is not
+/// serialised, so it is not in the fingerprint.
 fn arguments_text(args: &EnumerateArgs) -> String {
-    let mut text = serde_json::to_string(args).unwrap_or_default();
+    let sorted = serde_json::to_value(args).unwrap_or_default();
+    let mut text = sorted.to_string();
     text.push('\n');
     text
 }
@@ -563,5 +565,30 @@ impl Page {
     /// The listed rows for `structuredContent`.
     pub fn json(&self) -> Vec<RowEntry> {
         self.json.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fingerprinted_arguments_do_not_depend_on_the_order_their_types_declare_them() {
+        let args: EnumerateArgs = serde_json::from_value(serde_json::json!({
+            "query": "cup", "fuzzy": 1, "channels": ["a"], "regex": false, "cursor": "1-x"
+        }))
+        .unwrap();
+        let text = arguments_text(&args);
+        let keys: Vec<&str> = text
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter(|k| ["channels", "fuzzy", "query", "regex"].contains(k))
+            .collect();
+        assert_eq!(keys, ["channels", "fuzzy", "query", "regex"], "{text}");
+        assert!(
+            !text.contains("cursor"),
+            "presentation is not fingerprinted: {text}"
+        );
     }
 }

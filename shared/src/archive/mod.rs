@@ -18,7 +18,7 @@ use crate::format::paths::Layer;
 use crate::format::spans::VideoSpan;
 use crate::format::{self, paths, ChannelEntry, CorpusFile, HubCorpus, Post, VideoRecord};
 use crate::source::{
-    DiskCache, HttpOptions, HttpStore, LocalStore, ReadError, SourceHandle, Store,
+    remote_store, DiskCache, HttpOptions, LocalStore, ReadError, SourceHandle, Store,
 };
 
 /// How to open archives: caches and network settings.
@@ -131,7 +131,7 @@ impl Archive {
             (_, Some(dir)) => Box::new(LocalStore::open(&dir)?),
             (SourceHandle::Local(dir), None) => Box::new(LocalStore::open(dir)?),
             (SourceHandle::Remote(url) | SourceHandle::Hub { url, .. }, None) => {
-                Box::new(HttpStore::new(url, options.http.clone(), disk.clone())?)
+                remote_store(url, &options.http, disk.clone())?
             }
         };
         let corpus = read_corpus(store.as_ref())?;
@@ -452,11 +452,7 @@ fn open_members(
     for member in chosen {
         let store: Box<dyn Store> =
             if member.url.starts_with("http://") || member.url.starts_with("https://") {
-                Box::new(HttpStore::new(
-                    &member.url,
-                    options.http.clone(),
-                    disk.clone(),
-                )?)
+                remote_store(&member.url, &options.http, disk.clone())?
             } else {
                 hub_store.relative(&member.url)?
             };

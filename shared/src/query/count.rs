@@ -14,7 +14,7 @@ use std::path::Path;
 use super::matcher::TokenStream;
 use super::suggest::expansions;
 use super::terms::hits_of;
-use super::{QueryError, Request, Scope, TermSpec, Terms};
+use super::{QueryError, Request, Scope, Terms};
 use crate::archive::Archive;
 use crate::format::VideoRecord;
 use crate::index::Index;
@@ -103,22 +103,17 @@ impl Queries {
         let mut notes = Vec::new();
         let mut queries = Vec::new();
         for q in &asked.queries {
-            let spec = TermSpec {
-                query: q,
-                regex: asked.regex,
-                case_sensitive: false,
-                use_aliases: asked.use_aliases,
-                exclude: &asked.exclude,
-            };
             let request = Request {
                 query: q.clone(),
                 regex: asked.regex,
+                use_aliases: asked.use_aliases,
+                exclude: asked.exclude.clone(),
                 fuzzy: asked.fuzzy,
                 ..Request::default()
             };
             let (phrases, note) = expansions(index.as_ref(), &request);
             notes.extend(note);
-            let terms = Terms::compile(archive, spec)?.with_expansions(phrases)?;
+            let terms = Terms::compile(archive, &request)?.with_expansions(phrases)?;
             queries.push(Query {
                 label: q.clone(),
                 terms,

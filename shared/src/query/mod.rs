@@ -4,6 +4,10 @@
 //!   schemas and share links derive from it).
 //! - [`filters`]: filters and channel scope, one predicate for planning and
 //!   confirming.
+//! - [`find`]: how a query is found (its options beside the words),
+//!   declared once for every front end, and the one place they become a
+//!   [`Request`]; `filter_flags` (the `cli` feature) gives the filters
+//!   their command-line flags.
 //! - [`count`]: a query's hits in one video, counted as a search counts
 //!   them (what `get_transcripts` reports).
 //! - `matcher`: phrases and regexes decided on the real text.
@@ -27,7 +31,10 @@ pub mod count;
 mod error;
 pub mod filter_args;
 pub(crate) mod filter_first;
+#[cfg(feature = "cli")]
+mod filter_flags;
 pub mod filters;
+pub mod find;
 pub(crate) mod matcher;
 pub mod order;
 mod page_result;
@@ -48,8 +55,9 @@ use serde::Serialize;
 pub use error::QueryError;
 pub use filter_args::{CallFilters, Filter, FILTERS};
 pub use filters::{check_range, FilterArgs, FilterError, Filters};
+pub use find::{Find, PageCap};
 pub use suggest::{also_heard, AlsoHeard, Suggested};
-pub(crate) use terms::{TermSpec, Terms};
+pub(crate) use terms::Terms;
 
 use crate::archive::Archive;
 use crate::index::fields::Fields;

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use super::filters::{Filters, Verdict, VideoFacts};
 use super::prune::Cond;
-use super::terms::{TermSpec, Terms};
+use super::terms::Terms;
 use super::QueryError;
 use super::{Request, Scope};
 use crate::archive::{Archive, PageRef};
@@ -53,17 +53,7 @@ impl Compiled {
         let filters = Filters::resolve(&req.filters, archive)?;
         let scopes = Scope::resolve(&req.scopes)?;
         let (phrases, fuzzy_note) = super::suggest::expansions(index, req);
-        let terms = Terms::compile(
-            archive,
-            TermSpec {
-                query: &req.query,
-                regex: req.regex,
-                case_sensitive: req.case_sensitive,
-                use_aliases: req.use_aliases,
-                exclude: &req.exclude,
-            },
-        )?
-        .with_expansions(phrases)?;
+        let terms = Terms::compile(archive, req)?.with_expansions(phrases)?;
         let mut notes = filters.notes.clone();
         notes.extend(terms.describe(archive.sites().len()));
         notes.extend(fuzzy_note);

@@ -139,7 +139,7 @@ pub fn also_heard(index: Option<&Index>, request: &Request) -> (Vec<AlsoHeard>, 
 /// that says why none were added when fuzzy was asked for but cannot
 /// apply.
 pub fn expansions(index: Option<&Index>, request: &Request) -> (Vec<String>, Option<String>) {
-    let edits = u32::from(request.fuzzy.min(2));
+    let edits = u32::from(request.fuzzy.min(super::find::MAX_FUZZY));
     if edits == 0 {
         return (Vec::new(), None);
     }

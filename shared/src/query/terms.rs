@@ -10,25 +10,9 @@
 //! for hit.
 
 use super::matcher::{Matcher, TokenStream};
-use super::{Hit, QueryError, Scope};
+use super::{Hit, QueryError, Request, Scope};
 use crate::archive::Archive;
 use crate::format::{ChatMessage, CueView};
-
-/// What a caller asks to match, before it is compiled.
-#[derive(Debug, Clone, Copy)]
-pub struct TermSpec<'a> {
-    /// The phrase, or the regex with `regex`.
-    pub query: &'a str,
-    /// Treat the query (and the excludes) as regexes.
-    pub regex: bool,
-    /// Regexes only: match case as written.
-    pub case_sensitive: bool,
-    /// Expand a plain query through each site's curated aliases.
-    pub use_aliases: bool,
-    /// Phrases (regexes with `regex`) whose hits drop a video; never
-    /// alias-expanded.
-    pub exclude: &'a [String],
-}
 
 /// An alias that fired, and the sites (by position) that define it.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,9 +45,10 @@ pub struct Terms {
 }
 
 impl Terms {
-    /// Compiles `spec` against the sites of `archive`; the error says
-    /// what is wrong with the query or an exclude.
-    pub fn compile(archive: &Archive, spec: TermSpec) -> Result<Terms, QueryError> {
+    /// Compiles what `spec` asks to match (its query, how it matches, its
+    /// aliases and excludes) against the sites of `archive`; the error
+    /// says what is wrong with the query or an exclude.
+    pub fn compile(archive: &Archive, spec: &Request) -> Result<Terms, QueryError> {
         let compile = |q: &str| {
             if spec.regex {
                 Matcher::regex(q, spec.case_sensitive)
@@ -71,7 +56,7 @@ impl Terms {
                 Matcher::phrase(q)
             }
         };
-        let query = compile(spec.query)?;
+        let query = compile(&spec.query)?;
         let excludes = spec
             .exclude
             .iter()
@@ -85,7 +70,7 @@ impl Terms {
             notes: Vec::new(),
             expansions: Vec::new(),
         };
-        let words = crate::text::tokens(spec.query);
+        let words = crate::text::tokens(&spec.query);
         for site in archive.sites() {
             let mut matchers = vec![query.clone()];
             if spec.use_aliases && !spec.regex {

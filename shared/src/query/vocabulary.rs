@@ -72,7 +72,12 @@ pub fn similar_terms(
         let edits = max_edits.unwrap_or_else(|| edits_for(normalised.chars().count()).max(1));
         // Counted in the fields the reports search (the default scopes).
         let fields = super::Scope::default_fields();
-        let variants = index.raw.similar(&normalised, edits.min(2), 8, fields);
+        let variants = index.raw.similar(
+            &normalised,
+            edits.min(crate::index::similar::MAX_EDITS),
+            8,
+            fields,
+        );
         let found = std::iter::once((normalised, true))
             .chain(variants.into_iter().map(|v| (v.word, false)));
         for (w, asked) in found {

@@ -31,12 +31,11 @@ fn request(t: &Term, filters: &FilterArgs, caps: Caps) -> Request {
         regex: t.regex,
         case_sensitive: t.case_sensitive,
         use_aliases: t.aliases,
-        exclude: Vec::new(),
-        fuzzy: 0,
         scopes: t.scopes.clone(),
         filters: filters.clone(),
         max_pages: caps.max_pages,
         max_videos: caps.max_videos,
+        ..Request::default()
     }
 }
 
@@ -75,7 +74,7 @@ pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareL
         if let LinkField::Refused(advice) = f.link {
             if f.is_set(&req.filters) {
                 return Err(LinkError::CannotCarry {
-                    what: f.name,
+                    what: f.name.to_string(),
                     advice,
                 });
             }
@@ -83,8 +82,14 @@ pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareL
     }
     if req.fuzzy > 0 {
         return Err(LinkError::CannotCarry {
-            what: "fuzzy",
+            what: "fuzzy".to_string(),
             advice: "share the search without it, or with its expansions as an OR of terms",
+        });
+    }
+    if let Some(what) = uncarried(req) {
+        return Err(LinkError::CannotCarry {
+            what,
+            advice: "share the search without it",
         });
     }
     let mut filters = req.filters.clone();
@@ -123,6 +128,35 @@ pub fn link_for(archive: &Archive, origin: &str, req: &Request) -> Result<ShareL
         filters,
         ignored: Vec::new(),
     })
+}
+
+/// The first option `req` sets that a link has no field for, by its
+/// name in the request: what a link carries is set back to its default,
+/// and whatever still differs from the default request is not carried.
+/// A query option added to [`Request`] is thus refused here until the
+/// link format carries it, never dropped from a link in silence.
+fn uncarried(req: &Request) -> Option<String> {
+    let mut rest = req.clone();
+    let default = Request::default();
+    rest.query = default.query.clone();
+    rest.regex = default.regex;
+    rest.case_sensitive = default.case_sensitive;
+    rest.use_aliases = default.use_aliases;
+    rest.exclude = default.exclude.clone();
+    rest.fuzzy = default.fuzzy;
+    rest.scopes = default.scopes.clone();
+    rest.filters = default.filters.clone();
+    rest.max_pages = default.max_pages;
+    rest.max_videos = default.max_videos;
+    let (serde_json::Value::Object(rest), serde_json::Value::Object(default)) = (
+        serde_json::to_value(&rest).ok()?,
+        serde_json::to_value(&default).ok()?,
+    ) else {
+        return None;
+    };
+    rest.into_iter()
+        .find(|(key, value)| default.get(key) != Some(value))
+        .map(|(key, _)| key)
 }
 
 type Key = crate::query::VideoKey;

@@ -64,7 +64,7 @@ pub enum LinkError {
     #[error("a share link cannot carry {what} (the format has no field for it): {advice}")]
     CannotCarry {
         /// What cannot be carried.
-        what: &'static str,
+        what: String,
         /// What to do instead.
         advice: &'static str,
     },

@@ -39,28 +39,8 @@ use crate::net::{block_on, describe, site_client, Encoding, Failure};
 use url::Url;
 
 use super::disk_cache::{DiskCache, Validators};
+use super::http_options::{HttpOptions, RetryPolicy};
 use super::{check_relative_path, cut_range, sha256_hex, ReadError, Store};
-
-/// How often and how patiently to retry.
-#[derive(Debug, Clone)]
-pub struct RetryPolicy {
-    /// Attempts in all, the first included (at least 1).
-    pub attempts: u32,
-    /// Wait before the second attempt; doubled for each one after.
-    pub first_backoff: Duration,
-    /// The longest wait between attempts, `Retry-After` included.
-    pub max_backoff: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            attempts: 4,
-            first_backoff: Duration::from_millis(250),
-            max_backoff: Duration::from_secs(5),
-        }
-    }
-}
 
 impl RetryPolicy {
     fn backoff(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
@@ -68,31 +48,6 @@ impl RetryPolicy {
             .first_backoff
             .saturating_mul(1 << attempt.saturating_sub(1).min(16));
         retry_after.unwrap_or(exp).min(self.max_backoff)
-    }
-}
-
-/// Settings of a remote store.
-#[derive(Debug, Clone)]
-pub struct HttpOptions {
-    /// How long to wait for a connection.
-    pub connect_timeout: Duration,
-    /// The longest wait for any read of a response (headers or body).
-    pub read_timeout: Duration,
-    /// How often, and how patiently, to retry.
-    pub retry: RetryPolicy,
-}
-
-impl Default for HttpOptions {
-    fn default() -> Self {
-        let secs = std::env::var("ARCHILYZER_HTTP_TIMEOUT_SECS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(30);
-        HttpOptions {
-            connect_timeout: Duration::from_secs(10),
-            read_timeout: Duration::from_secs(secs),
-            retry: RetryPolicy::default(),
-        }
     }
 }
 

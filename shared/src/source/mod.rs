@@ -7,13 +7,21 @@
 //! names the file and says what to do.
 
 mod disk_cache;
+#[cfg(feature = "cli")]
+mod flags;
 mod handle;
+#[cfg(feature = "remote")]
 mod http;
+mod http_options;
 mod local;
 
 pub use disk_cache::DiskCache;
+#[cfg(feature = "cli")]
+pub use flags::SourceFlags;
 pub use handle::{HandleError, SourceHandle, DEFAULT_LOCAL_DIR};
-pub use http::{HttpOptions, HttpStore, RetryPolicy};
+#[cfg(feature = "remote")]
+pub use http::HttpStore;
+pub use http_options::{HttpOptions, RetryPolicy};
 pub use local::{stamp_older_than, LocalStore};
 
 use crate::format::FormatError;
@@ -65,6 +73,26 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 
     /// A store for a location given relative to this one (hub members).
     fn relative(&self, reference: &str) -> Result<Box<dyn Store>, ReadError>;
+}
+
+/// The store of a site at `url`, read over HTTP(S) with `options`, its
+/// files cached in `disk` when given. A build without the `remote`
+/// feature (the fuzzer's) refuses, naming the URL.
+pub fn remote_store(
+    url: &str,
+    options: &HttpOptions,
+    disk: Option<std::sync::Arc<DiskCache>>,
+) -> Result<Box<dyn Store>, ReadError> {
+    #[cfg(feature = "remote")]
+    return Ok(Box::new(HttpStore::new(url, options.clone(), disk)?));
+    #[cfg(not(feature = "remote"))]
+    {
+        let _ = (options, disk);
+        Err(ReadError::Other(format!(
+            "{url}: this build reads archives on disk only (it was built without the `remote` feature); \
+             use a build with remote sources, or a copy of the archive on disk"
+        )))
+    }
 }
 
 /// Why a file could not be read.

@@ -1,21 +1,17 @@
-//! The command line's filter flags, derived from the one table of filters
-//! ([`archilyzer_core::query::FILTERS`]): a flag per filter, repeatable for
-//! a list, its value checked where the table says (a bad value is a usage
-//! error, exit 2), its help the table's.
+//! The command line's filter flags (the `cli` feature), derived from the
+//! one table of filters ([`FILTERS`]): a flag per filter, its id the
+//! filter's name, repeatable for a list, its value checked where the table
+//! says (a bad value is a usage error, exit 2), its help the table's (a
+//! front end rewords the tools' names in it as its own, by the flag's id).
 
-use archilyzer_core::query::filter_args::Shape;
-use archilyzer_core::query::{FilterArgs, FILTERS};
+use super::filter_args::{CallFilters, FilterArgs, Shape, FILTERS};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-/// The filter flags of a command.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FilterFlags(pub FilterArgs);
-
-impl Args for FilterFlags {
+impl Args for CallFilters {
     fn augment_args(cmd: Command) -> Command {
         FILTERS.iter().fold(cmd, |cmd, f| {
-            let help = crate::phrasing::phrase(f.help);
-            let mut arg = Arg::new(f.name).long(f.flag).help(help.clone());
+            let help = f.help;
+            let mut arg = Arg::new(f.name).long(f.flag).help(help);
             arg = match f.shape {
                 Shape::Flag(..) => arg.action(ArgAction::SetTrue),
                 Shape::List(..) => arg
@@ -38,7 +34,7 @@ impl Args for FilterFlags {
     }
 }
 
-impl FromArgMatches for FilterFlags {
+impl FromArgMatches for CallFilters {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let mut args = FilterArgs::default();
         for f in FILTERS {
@@ -53,7 +49,7 @@ impl FromArgMatches for FilterFlags {
             };
             f.set(&mut args, values);
         }
-        Ok(FilterFlags(args))
+        Ok(CallFilters(args))
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
