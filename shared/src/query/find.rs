@@ -93,6 +93,19 @@ pub struct Find {
         )
     )]
     pub fuzzy: u8,
+    /// Only videos (chats, posts) where the query is found at least this
+    /// many times; by default one is enough.
+    #[schemars(range(min = 1))]
+    #[serde(default)]
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long,
+            value_parser = at_least_one,
+            help = "Only videos where the query is found at least N times (by default one is enough)"
+        )
+    )]
+    pub min_hits: Option<usize>,
 }
 
 impl Default for Find {
@@ -106,6 +119,7 @@ impl Default for Find {
             scopes: Vec::new(),
             filters: CallFilters::default(),
             fuzzy: 0,
+            min_hits: None,
         }
     }
 }
@@ -144,6 +158,7 @@ impl Find {
             filters: self.filters.0.clone(),
             max_pages: cap.max_pages,
             max_videos: None,
+            min_hits: self.min_hits,
         }
     }
 }
@@ -180,6 +195,51 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&request).unwrap(),
             serde_json::to_value(&expected).unwrap()
+        );
+    }
+
+    #[test]
+    fn min_hits_keeps_exactly_the_videos_said_that_often_and_no_link_drops_it() {
+        use crate::archive::{Archive, OpenOptions};
+        use crate::source::SourceHandle;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/archive/alpha");
+        let handle = SourceHandle::Local(dir.into());
+        let archive = Archive::open(&handle, &OpenOptions::default()).unwrap();
+        let search = |find: &Find| {
+            let request = find.request("cups", PageCap::default());
+            crate::query::search(&archive, None, &request).unwrap()
+        };
+        let all = search(&Find::default());
+        let often = Find {
+            min_hits: Some(3),
+            ..Find::default()
+        };
+        let some = search(&often);
+        let key = |v: &crate::query::VideoResult| (v.channel.clone(), v.slug.clone(), v.hits.len());
+        let expected: Vec<_> = all
+            .videos
+            .iter()
+            .filter(|v| v.hits.len() >= 3)
+            .map(key)
+            .collect();
+        let got: Vec<_> = some.videos.iter().map(key).collect();
+        assert!(
+            !got.is_empty() && got.len() < all.videos.len(),
+            "{} of {}",
+            got.len(),
+            all.videos.len()
+        );
+        assert_eq!(got, expected);
+        assert_eq!(some.total_videos, expected.len());
+        assert_eq!(
+            some.total_hits,
+            expected.iter().map(|(_, _, n)| n).sum::<usize>()
+        );
+        let request = often.request("cups", PageCap::default());
+        let refused = crate::share::eval::link_for(&archive, "https://example.org", &request);
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "a share link cannot carry min_hits (the format has no field for it): share the search without it"
         );
     }
 

@@ -96,6 +96,10 @@ pub struct Request {
     /// Stop reading pages once this many videos matched (`None`: no cap);
     /// the coverage then says PARTIAL.
     pub max_videos: Option<usize>,
+    /// Only items the query hits at least this many times (`None`: one
+    /// hit is enough).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_hits: Option<usize>,
 }
 
 impl Default for Request {
@@ -111,6 +115,7 @@ impl Default for Request {
             filters: FilterArgs::default(),
             max_pages: None,
             max_videos: None,
+            min_hits: None,
         }
     }
 }

@@ -42,6 +42,8 @@ pub struct Terms {
     /// Fuzzy expansions: each phrase and its matcher, also appended to
     /// every site's matchers.
     pub expansions: Vec<(String, Matcher)>,
+    /// The fewest hits an item answers with (at least 1).
+    min_hits: usize,
 }
 
 impl Terms {
@@ -69,6 +71,7 @@ impl Terms {
             excludes,
             notes: Vec::new(),
             expansions: Vec::new(),
+            min_hits: spec.min_hits.unwrap_or(1).max(1),
         };
         let words = crate::text::tokens(&spec.query);
         for site in archive.sites() {
@@ -312,7 +315,8 @@ pub(super) struct Judged {
 impl Terms {
     /// The one decision over an item (a video, a chat, a post), made here
     /// for every layer: it answers when the matchers of site number
-    /// `site` hit one of its `fields` and no exclude matcher does; then
+    /// `site` hit one of its `fields` (at least `min_hits` times) and no
+    /// exclude matcher does; then
     /// the query as typed and each fuzzy variant are counted on their own.
     pub(super) fn judge(
         &self,
@@ -322,7 +326,7 @@ impl Terms {
     ) -> Option<Judged> {
         let matchers = self.for_site(site);
         let hits = fields_hits(matchers, fields, scratch);
-        if hits.is_empty() || !fields_hits(&self.excludes, fields, scratch).is_empty() {
+        if hits.len() < self.min_hits || !fields_hits(&self.excludes, fields, scratch).is_empty() {
             return None;
         }
         let exact_hits = if matchers.len() > 1 {
