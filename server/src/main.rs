@@ -11,6 +11,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use archilyzer_core::archive::OpenOptions;
+use archilyzer_core::memory::Budget;
 use archilyzer_core::source::{SourceFlags, SourceHandle};
 use clap::Parser;
 
@@ -131,12 +133,16 @@ async fn serve() -> std::process::ExitCode {
         }
     };
     tracing::info!("default source: {handle}");
-    archilyzer_core::memory::set_limit(cli.max_memory.max(1) << 20);
     if let Some(missing) = handle.missing_local() {
         // Not fatal: a call can still name another corpus with `source`.
         eprintln!("archilyzer-mcp: {missing}");
     }
-    let mut sources = Sources::new(handle, cli.index.clone());
+    let options = OpenOptions {
+        memory: Arc::new(Budget::new(cli.max_memory.max(1) << 20)),
+        ..OpenOptions::default()
+    };
+    let mut sources = Sources::new(handle, cli.index.clone())
+        .with_caches(options, archilyzer_core::index::default_root());
     warm_default_index(&sources);
     if let Some(addr) = cli.http {
         let allowed = match cli

@@ -36,6 +36,10 @@ pub struct Sources {
     policy: SourcePolicy,
     /// `--index DIR`, for the default source only.
     index_override: Option<PathBuf>,
+    /// Where every other source's index lives, one folder per source.
+    index_root: Option<PathBuf>,
+    /// How archives are opened: caches, timeouts, the memory budget every
+    /// archive opened here shares.
     options: OpenOptions,
     open: Mutex<HashMap<SourceHandle, Arc<Archive>>>,
 }
@@ -47,9 +51,23 @@ impl Sources {
             default,
             policy: SourcePolicy::Open,
             index_override,
+            index_root: archilyzer_core::index::default_root(),
             options: OpenOptions::default(),
             open: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The same sources opening archives with `options` (the server's
+    /// memory budget, its caches) and keeping indexes under `index_root`.
+    pub fn with_caches(mut self, options: OpenOptions, index_root: Option<PathBuf>) -> Self {
+        self.options = options;
+        self.index_root = index_root;
+        self
+    }
+
+    /// How archives are opened here.
+    pub fn options(&self) -> &OpenOptions {
+        &self.options
     }
 
     /// The same sources under `policy`.
@@ -274,7 +292,8 @@ impl Sources {
                 return Some(dir.clone());
             }
         }
-        archilyzer_core::index::default_dir(handle)
+        let root = self.index_root.as_deref()?;
+        Some(archilyzer_core::index::dir_under(root, handle))
     }
 }
 

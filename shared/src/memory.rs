@@ -4,9 +4,11 @@
 //! the bytes are dropped ([`PageBytes`]).
 //!
 //! A share is [`PARSE_FACTOR`] times the page's size as its manifest
-//! gives it: the bytes, and what parsing them holds beside them. A long
-//! running server sets the budget once ([`set_limit`], its
-//! `--max-memory`); the command line leaves it unlimited.
+//! gives it: the bytes, and what parsing them holds beside them. The
+//! budget belongs to whoever opens archives: it is in their
+//! [`crate::archive::OpenOptions`], shared by every archive opened with
+//! them. A long-running server makes one of its `--max-memory`; the
+//! command line leaves it unlimited ([`Budget::unlimited`]).
 //!
 //! Promise: the shares held at once never add up to more than the limit,
 //! except for one share that alone is larger than the limit, which is
@@ -15,7 +17,7 @@
 //! [`WAIT_FOR_ROOM`]; past that the read fails with [`Spent`], whose
 //! message says what to do, never with an allocation failure.
 
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// How much a page's share is, per byte of its file.
@@ -25,6 +27,7 @@ pub const PARSE_FACTOR: u64 = 2;
 pub const WAIT_FOR_ROOM: Duration = Duration::from_secs(30);
 
 /// The budget: its limit and what is held.
+#[derive(Debug)]
 pub struct Budget {
     limit: u64,
     held: Mutex<u64>,
@@ -51,6 +54,12 @@ impl Budget {
         }
     }
 
+    /// A budget with no limit, which keeps no page between calls (the
+    /// command line's: it reads each page once).
+    pub fn unlimited() -> Budget {
+        Budget::new(u64::MAX)
+    }
+
     /// The limit, in bytes.
     pub fn limit(&self) -> u64 {
         self.limit
@@ -75,7 +84,7 @@ impl Budget {
 
     /// A share of `bytes` (capped at the limit), waiting at most `wait`
     /// for room.
-    pub fn take(&'static self, bytes: u64, wait: Duration) -> Result<Share, Spent> {
+    pub fn take(self: &Arc<Self>, bytes: u64, wait: Duration) -> Result<Share, Spent> {
         let bytes = bytes.min(self.limit);
         let deadline = Instant::now() + wait;
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
@@ -95,7 +104,7 @@ impl Budget {
         }
         *held += bytes;
         Ok(Share {
-            budget: self,
+            budget: self.clone(),
             bytes,
         })
     }
@@ -103,7 +112,7 @@ impl Budget {
 
 /// A part of the budget, given back when dropped.
 pub struct Share {
-    budget: &'static Budget,
+    budget: Arc<Budget>,
     bytes: u64,
 }
 
@@ -113,19 +122,6 @@ impl Drop for Share {
         *held -= self.bytes;
         self.budget.freed.notify_all();
     }
-}
-
-static GLOBAL: OnceLock<Budget> = OnceLock::new();
-
-/// Sets the process's budget to `bytes`; only the first call counts (a
-/// server calls it once at start-up, before any read).
-pub fn set_limit(bytes: u64) {
-    let _ = GLOBAL.set(Budget::new(bytes.max(1)));
-}
-
-/// The process's budget (unlimited unless [`set_limit`] was called).
-pub fn global() -> &'static Budget {
-    GLOBAL.get_or_init(|| Budget::new(u64::MAX))
 }
 
 /// A page's bytes with the share of the budget they hold.
@@ -163,8 +159,8 @@ impl std::ops::Deref for PageBytes {
 mod tests {
     use super::*;
 
-    fn budget(limit: u64) -> &'static Budget {
-        Box::leak(Box::new(Budget::new(limit)))
+    fn budget(limit: u64) -> Arc<Budget> {
+        Arc::new(Budget::new(limit))
     }
 
     #[test]
@@ -174,8 +170,9 @@ mod tests {
         let refused = b.take(50, Duration::from_millis(20)).err().unwrap();
         assert!(refused.to_string().contains("--max-memory"), "{refused}");
         assert_eq!(b.held(), 60);
+        let waiter = b.clone();
         let waiting =
-            std::thread::spawn(move || b.take(50, Duration::from_secs(5)).map(|s| s.bytes));
+            std::thread::spawn(move || waiter.take(50, Duration::from_secs(5)).map(|s| s.bytes));
         std::thread::sleep(Duration::from_millis(50));
         drop(first);
         assert_eq!(waiting.join().unwrap().unwrap(), 50);

@@ -49,6 +49,7 @@ pub fn options(cache: Option<&Path>) -> OpenOptions {
                 max_backoff: Duration::from_millis(200),
             },
         },
+        ..OpenOptions::default()
     }
 }
 

@@ -1,8 +1,8 @@
 //! The command line's integration tests, one module per concern, built as
 //! one test binary: a binary per file linked the whole workspace again for
 //! each file, and ran the files one after another.
-//! A test that must own the process (its environment, its working
-//! directory) lives in a binary of its own beside this one.
+//! No test owns the process: what a test sets (an archive's memory
+//! budget, its caches) is in the options it opens archives with.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -17,6 +17,7 @@ mod format;
 mod hosts;
 mod import;
 mod index;
+mod kept_pages;
 mod nginx;
 mod ownership;
 mod passages;

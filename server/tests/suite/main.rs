@@ -1,6 +1,6 @@
 //! The server's integration tests, one module per concern, built as one
-//! test binary (see indexer/tests/suite/main.rs for why). `faults.rs`, which
-//! sets the process's environment, is a binary of its own beside this one.
+//! test binary (see indexer/tests/suite/main.rs for why); no test sets
+//! anything process-wide.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -8,6 +8,7 @@ mod common;
 mod catalog;
 mod contract;
 mod editor;
+mod faults;
 mod notes;
 mod protocol;
 mod registry;

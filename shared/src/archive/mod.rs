@@ -32,6 +32,9 @@ pub struct OpenOptions {
     pub http_cache_bytes: u64,
     /// Timeouts and retries of remote reads.
     pub http: HttpOptions,
+    /// The memory budget whole-page reads take their shares of, shared by
+    /// every archive opened with these options (unlimited by default).
+    pub memory: Arc<crate::memory::Budget>,
 }
 
 impl Default for OpenOptions {
@@ -46,6 +49,7 @@ impl Default for OpenOptions {
             http_cache_dir: cache_dir().map(|d| d.join("http")),
             http_cache_bytes: http_mb * 1024 * 1024,
             http: HttpOptions::default(),
+            memory: Arc::new(crate::memory::Budget::unlimited()),
         }
     }
 }
@@ -125,7 +129,10 @@ pub type SpanLookup = Box<dyn Fn(&str, &str, &str) -> Option<(u32, VideoSpan)> +
 impl Archive {
     /// Opens the archive a handle names.
     pub fn open(handle: &SourceHandle, options: &OpenOptions) -> Result<Archive, ReadError> {
-        let pages = Arc::new(SharedPageCache::new(options.page_cache_bytes));
+        let pages = Arc::new(SharedPageCache::new(
+            options.page_cache_bytes,
+            options.memory.clone(),
+        ));
         let disk = open_disk_cache(options);
         let store: Box<dyn Store> = match (handle, handle.hub_dir()) {
             (_, Some(dir)) => Box::new(LocalStore::open(&dir)?),

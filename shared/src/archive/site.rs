@@ -61,15 +61,19 @@ pub struct SharedPageCache {
     /// Transcript pages' bytes and views, by page and sha256 (a page that
     /// changed is another entry), within the memory budget's keep limit.
     views: PageCache<(PageKey, String), KeptPage, ReadError>,
+    /// The memory budget every whole-page read takes its share of.
+    memory: Arc<memory::Budget>,
 }
 
 impl SharedPageCache {
     /// Caches holding at most `parsed_bytes` of whole parsed pages, and
-    /// as many kept pages as [`memory::Budget::keep_limit`] allows.
-    pub fn new(parsed_bytes: u64) -> Self {
+    /// as many kept pages as `memory`'s [`memory::Budget::keep_limit`]
+    /// allows; every whole-page read takes its share of `memory`.
+    pub fn new(parsed_bytes: u64, memory: Arc<memory::Budget>) -> Self {
         SharedPageCache {
             parsed: PageCache::new(parsed_bytes),
-            views: PageCache::new(memory::global().keep_limit()),
+            views: PageCache::new(memory.keep_limit()),
+            memory,
         }
     }
 
@@ -253,7 +257,9 @@ impl Site {
         n: u32,
     ) -> Result<(PageBytes, String), ReadError> {
         let (path, sha256, size) = self.page_entry(layer, channel, n)?;
-        let share = memory::global()
+        let share = self
+            .pages
+            .memory
             .take(
                 size.saturating_mul(memory::PARSE_FACTOR),
                 memory::WAIT_FOR_ROOM,

@@ -199,7 +199,7 @@ pub(crate) mod word_lists;
 pub use build::{build, claim, BuildEvent, BuildReport};
 pub use cache::{keep_warm, load as load_kept, lookups as kept_index_lookups};
 pub use error::IndexError;
-pub use open::{default_dir, Index, IndexStatus, Vouched};
+pub use open::{default_dir, default_root, dir_under, Index, IndexStatus, Vouched};
 pub use postings::Posting;
 
 pub(crate) use postings::{

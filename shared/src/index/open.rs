@@ -150,12 +150,22 @@ fn missing(dir: &Path) -> String {
     )
 }
 
-/// The default index directory of a source: under the cache dir, one
-/// subdirectory per source; `ARCHILYZER_INDEX_DIR` overrides the root.
+/// The default root of the index directories: `ARCHILYZER_INDEX_DIR`,
+/// else `index` under the cache dir.
+pub fn default_root() -> Option<PathBuf> {
+    match std::env::var_os("ARCHILYZER_INDEX_DIR").filter(|d| !d.is_empty()) {
+        Some(d) => Some(PathBuf::from(d)),
+        None => Some(crate::archive::cache_dir()?.join("index")),
+    }
+}
+
+/// The index directory of a source under `root`: one subdirectory per
+/// source.
+pub fn dir_under(root: &Path, handle: &crate::source::SourceHandle) -> PathBuf {
+    root.join(handle.cache_key())
+}
+
+/// The default index directory of a source (under [`default_root`]).
 pub fn default_dir(handle: &crate::source::SourceHandle) -> Option<PathBuf> {
-    let root = match std::env::var_os("ARCHILYZER_INDEX_DIR").filter(|d| !d.is_empty()) {
-        Some(d) => PathBuf::from(d),
-        None => crate::archive::cache_dir()?.join("index"),
-    };
-    Some(root.join(handle.cache_key()))
+    Some(dir_under(&default_root()?, handle))
 }

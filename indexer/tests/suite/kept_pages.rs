@@ -1,14 +1,18 @@
 //! Kept pages: a server keeps transcript pages it read whole, bytes and
 //! parsed view, within half its memory budget, so the next search of
-//! those pages reads and parses nothing. (This file is its own process: it sets the memory budget,
-//! which the command line leaves unlimited and so keeps nothing.)
+//! those pages reads and parses nothing. (The budget is the archive's
+//! own, in its open options; the command line leaves it unlimited and
+//! so keeps nothing.)
 
-mod common;
+use std::sync::Arc;
 
-use archilyzer_core::memory;
+use archilyzer_core::archive::{Archive, OpenOptions};
+use archilyzer_core::memory::Budget;
 use archilyzer_core::query::{search, Request};
+use archilyzer_core::source::SourceHandle;
 use archilyzer_testkit::TestServer;
-use common::{generated, open};
+
+use crate::common::{generated, options};
 
 /// Requests for transcript pages, whole (not ranges).
 fn whole_page_reads(server: &TestServer) -> usize {
@@ -22,12 +26,16 @@ fn whole_page_reads(server: &TestServer) -> usize {
 
 #[test]
 fn a_page_read_whole_is_kept_within_half_the_budget_and_not_read_again() {
-    memory::set_limit(64 << 20);
-    let budget = memory::global();
+    let budget = Arc::new(Budget::new(64 << 20));
     assert_eq!(budget.keep_limit(), 32 << 20);
 
     let server = TestServer::serve(generated());
-    let archive = open(&format!("remote:{}", server.url("alpha")), None);
+    let handle = SourceHandle::parse(&format!("remote:{}", server.url("alpha"))).unwrap();
+    let options = OpenOptions {
+        memory: budget.clone(),
+        ..options(None)
+    };
+    let archive = Archive::open(&handle, &options).unwrap();
     // A word on every page, searched with no index: every page read whole.
     let request = Request {
         query: "the".into(),

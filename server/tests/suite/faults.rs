@@ -2,25 +2,34 @@
 //! the directory should be: as root, permission bits would not stop a
 //! write, a file in the way does). It must answer from the remote site
 //! anyway, say that no index was used, and still read what it is asked.
-//! One test in its own binary, because it sets the process's environment.
+//! The cache folders are the sources' own (their open options and index
+//! root), so the test sets nothing process-wide.
 
-mod common;
-
+use archilyzer_core::archive::OpenOptions;
 use archilyzer_core::source::SourceHandle;
+use archilyzer_mcp::tools::Context;
 use archilyzer_testkit::TestServer;
-use common::{context, testdata};
 use serde_json::json;
+
+use crate::common::{self, context, testdata};
 
 #[test]
 fn an_unwritable_cache_dir_means_answers_without_an_index_that_say_so() {
     let tmp = tempfile::tempdir().unwrap();
     let blocker = tmp.path().join("not-a-dir");
     std::fs::write(&blocker, b"a file where the cache dir should be").unwrap();
-    std::env::set_var("ARCHILYZER_CACHE_DIR", blocker.join("cache"));
-    std::env::remove_var("ARCHILYZER_INDEX_DIR");
+    let cache = blocker.join("cache");
     let server = TestServer::serve(testdata(""));
     let handle = SourceHandle::parse(&format!("remote:{}", server.url("alpha"))).unwrap();
-    let ctx = context(handle);
+    let options = OpenOptions {
+        http_cache_dir: Some(cache.join("http")),
+        ..OpenOptions::default()
+    };
+    let base = context(handle);
+    let ctx = Context {
+        sources: base.sources.with_caches(options, Some(cache.join("index"))),
+        ..base
+    };
     let run = |tool: &str, args: serde_json::Value| common::run(&ctx, tool, args);
     let out = run("search_transcripts", json!({"query": "really", "limit": 2}));
     assert!(!out.is_error, "{}", out.text);
