@@ -80,9 +80,9 @@ real-ref videos="12000":
 
 # A benchmark archive whose videos do not repeat each other: VIDEOS videos
 # in 5 channels, each made of runs of 20-60 consecutive cues cut from
-# different TWIML episodes at random offsets (12,629 make about 1.2 GB),
+# different TWIML episodes at random offsets (19,300 make about 1.2 GB),
 # imported and indexed in /tmp/recombined, then the FTS5 questions asked of it.
-recombined videos="12629":
+recombined videos="19300":
     python3 scripts/ytdlp_recombined.py ../shared/corpora/twiml/vtt /tmp/recombined/dl {{videos}} 5
     cargo run --release -p archilyzer-index --bin archilyzer-index -- import --from /tmp/recombined/dl --out /tmp/recombined/archive
     cargo run --release -p archilyzer-index --bin archilyzer-index -- build --local /tmp/recombined/archive --index /tmp/recombined/index

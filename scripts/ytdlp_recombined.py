@@ -11,7 +11,7 @@ neighbours, so the phrase path and the postings look cheaper than on real
 archives.
 
 Usage: python3 scripts/ytdlp_recombined.py CAPTIONS_DIR OUT_DIR [VIDEOS] [CHANNELS] [SEED]
-(defaults: 12629 videos in 5 channels, seed 1: about 1.2 GB once
+(defaults: 19300 videos in 5 channels, seed 1: about 1.2 GB once
 imported). Laid out as scripts/ytdlp_download.py lays out its download
 (one folder per channel, `<id>.info.json` beside `<id>.en.vtt`), so
 `archilyzer-index import --from OUT_DIR` takes it. The same arguments
@@ -104,7 +104,7 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     captions, out = sys.argv[1], sys.argv[2]
-    videos = int(sys.argv[3]) if len(sys.argv) > 3 else 12629
+    videos = int(sys.argv[3]) if len(sys.argv) > 3 else 19300
     channels = int(sys.argv[4]) if len(sys.argv) > 4 else 5
     seed = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     if os.path.exists(out):
