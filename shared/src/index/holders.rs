@@ -13,7 +13,12 @@
 //! integer compare instead of a string hash and a `memcmp`. A word never
 //! holds a zero byte (it is letters and digits; UTF-8 puts no zero inside
 //! a non-ASCII char), so zero-padding the bytes is one-to-one and the
-//! word comes back out exactly.
+//! word comes back out exactly. In front of that map sits a small
+//! direct-mapped table of the short words met lately ([`RECENT`] slots,
+//! small enough for the processor's first cache): the few hundred words
+//! that make most of speech are found there without touching the map,
+//! whose slots for a page's tens of thousands of words are not all in
+//! cache. It is emptied with the map, since list numbers are per page.
 
 use rustc_hash::FxHashMap;
 
@@ -40,6 +45,19 @@ pub(super) struct Holders {
     marks: Vec<(u32, u32, u32)>,
     /// The last (unit, cue) marked for each list.
     mark_lasts: Vec<(u32, u32)>,
+    /// `(packed word, list)` of short words met lately, at the slot
+    /// [`recent_slot`] gives; `0` (no word packs to it) is an empty slot.
+    /// Allocated at first use.
+    recent: Vec<(u64, u32)>,
+}
+
+/// Slots of [`Holders::recent`]: 16 KB.
+const RECENT: usize = 1024;
+
+/// The slot of packed word `key` in [`Holders::recent`]: the top bits of
+/// a multiplicative hash.
+fn recent_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT.trailing_zeros())) as usize
 }
 
 /// A unit and a field packed into 32 bits: the unit above the field's
@@ -98,7 +116,7 @@ impl Holders {
     fn list_of(&mut self, word: &str) -> u32 {
         let next = self.lasts.len() as u32;
         let list = match pack(word) {
-            Some(key) => *self.short.entry(key).or_insert(next),
+            Some(key) => self.short_list(key, next),
             None => match self.long.get(word) {
                 Some(&list) => list,
                 None => *self.long.entry(word.into()).or_insert(next),
@@ -108,6 +126,26 @@ impl Holders {
             self.lasts.push(u32::MAX);
             self.mark_lasts.push((u32::MAX, u32::MAX));
         }
+        list
+    }
+
+    /// The list number of the short word packed as `key`, `next` if it
+    /// has none yet: from [`Holders::recent`] when it is there, else from
+    /// the map (and then kept in its slot).
+    fn short_list(&mut self, key: u64, next: u32) -> u32 {
+        if key == 0 {
+            // The empty word, which no token is: the mark of an empty slot.
+            return *self.short.entry(key).or_insert(next);
+        }
+        if self.recent.is_empty() {
+            self.recent = vec![(0, 0); RECENT];
+        }
+        let slot = &mut self.recent[recent_slot(key)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let list = *self.short.entry(key).or_insert(next);
+        *slot = (key, list);
         list
     }
 
@@ -138,6 +176,7 @@ impl Holders {
         self.pairs.clear();
         self.lasts.clear();
         let (marks, mark_ranges) = self.take_marks();
+        self.recent.fill((0, 0));
         let short = self.short.drain().map(|(k, list)| (Word::Short(k), list));
         let long = self.long.drain().map(|(w, list)| (Word::Long(w), list));
         let words = short
@@ -289,6 +328,28 @@ mod tests {
             })
             .collect();
         assert_eq!(got, plain);
+    }
+
+    #[test]
+    fn a_word_on_the_next_page_gets_that_pages_list_not_a_kept_one() {
+        let mut holders = Holders::default();
+        for (unit, w) in ["the", "cat", "sat", "the"].into_iter().enumerate() {
+            holders.add(w, unit as u32, Fields::CAPTIONS);
+        }
+        assert_eq!(holders.take_lists().words.len(), 3);
+        // The next page: "sat" was list 2 on the last one; here it is the
+        // first word, so it must be list 0, with this page's holders.
+        holders.add("sat", 7, Fields::TITLE);
+        holders.add("the", 8, Fields::CAPTIONS);
+        let lists = holders.take_lists();
+        let got: BTreeMap<String, Vec<u32>> = lists
+            .words
+            .into_iter()
+            .map(|(w, r, _)| (w.into_text().into(), lists.units[r].to_vec()))
+            .collect();
+        let expected: BTreeMap<String, Vec<u32>> =
+            [("sat".to_string(), vec![7]), ("the".to_string(), vec![8])].into();
+        assert_eq!(got, expected);
     }
 
     #[test]
