@@ -65,11 +65,6 @@ impl Sources {
         self
     }
 
-    /// How archives are opened here.
-    pub fn options(&self) -> &OpenOptions {
-        &self.options
-    }
-
     /// The same sources under `policy`.
     pub fn with_policy(mut self, policy: SourcePolicy) -> Self {
         self.policy = policy;

@@ -87,8 +87,9 @@ fn twenty() -> usize {
     20
 }
 
-/// The engine request for `query` found as `find` says.
-/// (the core's, with this tool's caps on pages and videos).
+/// The engine request for `query` found as `find` says: the core's
+/// ([`archilyzer_core::query::Find::request`]), with this tool's caps on
+/// pages and videos.
 pub fn request(query: &str, find: &FindOptions) -> Request {
     let cap = PageCap {
         max_pages: Some(find.cap.max_pages.unwrap_or(DEFAULT_MAX_PAGES)),
@@ -158,11 +159,6 @@ impl Found {
             .map(|row| 512 + row.video.hits.iter().map(hit).sum::<usize>())
             .sum()
     }
-}
-
-/// Footer lines every search result carries.
-pub(super) fn footer(r: &Response) -> Vec<String> {
-    report::footer(r)
 }
 
 /// What to do when the result cap stopped the scan: the engine's note
@@ -475,7 +471,7 @@ pub fn render_page(
     let order_line = order.describe_for(rows.iter().map(|r| &r.video));
     let mut tail = format!("{order_line}\n");
     tail.extend(found.collapsed.iter().map(|c| format!("{c}\n")));
-    tail.push_str(&footer(&found.r).join("\n"));
+    tail.push_str(&report::footer(&found.r).join("\n"));
     if kept {
         tail.push_str(KEPT_LINE);
     }
@@ -682,7 +678,7 @@ mod tests {
 
     #[test]
     fn the_footer_says_what_was_read_what_was_not_and_why() {
-        let lines = footer(&response());
+        let lines = report::footer(&response());
         assert_eq!(lines[0], "searched 3 of 10 page(s) (2.5 MB); index: partly stale, 2 of 10 page(s) changed or new since the build and read in full");
         assert_eq!(lines[1], "unrecognised state \"delted\" (valid: available)");
         assert_eq!(
@@ -698,13 +694,13 @@ mod tests {
     #[test]
     fn a_scan_stopped_at_the_cap_says_which_tool_lists_every_match_after_its_notes() {
         let plain = noting_cap_remedy(response());
-        assert!(!footer(&plain)
+        assert!(!report::footer(&plain)
             .iter()
             .any(|l| l.contains("enumerate_matches")));
         let mut r = response();
         r.stopped_at_cap = true;
         let r = noting_cap_remedy(r);
-        let lines = footer(&r);
+        let lines = report::footer(&r);
         assert_eq!(lines[1], "unrecognised state \"delted\" (valid: available)");
         assert_eq!(
             lines[2],

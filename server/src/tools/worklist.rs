@@ -125,7 +125,7 @@ pub fn enumerate_matches(
     let tail = if first {
         let mut tail = String::from("\n---\n");
         tail.extend(made.collapsed.iter().map(|c| format!("{c}\n")));
-        tail.push_str(&search::footer(r).join("\n"));
+        tail.push_str(&archilyzer_core::report::footer(r).join("\n"));
         tail
     } else {
         let read = if kept {

@@ -23,7 +23,8 @@ use super::{CallFilters, Request};
 pub const MAX_FUZZY: u8 = crate::index::similar::MAX_EDITS as u8;
 
 /// How a query is found: how its words match, what is excluded, which
-/// fields and filters, how much to read.
+/// fields and filters, how often it must be said ([`PageCap`] says how
+/// much may be read).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct Find {
