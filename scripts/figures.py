@@ -2,9 +2,14 @@
 the commit, date, machine and load it ran on; and the README's figures
 line, taken from it. No figure in either is typed by hand.
 
-  python3 scripts/figures.py [--bytes 200MB] [--repeat 5] [--corpus DIR]
+  python3 scripts/figures.py [--bytes 200MB] [--repeat 5] [--corpus DIR] [--non-repeating ARCHIVE]
       measures and writes docs/figures.md and the README's figures line
       (needs `cargo build --release` and ripgrep for the full-scan column).
+      With --non-repeating, ARCHIVE (imported from the download
+      scripts/ytdlp_recombined.py makes: `just recombined`) is measured
+      too: `build` from nothing beside `rg -c` over its transcripts, paired
+      (REPEAT runs each, alternating), the index's share, and the
+      questions of scripts/fts5_compare.py.
   python3 scripts/figures.py --render
       writes docs/figures.md and the README's figures line again from the
       figures docs/figures.md records (after changing how they are worded;
@@ -158,7 +163,38 @@ def real_captions(work, corpus, repeat):
             "reimport_s_median": round(statistics.median(again), 2), **compared}
 
 
-def measure(size, repeat, corpus):
+def non_repeating(archive, repeat):
+    """The non-repeating archive's figures: build beside `rg -c`, the
+    index's share, and FTS5 beside this project; None when not asked."""
+    if not archive:
+        return None
+    archive = os.path.abspath(archive)
+    index = tempfile.mkdtemp(prefix="figures-nonrep-index-")
+    try:
+        builds, scans = [], []
+        for _ in range(repeat):
+            builds.append(build(archive, index)[0])
+            scans.append(timed(["rg", "-c", "-o", "-i", "-w", "austerity", os.path.join(archive, "transcripts")])[0])
+        videos = 0
+        for path in fts5_compare.pages(archive):
+            with open(path) as fh:
+                videos += len(json.load(fh)["videos"])
+        python = os.path.join(REPO, ".venv", "bin", "python")
+        out = os.path.join(index, "fts5.json")
+        run([python, os.path.join(REPO, "scripts", "fts5_compare.py"), archive, index, "--runs", str(repeat),
+             "--json", out])
+        with open(out) as fh:
+            compared = json.load(fh)
+        os.remove(out)
+        return {"videos": videos, "build_s_median": round(statistics.median(builds), 2),
+                "rg_c_s_median": round(statistics.median(scans), 2),
+                "build_per_rg": round(statistics.median(b / r for b, r in zip(builds, scans)), 2),
+                **sizes(archive, index), **compared}
+    finally:
+        shutil.rmtree(index, ignore_errors=True)
+
+
+def measure(size, repeat, corpus, nonrep=None):
     work = tempfile.mkdtemp(prefix="figures-")
     try:
         host = machine()
@@ -181,6 +217,7 @@ def measure(size, repeat, corpus):
             "bench": {"load_per_core": bench["load_per_core"], "rows": bench["rows"]},
             "server": serve_under_load(work, corpus),
             "real": real_captions(work, corpus, repeat),
+            "non_repeating": non_repeating(nonrep, repeat),
         }
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -241,7 +278,8 @@ def page(f):
     out = [
         "# Figures",
         "",
-        f"Written by `python3 scripts/figures.py --bytes {f['gen']['bytes']}` at commit `{f['commit']}` on "
+        f"Written by `python3 scripts/figures.py --bytes {f['gen']['bytes']}"
+        f"{' --non-repeating ARCHIVE' if f.get('non_repeating') else ''}` at commit `{f['commit']}` on "
         f"{f['date']}: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB, load {m['load_per_core_before']} "
         f"per core before the run ({f['bench']['load_per_core']} during the queries). Do not edit by hand: "
         "run the script again. CI (`python3 scripts/figures.py --check`) fails when the index size or its "
@@ -288,6 +326,18 @@ def page(f):
                 f"`scripts/fts5_compare.py` on that archive, medians of {r['runs']} runs (SQLite FTS5: one row per "
                 f"cue, {r['cues']} cues, built in {r['fts5_build_s']} s):", "",
                 *fts5_compare.table(r)]
+    if f.get("non_repeating"):
+        r = f["non_repeating"]
+        out += ["", f"An archive whose videos do not repeat each other: {r['videos']} videos, each made of runs of "
+                "consecutive cues cut from different TWIML episodes at random offsets "
+                f"(`scripts/ytdlp_recombined.py`, imported), {mb(r['transcripts_bytes'])} of transcripts. `build` "
+                f"from nothing takes {r['build_s_median']} s against {r['rg_c_s_median']} s for "
+                f"`rg -c -o -i -w austerity` over the same transcripts: {r['build_per_rg']}× (median of the "
+                f"paired ratios of {f['build']['runs']} alternating runs). The index is {mb(r['index_bytes'])}, "
+                f"{r['index_pct']:.2f} % of the transcripts. The questions of `scripts/fts5_compare.py`, medians of "
+                f"{r['runs']} runs (SQLite FTS5: {r['cues']} cues, built in {r['fts5_build_s']} s); an empty call "
+                f"takes {r['empty_call_ms']} ms through the `mcp` client and {r['bare_empty_call_ms']} ms through "
+                "the bare one:", "", *fts5_compare.table(r)]
     out += ["", "The recorded figures, as the check reads them:", "", "```json",
             json.dumps(f, indent=1), "```", ""]
     return "\n".join(out)
@@ -358,10 +408,11 @@ def main():
             fh.write(page(f))
         return set_readme_line(readme_line(f))
     opts = dict(zip(args[::2], args[1::2]))
-    unknown = set(opts) - {"--bytes", "--repeat", "--corpus"}
+    unknown = set(opts) - {"--bytes", "--repeat", "--corpus", "--non-repeating"}
     if unknown or len(args) % 2:
         sys.exit(__doc__)
-    f = measure(opts.get("--bytes", "200MB"), int(opts.get("--repeat", "5")), opts.get("--corpus", CORPUS))
+    f = measure(opts.get("--bytes", "200MB"), int(opts.get("--repeat", "5")), opts.get("--corpus", CORPUS),
+                opts.get("--non-repeating"))
     with open(FIGURES, "w") as fh:
         fh.write(page(f))
     set_readme_line(readme_line(f))

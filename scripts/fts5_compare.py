@@ -20,10 +20,14 @@ and the median kept:
   not found);
 - the CLI: `archilyzer-index search --local ARCHIVE --index INDEX --limit 1
   --json`, a fresh process per run, as a person runs it;
-- the server: a running `archilyzer-mcp` through the Python `mcp` client
-  (the test venv, .venv), `enumerate_matches` (the complete set, not a
-  capped page) with an exclude no video holds that changes each run, so
-  no worklist is kept from an earlier call.
+- the server: a running `archilyzer-mcp`, `enumerate_matches` (the
+  complete set, not a capped page) with an exclude no video holds that
+  changes each run, so no worklist is kept from an earlier call; asked
+  through the Python `mcp` client (the test venv, .venv), which checks
+  each answer against the tool's output schema, and through a bare
+  client that writes JSON-RPC lines to the server's stdin and reads its
+  answers (what the transport itself costs). Each client's empty call
+  (`list_sources`, which reads nothing) is timed too.
 
 The counts differ in kind: FTS5 counts cues matching its phrase query
 (its tokenizer, no aliases, no phrase across cues); this project counts
@@ -44,7 +48,7 @@ import tempfile
 import time
 
 QUESTIONS = [("a rare word", "austerity"),
-             ("a two-word name", "reinforcement learning"),
+             ("a two-word name", "speech recognition"),
              ("a common word", "transformers")]
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -107,7 +111,15 @@ def cli_ask(archive, index, words):
     return r["total_hits"], r["total_videos"]
 
 
+def enumerate_args(words, i):
+    """enumerate_matches' arguments for run `i`: an exclude no video
+    holds, new each run, so no worklist kept from a call before answers."""
+    return {"query": words, "exclude": [f"zzqv{i}x"], "max_chars": 2000}
+
+
 async def server_times(archive, index, questions, runs):
+    """Each question's median ms and counts through the Python `mcp`
+    client, and the median ms of its empty call."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
     params = StdioServerParameters(command=os.path.join(BIN, "archilyzer-mcp"),
@@ -117,12 +129,16 @@ async def server_times(archive, index, questions, runs):
         async with ClientSession(r, w) as s:
             await s.initialize()
             await s.call_tool("list_channels", {})
+            empty = []
+            for _ in range(runs * 3):
+                started = time.perf_counter()
+                await s.call_tool("list_sources", {})
+                empty.append((time.perf_counter() - started) * 1000)
             for name, words in questions:
                 times, counts = [], None
                 for i in range(runs + 1):
-                    args = {"query": words, "exclude": [f"zzqv{i}x"], "max_chars": 2000}
                     started = time.perf_counter()
-                    res = await s.call_tool("enumerate_matches", args)
+                    res = await s.call_tool("enumerate_matches", enumerate_args(words, i))
                     took = (time.perf_counter() - started) * 1000
                     if res.is_error:
                         sys.exit(f"fts5_compare: enumerate_matches {words!r} failed: {res.content[0].text[:300]}")
@@ -130,7 +146,42 @@ async def server_times(archive, index, questions, runs):
                         times.append(took)
                     counts = (res.structured_content["total_hits"], res.structured_content["total"])
                 out[name] = (statistics.median(times), counts)
-    return out
+    return out, statistics.median(empty)
+
+
+def bare_times(archive, index, questions, runs):
+    """The same calls through a bare JSON-RPC client over the server's
+    stdio: each question's median ms, and the empty call's."""
+    server = subprocess.Popen([os.path.join(BIN, "archilyzer-mcp"), "--local", archive, "--index", index],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    ids = iter(range(1, 1 << 30))
+
+    def call(method, params):
+        n = next(ids)
+        server.stdin.write((json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n").encode())
+        server.stdin.flush()
+        while True:
+            answer = json.loads(server.stdout.readline())
+            if answer.get("id") == n:
+                if "error" in answer or answer["result"].get("isError"):
+                    sys.exit(f"fts5_compare: {method} failed: {json.dumps(answer)[:300]}")
+                return answer
+
+    def timed(tool, args):
+        started = time.perf_counter()
+        call("tools/call", {"name": tool, "arguments": args})
+        return (time.perf_counter() - started) * 1000
+
+    call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                        "clientInfo": {"name": "fts5_compare", "version": "1"}})
+    server.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    timed("list_channels", {})
+    empty = statistics.median(timed("list_sources", {}) for _ in range(runs * 3))
+    out = {name: statistics.median(timed("enumerate_matches", enumerate_args(words, i)) for i in range(1, runs + 1))
+           for name, words in questions}
+    server.stdin.close()
+    server.wait()
+    return out, empty
 
 
 def compare(archive, index, questions, runs):
@@ -148,21 +199,25 @@ def compare(archive, index, questions, runs):
                          "fts5_videos": fts_counts[1], "rg_ms": round(rg_ms, 1), "rg_hits": rg_hits,
                          "cli_ms": round(cli_ms, 1), "cli_hits": cli_counts[0], "cli_videos": cli_counts[1]})
         con.close()
-    served = asyncio.run(server_times(archive, index, questions, runs))
+    served, sdk_empty = asyncio.run(server_times(archive, index, questions, runs))
+    bare, bare_empty = bare_times(archive, index, questions, runs)
     for row in rows:
         ms, (hits, videos) = served[row["question"]]
-        row.update({"server_ms": round(ms, 2), "server_hits": hits, "server_videos": videos})
-    return {"cues": cues, "fts5_build_s": round(built_s, 1), "runs": runs, "rows": rows}
+        row.update({"server_ms": round(ms, 2), "server_hits": hits, "server_videos": videos,
+                    "bare_ms": round(bare[row["question"]], 2)})
+    return {"cues": cues, "fts5_build_s": round(built_s, 1), "runs": runs, "rows": rows,
+            "empty_call_ms": round(sdk_empty, 2), "bare_empty_call_ms": round(bare_empty, 2)}
 
 
 def table(c):
     """The comparison as a markdown table, one row per question."""
     lines = ["| question | FTS5 ms | FTS5 hits / videos | `rg` ms | `rg` hits | CLI ms (fresh process) | "
-             "server ms (`enumerate_matches`, complete) | our hits / videos | server ÷ FTS5 |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "server ms (`enumerate_matches`, complete; `mcp` client) | server ms (bare client) | "
+             "our hits / videos | server ÷ FTS5 |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in c["rows"]:
         lines.append(f"| {r['question']} `{r['words']}` | {r['fts5_ms']:.2f} | {r['fts5_hits']} / {r['fts5_videos']} | "
-                     f"{r['rg_ms']:.0f} | {r['rg_hits']} | {r['cli_ms']:.0f} | {r['server_ms']:.1f} | "
+                     f"{r['rg_ms']:.0f} | {r['rg_hits']} | {r['cli_ms']:.0f} | {r['server_ms']:.1f} | {r['bare_ms']:.1f} | "
                      f"{r['server_hits']} / {r['server_videos']} | {r['server_ms'] / max(r['fts5_ms'], 0.01):.0f}× |")
     return lines
 
@@ -209,6 +264,10 @@ def main():
         "`sqlite3`, one row per cue). Medians of " + str(runs) + " runs; FTS5 counts cues (hits) and videos "
         "matching its phrase query, `rg` the matches it prints, this project (video, cue) hits and videos "
         "confirmed on the page text.",
+        "",
+        f"An empty call (`list_sources`, which reads nothing) takes {c['empty_call_ms']:.2f} ms through the `mcp` "
+        f"client and {c['bare_empty_call_ms']:.2f} ms through the bare one: the round trip every server figure "
+        "includes. `server ÷ FTS5` is the `mcp` client's.",
         "",
         *table(c),
         "",

@@ -299,6 +299,8 @@ impl Archive {
         let mut pages = Vec::new();
         let mut problems = Vec::new();
         for (site_index, site) in self.sites.iter().enumerate() {
+            let first = pages.len();
+            let mut files = Vec::new();
             for ch in &site.corpus().channels {
                 for layer in [Layer::Transcripts, Layer::Chat, Layer::Posts] {
                     let manifest = match site.manifest(layer, &ch.slug) {
@@ -317,19 +319,22 @@ impl Archive {
                         }
                     };
                     for (i, entry) in manifest.pages.iter().enumerate() {
-                        let page = i as u32 + 1;
-                        let path = format!("{}/{}/{}", layer.dir(), ch.slug, entry.file);
+                        files.push(format!("{}/{}/{}", layer.dir(), ch.slug, entry.file));
                         pages.push(PageRef {
                             site: site_index,
                             layer,
                             channel: ch.slug.clone(),
-                            page,
+                            page: i as u32 + 1,
                             sha256: entry.sha256.clone(),
                             bytes: entry.bytes,
-                            stamp: site.store().stamp(&path),
+                            stamp: None,
                         });
                     }
                 }
+            }
+            let stamps = site.store().stamps(&files);
+            for (p, stamp) in pages[first..].iter_mut().zip(stamps) {
+                p.stamp = stamp;
             }
         }
         (pages, problems)

@@ -11,8 +11,10 @@ use std::collections::HashMap;
 use std::io::ErrorKind;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
+use super::watch::Watch;
 use super::{check_relative_path, ReadError, Store};
 
 /// Files kept open at most (well under the usual limit of 1,024
@@ -24,6 +26,10 @@ const KEPT_OPEN: usize = 256;
 pub struct LocalStore {
     root: PathBuf,
     opened: Arc<Mutex<HashMap<String, Opened>>>,
+    /// Stamps kept while the kernel reports no change ([`Watch`]),
+    /// from the second survey of the pages' stamps on.
+    watch: Arc<OnceLock<Option<Mutex<Watch>>>>,
+    surveys: Arc<AtomicU32>,
 }
 
 /// A file's metadata now, and the file when it is kept open.
@@ -51,16 +57,30 @@ impl LocalStore {
         Ok(LocalStore {
             root,
             opened: Arc::default(),
+            watch: Arc::default(),
+            surveys: Arc::default(),
         })
     }
 
     /// The metadata of the file `path` names now, once that file is known
     /// to resolve inside the root, and the file itself when it is kept
     /// open; `Ok(None)` if it does not exist. A path seen before, still
-    /// naming the same file, costs one `stat`.
+    /// naming the same file, costs one `stat`; one the watch says is
+    /// unchanged, and kept open, one `fstat`.
     fn checked(&self, path: &str) -> Result<Option<Checked>, ReadError> {
-        check_relative_path(path)?;
         let kept = self.opened.lock().ok().and_then(|o| o.get(path).cloned());
+        if let Some(o) = &kept {
+            if let Some(now) = o.file.as_ref().and_then(|f| self.unchanged(path, f)) {
+                return Ok(Some((now, o.file.clone())));
+            }
+        }
+        self.stat_checked(path, kept)
+    }
+
+    /// [`LocalStore::checked`] by a `stat` of the path, whatever the
+    /// watch knows (it is held while stamps are taken).
+    fn stat_checked(&self, path: &str, kept: Option<Opened>) -> Result<Option<Checked>, ReadError> {
+        check_relative_path(path)?;
         if let Some(o) = kept {
             let full = self.root.join(path);
             let now = match std::fs::metadata(&full) {
@@ -77,6 +97,37 @@ impl LocalStore {
         };
         self.keep(path, &meta, None);
         Ok(Some((meta, None)))
+    }
+
+    /// The metadata of `file`, kept open for `path`, when the watch says
+    /// `path` still names it: one `fstat`, no walk of the path.
+    fn unchanged(&self, path: &str, file: &std::fs::File) -> Option<std::fs::Metadata> {
+        let watch = self.watch.get()?.as_ref()?;
+        let named = watch.lock().ok()?.unchanged_file(path)?;
+        let meta = file.metadata().ok()?;
+        ((meta.dev(), meta.ino()) == named).then_some(meta)
+    }
+
+    /// The file's stamp from a `stat` now.
+    fn stat_stamp(&self, path: &str) -> Option<String> {
+        let kept = self.opened.lock().ok().and_then(|o| o.get(path).cloned());
+        let (meta, _) = self.stat_checked(path, kept).ok()??;
+        stamp_of(&meta)
+    }
+
+    /// The watch that keeps this store's stamps, started by the first
+    /// stamp asked for; `None` where there can be none ([`Watch::new`]).
+    fn watch(&self) -> Option<&Mutex<Watch>> {
+        self.watch
+            .get_or_init(|| Watch::new(&self.root).map(Mutex::new))
+            .as_ref()
+    }
+
+    /// Whether stamps are kept here, and how many were answered so.
+    #[cfg(test)]
+    pub(super) fn kept_answers(&self) -> Option<u64> {
+        let watch = self.watch.get()?.as_ref()?;
+        Some(watch.lock().ok()?.kept_answers())
     }
 
     fn keep(&self, path: &str, meta: &std::fs::Metadata, file: Option<Arc<std::fs::File>>) {
@@ -233,14 +284,32 @@ impl Store for LocalStore {
         Some(&self.root)
     }
 
-    fn stamp(&self, path: &str) -> Option<String> {
-        let (meta, _) = self.checked(path).ok()??;
-        let mtime = meta
-            .modified()
-            .ok()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?;
-        Some(format!("{}:{}", meta.len(), mtime.as_nanos()))
+    fn stamps(&self, paths: &[String]) -> Vec<Option<String>> {
+        // A process that surveys the archive once (a build, a command)
+        // would only pay for watches it never uses.
+        let again = self.surveys.fetch_add(1, Ordering::Relaxed) > 0;
+        let watch = again.then(|| self.watch()).flatten();
+        let watch = watch.and_then(|w| w.lock().ok());
+        let Some(mut watch) = watch else {
+            return paths.iter().map(|p| self.stat_stamp(p)).collect();
+        };
+        // Held from the look-ups to the keeping, so no other thread reads
+        // (and so consumes) an event about one of `paths` in between.
+        watch.drain();
+        paths
+            .iter()
+            .map(|path| {
+                if let Some(kept) = watch.kept(path) {
+                    return Some(kept);
+                }
+                let keepable = watch.prepare(path);
+                let stamp = self.stat_stamp(path)?;
+                if keepable {
+                    watch.keep(path, &stamp);
+                }
+                Some(stamp)
+            })
+            .collect()
     }
 
     fn location(&self) -> String {
@@ -251,6 +320,16 @@ impl Store for LocalStore {
         let target = self.root.join(reference);
         Ok(Box::new(LocalStore::open(&target)?))
     }
+}
+
+/// A file's stamp: its size and modification time, as `len:nanos`.
+pub(super) fn stamp_of(meta: &std::fs::Metadata) -> Option<String> {
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!("{}:{}", meta.len(), mtime.as_nanos()))
 }
 
 /// Whether a file whose [`LocalStore`] stamp is `stamp` last changed more

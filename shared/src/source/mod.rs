@@ -14,6 +14,30 @@ mod handle;
 mod http;
 mod http_options;
 mod local;
+#[cfg(target_os = "linux")]
+mod watch;
+/// Elsewhere no stamp is kept: every one is a `stat`.
+#[cfg(not(target_os = "linux"))]
+mod watch {
+    #[derive(Debug)]
+    pub(super) struct Watch;
+    impl Watch {
+        pub(super) fn new(_root: &std::path::Path) -> Option<Watch> {
+            None
+        }
+        pub(super) fn drain(&mut self) {}
+        pub(super) fn kept(&mut self, _path: &str) -> Option<String> {
+            None
+        }
+        pub(super) fn prepare(&mut self, _path: &str) -> bool {
+            false
+        }
+        pub(super) fn keep(&mut self, _path: &str, _stamp: &str) {}
+        pub(super) fn unchanged_file(&mut self, _path: &str) -> Option<(u64, u64)> {
+            None
+        }
+    }
+}
 
 pub use disk_cache::DiskCache;
 #[cfg(feature = "cli")]
@@ -56,11 +80,13 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         }
     }
 
-    /// A cheap stamp of a file's current state without reading it (size
-    /// and modification time for a local file), or `None` where the store
-    /// has none (remote pages are checked by their sha256 instead).
-    fn stamp(&self, _path: &str) -> Option<String> {
-        None
+    /// For each of `paths`, a cheap stamp of the file's current state
+    /// without reading it (size and modification time for a local file),
+    /// or `None` where the store has none (remote pages are checked by
+    /// their sha256 instead). Asked for every page of the archive at once,
+    /// so a store can take what they share once.
+    fn stamps(&self, paths: &[String]) -> Vec<Option<String>> {
+        vec![None; paths.len()]
     }
 
     /// The store's location, for messages: a directory or a URL.
