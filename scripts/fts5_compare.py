@@ -209,6 +209,11 @@ def compare(archive, index, questions, runs):
             "empty_call_ms": round(sdk_empty, 2), "bare_empty_call_ms": round(bare_empty, 2)}
 
 
+def bare(row):
+    """The bare client's ms, `-` in figures recorded before it was timed."""
+    return "-" if row.get("bare_ms") is None else f"{row['bare_ms']:.1f}"
+
+
 def table(c):
     """The comparison as a markdown table, one row per question."""
     lines = ["| question | FTS5 ms | FTS5 hits / videos | `rg` ms | `rg` hits | CLI ms (fresh process) | "
@@ -217,7 +222,7 @@ def table(c):
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in c["rows"]:
         lines.append(f"| {r['question']} `{r['words']}` | {r['fts5_ms']:.2f} | {r['fts5_hits']} / {r['fts5_videos']} | "
-                     f"{r['rg_ms']:.0f} | {r['rg_hits']} | {r['cli_ms']:.0f} | {r['server_ms']:.1f} | {r['bare_ms']:.1f} | "
+                     f"{r['rg_ms']:.0f} | {r['rg_hits']} | {r['cli_ms']:.0f} | {r['server_ms']:.1f} | {bare(r)} | "
                      f"{r['server_hits']} / {r['server_videos']} | {r['server_ms'] / max(r['fts5_ms'], 0.01):.0f}× |")
     return lines
 
