@@ -153,14 +153,19 @@ def real_captions(work, corpus, repeat):
            "--index", index]
     first, _ = timed(cmd)
     again = [timed(cmd)[0] for _ in range(repeat)]
-    python = os.path.join(REPO, ".venv", "bin", "python")
-    out = os.path.join(work, "fts5.json")
-    run([python, os.path.join(REPO, "scripts", "fts5_compare.py"), archive, index, "--runs", str(repeat),
-         "--json", out])
-    with open(out) as fh:
-        compared = json.load(fh)
     return {"videos": videos, "channels": 5, "first_import_s": round(first, 2),
-            "reimport_s_median": round(statistics.median(again), 2), **compared}
+            "reimport_s_median": round(statistics.median(again), 2), **against_fts5(archive, index, repeat)}
+
+
+def against_fts5(archive, index, repeat):
+    """scripts/fts5_compare.py's measurements on `archive`."""
+    python = os.path.join(REPO, ".venv", "bin", "python")
+    with tempfile.TemporaryDirectory(prefix="figures-fts5-") as work:
+        out = os.path.join(work, "fts5.json")
+        run([python, os.path.join(REPO, "scripts", "fts5_compare.py"), archive, index, "--runs", str(repeat),
+             "--json", out])
+        with open(out) as fh:
+            return json.load(fh)
 
 
 def non_repeating(archive, repeat):
@@ -179,17 +184,10 @@ def non_repeating(archive, repeat):
         for path in fts5_compare.pages(archive):
             with open(path) as fh:
                 videos += len(json.load(fh)["videos"])
-        python = os.path.join(REPO, ".venv", "bin", "python")
-        out = os.path.join(index, "fts5.json")
-        run([python, os.path.join(REPO, "scripts", "fts5_compare.py"), archive, index, "--runs", str(repeat),
-             "--json", out])
-        with open(out) as fh:
-            compared = json.load(fh)
-        os.remove(out)
         return {"videos": videos, "build_s_median": round(statistics.median(builds), 2),
                 "rg_c_s_median": round(statistics.median(scans), 2),
                 "build_per_rg": round(statistics.median(b / r for b, r in zip(builds, scans)), 2),
-                **sizes(archive, index), **compared}
+                **sizes(archive, index), **against_fts5(archive, index, repeat)}
     finally:
         shutil.rmtree(index, ignore_errors=True)
 

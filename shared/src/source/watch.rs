@@ -368,52 +368,55 @@ mod tests {
         Some((store, first))
     }
 
+    /// Runs `test` on a fresh archive's folder, its store and the page's
+    /// kept stamp, when a watch keeps stamps there.
+    fn with_kept(test: impl FnOnce(&Path, &LocalStore, String)) {
+        let dir = tempfile::tempdir().unwrap();
+        if let Some((store, first)) = kept(dir.path()) {
+            test(dir.path(), &store, first);
+        }
+    }
+
     fn stamp(store: &LocalStore) -> String {
         store.stamps(&[PAGE.to_string()])[0].clone().unwrap()
     }
 
     #[test]
     fn a_kept_stamp_is_answered_until_the_kernel_reports_a_change() {
-        let dir = tempfile::tempdir().unwrap();
-        let Some((store, first)) = kept(dir.path()) else {
-            return;
-        };
-        std::fs::write(dir.path().join(PAGE), "second, longer").unwrap();
-        let now = stamp(&store);
-        assert_ne!(now, first);
-        assert!(now.starts_with("14:"), "{now}");
+        with_kept(|dir, store, first| {
+            std::fs::write(dir.join(PAGE), "second, longer").unwrap();
+            let now = stamp(store);
+            assert_ne!(now, first);
+            assert!(now.starts_with("14:"), "{now}");
+        });
     }
 
     #[test]
     fn a_file_touched_without_a_write_gets_its_new_stamp() {
-        let dir = tempfile::tempdir().unwrap();
-        let Some((store, first)) = kept(dir.path()) else {
-            return;
-        };
-        let file = std::fs::File::options()
-            .write(true)
-            .open(dir.path().join(PAGE))
-            .unwrap();
-        file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000))
-            .unwrap();
-        assert_eq!(stamp(&store), "5:1000000000000000");
-        assert_ne!(first, "5:1000000000000000");
+        with_kept(|dir, store, first| {
+            let file = std::fs::File::options()
+                .write(true)
+                .open(dir.join(PAGE))
+                .unwrap();
+            file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000))
+                .unwrap();
+            assert_eq!(stamp(store), "5:1000000000000000");
+            assert_ne!(first, "5:1000000000000000");
+        });
     }
 
     #[test]
     fn a_directory_replaced_drops_the_stamps_under_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let Some((store, _)) = kept(dir.path()) else {
-            return;
-        };
-        let ch = dir.path().join("transcripts/ch");
-        std::fs::rename(&ch, dir.path().join("transcripts/old")).unwrap();
-        std::fs::create_dir(&ch).unwrap();
-        std::fs::write(dir.path().join(PAGE), "replaced").unwrap();
-        assert!(stamp(&store).starts_with("8:"));
-        // And the new directory is watched in its turn.
-        std::fs::write(dir.path().join(PAGE), "written again").unwrap();
-        assert!(stamp(&store).starts_with("13:"));
+        with_kept(|dir, store, _| {
+            let ch = dir.join("transcripts/ch");
+            std::fs::rename(&ch, dir.join("transcripts/old")).unwrap();
+            std::fs::create_dir(&ch).unwrap();
+            std::fs::write(dir.join(PAGE), "replaced").unwrap();
+            assert!(stamp(store).starts_with("8:"));
+            // And the new directory is watched in its turn.
+            std::fs::write(dir.join(PAGE), "written again").unwrap();
+            assert!(stamp(store).starts_with("13:"));
+        });
     }
 
     #[test]
@@ -431,31 +434,27 @@ mod tests {
 
     #[test]
     fn a_write_through_another_link_drops_the_stamp() {
-        let dir = tempfile::tempdir().unwrap();
-        let Some((store, _)) = kept(dir.path()) else {
-            return;
-        };
-        let other = dir.path().join("elsewhere.json");
-        std::fs::hard_link(dir.path().join(PAGE), &other).unwrap();
-        let linked = stamp(&store);
-        assert_eq!(stamp(&store), linked);
-        std::fs::write(&other, "written through the other link").unwrap();
-        assert!(stamp(&store).starts_with("30:"));
+        with_kept(|dir, store, _| {
+            let other = dir.join("elsewhere.json");
+            std::fs::hard_link(dir.join(PAGE), &other).unwrap();
+            let linked = stamp(store);
+            assert_eq!(stamp(store), linked);
+            std::fs::write(&other, "written through the other link").unwrap();
+            assert!(stamp(store).starts_with("30:"));
+        });
     }
 
     #[test]
     fn a_file_kept_open_is_read_again_once_its_path_names_another() {
-        let dir = tempfile::tempdir().unwrap();
-        let Some((store, _)) = kept(dir.path()) else {
-            return;
-        };
-        let read = |store: &LocalStore| store.read_page_range(PAGE, "", 0..5).unwrap().unwrap();
-        assert_eq!(read(&store), b"first");
-        assert_eq!(read(&store), b"first", "read again through the kept file");
-        let new = dir.path().join("transcripts/ch/new.json");
-        std::fs::write(&new, "fresh bytes").unwrap();
-        std::fs::rename(&new, dir.path().join(PAGE)).unwrap();
-        assert_eq!(read(&store), b"fresh");
-        assert!(stamp(&store).starts_with("11:"));
+        with_kept(|dir, store, _| {
+            let read = |store: &LocalStore| store.read_page_range(PAGE, "", 0..5).unwrap().unwrap();
+            assert_eq!(read(store), b"first");
+            assert_eq!(read(store), b"first", "read again through the kept file");
+            let new = dir.join("transcripts/ch/new.json");
+            std::fs::write(&new, "fresh bytes").unwrap();
+            std::fs::rename(&new, dir.join(PAGE)).unwrap();
+            assert_eq!(read(store), b"fresh");
+            assert!(stamp(store).starts_with("11:"));
+        });
     }
 }
