@@ -1,13 +1,18 @@
-//! What a tool call is given: the archives ([`Sources`]) and the local
-//! services and binaries some tools ask ([`Context`]), built once when the
-//! server starts ([`Context::from_env`]) and shared by every call.
+//! What a tool call is given: the archives ([`Sources`]), the local
+//! services and binaries some tools ask, and the results kept for the
+//! calls that page them ([`Kept`]), all in one [`Context`], built once
+//! when the server starts ([`Context::from_env`]) and shared by every
+//! call.
 //!
-//! It sits above the modules it gathers (sources, editor, service,
+//! It sits above the modules it gathers (sources, kept, editor, service,
 //! transcript) and below the ones that take it (tools, plans, resources,
 //! the handler); a tool that needs one part of it (the editor, say) is
 //! handed that part, so `editor/` never imports it.
 
+use std::sync::Arc;
+
 use crate::editor::EditorSetup;
+use crate::kept::Kept;
 use crate::passages::PassageSetup;
 use crate::service::Service;
 use crate::sources::Sources;
@@ -25,6 +30,8 @@ pub struct Context {
     pub binaries: Locator,
     /// The sentence model and passage stores `find_passages` uses.
     pub passages: PassageSetup,
+    /// The searches and worklists kept for the calls that page them.
+    pub kept: Arc<Kept>,
 }
 
 impl Context {
@@ -37,6 +44,7 @@ impl Context {
             umtool: umtool_from_env(),
             binaries: Locator::from_env(),
             passages: PassageSetup::new(None),
+            kept: Arc::default(),
         }
     }
 

@@ -48,9 +48,19 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use sha2::Digest;
 
 use crate::metrics::{self, Refusal};
+use archilyzer_core::index::IndexCache;
 
 /// Whether the server can answer calls (its default archive opens).
 pub type Readiness = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// What the server holds that `/metrics` reports beside the calls: when
+/// it is ready, and the indexes it keeps.
+pub struct Served {
+    /// Whether the server can answer calls.
+    pub ready: Readiness,
+    /// The indexes its archives keep (their hits and misses).
+    pub indexes: Arc<IndexCache>,
+}
 
 /// How long a client may take to send its request headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -159,7 +169,7 @@ impl HttpConfig {
 /// request handled by a fresh server from `make`.
 pub async fn serve<S>(
     config: HttpConfig,
-    ready: Readiness,
+    served: Served,
     make: impl Fn() -> S + Send + Sync + 'static,
 ) -> std::io::Result<()>
 where
@@ -182,7 +192,7 @@ where
             ""
         }
     );
-    let door = Arc::new(Door::new(config, ready));
+    let door = Arc::new(Door::new(config, served));
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -243,6 +253,7 @@ impl TokenFault {
 struct Door {
     config: HttpConfig,
     ready: Readiness,
+    indexes: Arc<IndexCache>,
     token_digest: Option<[u8; 32]>,
     in_flight: Mutex<(usize, HashMap<IpAddr, usize>)>,
 }
@@ -268,11 +279,12 @@ impl Drop for Slot {
 }
 
 impl Door {
-    fn new(config: HttpConfig, ready: Readiness) -> Door {
+    fn new(config: HttpConfig, served: Served) -> Door {
         Door {
             token_digest: config.token.as_deref().map(digest),
             config,
-            ready,
+            ready: served.ready,
+            indexes: served.indexes,
             in_flight: Mutex::new((0, HashMap::new())),
         }
     }
@@ -326,7 +338,11 @@ impl Door {
             return refusal(StatusCode::UNAUTHORIZED, token.message());
         }
         if get && req.uri().path() == "/metrics" {
-            return text(StatusCode::OK, METRICS_TYPE, metrics::render());
+            return text(
+                StatusCode::OK,
+                METRICS_TYPE,
+                metrics::render(self.indexes.lookups()),
+            );
         }
         let declared = req
             .headers()
@@ -630,6 +646,13 @@ fn busy(status: StatusCode, message: &str) -> Response<Body> {
 mod tests {
     use super::*;
 
+    fn served() -> Served {
+        Served {
+            ready: Arc::new(|| true),
+            indexes: Arc::default(),
+        }
+    }
+
     fn config(addr: &str, token: Option<&str>) -> HttpConfig {
         HttpConfig {
             addr: addr.parse().unwrap(),
@@ -660,7 +683,7 @@ mod tests {
 
     #[test]
     fn calls_in_flight_are_limited_per_address_and_in_all() {
-        let door = Arc::new(Door::new(config("127.0.0.1:1", None), Arc::new(|| true)));
+        let door = Arc::new(Door::new(config("127.0.0.1:1", None), served()));
         let a: IpAddr = "127.0.0.2".parse().unwrap();
         let b: IpAddr = "127.0.0.3".parse().unwrap();
         let first = door.admit(a).ok().unwrap();
@@ -695,7 +718,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_streamed_answer_holds_its_slot_until_sent_and_ends_at_the_deadline() {
-        let door = Arc::new(Door::new(config("127.0.0.1:1", None), Arc::new(|| true)));
+        let door = Arc::new(Door::new(config("127.0.0.1:1", None), served()));
         let a: IpAddr = "127.0.0.2".parse().unwrap();
         let wait = Duration::from_millis(200);
         let started = tokio::time::Instant::now();

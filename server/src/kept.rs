@@ -18,7 +18,13 @@
 //! Memory: a store holds at most its count of results and its byte
 //! budget (as each result's maker estimates it); the oldest goes first,
 //! and a result larger than the whole budget is not kept at all.
+//!
+//! The stores are the server's, in its [`crate::context::Context`]
+//! ([`Kept`]): two servers in one process keep their own. A store holds
+//! results of any type (the tools' own, which sit above it), each handed
+//! back only as the type it was made as.
 
+use std::any::Any;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use archilyzer_core::archive::{Archive, PageRef, PageTable};
@@ -28,16 +34,36 @@ use archilyzer_core::archive::{Archive, PageRef, PageTable};
 pub const SETTLED_SECS: u64 = 2;
 
 /// One kept result: its archive, its key, its estimated size.
-type Entry<T> = (Weak<Archive>, String, Arc<T>, usize);
+type Entry = (Weak<Archive>, String, Arc<dyn Any + Send + Sync>, usize);
 
-/// A bounded set of kept results of one kind.
-pub struct Store<T> {
-    entries: Mutex<Vec<Entry<T>>>,
+/// The results a server keeps, one store per kind.
+pub struct Kept {
+    /// The searches kept so the pages that follow one by `offset` cost no
+    /// scan. Their hits hold cue text, so the bound is in bytes as well as
+    /// in results.
+    pub searches: Store,
+    /// The made worklists kept: the cursors that follow one cost no scan.
+    /// A list holds no cue text, so a few megabytes hold the largest.
+    pub worklists: Store,
+}
+
+impl Default for Kept {
+    fn default() -> Self {
+        Kept {
+            searches: Store::new(8, 32 << 20),
+            worklists: Store::new(8, 64 << 20),
+        }
+    }
+}
+
+/// A bounded set of kept results.
+pub struct Store {
+    entries: Mutex<Vec<Entry>>,
     most: usize,
     bytes: usize,
 }
 
-impl<T> Store<T> {
+impl Store {
     /// A store of at most `most` results and `bytes` estimated bytes.
     pub const fn new(most: usize, bytes: usize) -> Self {
         Store {
@@ -47,7 +73,7 @@ impl<T> Store<T> {
         }
     }
 
-    fn entries(&self) -> MutexGuard<'_, Vec<Entry<T>>> {
+    fn entries(&self) -> MutexGuard<'_, Vec<Entry>> {
         self.entries.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -56,7 +82,7 @@ impl<T> Store<T> {
     /// `make`'s (result, estimated bytes), made over the page table the
     /// key was taken from, then kept when the archive's pages are
     /// settled. The flag says whether it was kept.
-    pub fn kept_or_made<E>(
+    pub fn kept_or_made<T: Any + Send + Sync, E>(
         &self,
         archive: &Arc<Archive>,
         shape: &str,
@@ -71,7 +97,7 @@ impl<T> Store<T> {
             .entries()
             .iter()
             .find(|(a, k, _, _)| *k == key && std::ptr::eq(a.as_ptr(), Arc::as_ptr(archive)))
-            .map(|(_, _, made, _)| made.clone());
+            .and_then(|(_, _, made, _)| made.clone().downcast::<T>().ok());
         if let Some(made) = found {
             return Ok((made, true));
         }
@@ -83,7 +109,13 @@ impl<T> Store<T> {
         Ok((made, false))
     }
 
-    fn keep(&self, archive: &Arc<Archive>, key: String, made: Arc<T>, bytes: usize) {
+    fn keep(
+        &self,
+        archive: &Arc<Archive>,
+        key: String,
+        made: Arc<dyn Any + Send + Sync>,
+        bytes: usize,
+    ) {
         let mut entries = self.entries();
         entries.retain(|(a, _, _, _)| a.strong_count() > 0);
         entries.push((Arc::downgrade(archive), key, made, bytes));
@@ -103,7 +135,7 @@ impl<T> Store<T> {
     }
 }
 
-fn held<T>(entries: &[Entry<T>]) -> usize {
+fn held(entries: &[Entry]) -> usize {
     entries.iter().map(|(_, _, _, bytes)| bytes).sum()
 }
 
@@ -178,7 +210,7 @@ mod tests {
     }
 
     /// Asks `store` for `shape` on `archive`, counting the scans in `made`.
-    fn ask(store: &Store<u32>, archive: &Arc<Archive>, shape: &str, made: &Cell<u32>) -> bool {
+    fn ask(store: &Store, archive: &Arc<Archive>, shape: &str, made: &Cell<u32>) -> bool {
         let (_, kept) = store
             .kept_or_made(archive, shape, |_| {
                 made.set(made.get() + 1);

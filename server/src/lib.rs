@@ -30,6 +30,7 @@ pub mod editor;
 pub mod frames;
 pub mod handler;
 pub mod http;
+pub mod kept;
 pub mod metrics;
 pub mod output;
 pub mod passages;

@@ -175,11 +175,14 @@ async fn serve() -> std::process::ExitCode {
         let server = Archilyzer::with_model(sources, cli.model.clone());
         // Ready when the default archive opens (opened once, then kept).
         let context = server.context.clone();
-        let ready: http::Readiness = Arc::new(move || {
-            let sources = &context.sources;
-            sources.archive(sources.default_handle()).is_ok()
-        });
-        return match http::serve(config, ready, move || server.clone()).await {
+        let served = http::Served {
+            indexes: context.sources.indexes().clone(),
+            ready: Arc::new(move || {
+                let sources = &context.sources;
+                sources.archive(sources.default_handle()).is_ok()
+            }),
+        };
+        return match http::serve(config, served, move || server.clone()).await {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("archilyzer-mcp: cannot serve HTTP at {addr}: {e}");
@@ -201,10 +204,11 @@ async fn serve() -> std::process::ExitCode {
 /// read on a thread of their own), and loads the default source's index
 /// now, so its first questions find it ready.
 fn warm_default_index(sources: &Sources) {
-    archilyzer_core::index::keep_warm();
+    let indexes = sources.indexes().clone();
+    indexes.keep_warm();
     if let Some(dir) = sources.index_dir(sources.default_handle()) {
         std::thread::spawn(move || {
-            if let Err(e) = archilyzer_core::index::load_kept(&dir) {
+            if let Err(e) = indexes.load(&dir) {
                 tracing::debug!("index {} not loaded at start: {e}", dir.display());
             }
         });

@@ -184,13 +184,14 @@ pub fn set_in_flight(n: usize) {
     metrics().in_flight.set(n as i64);
 }
 
-/// The metrics now, in the Prometheus text format.
-pub fn render() -> String {
+/// The metrics now, in the Prometheus text format, with the index
+/// cache's `(hits, misses)` so far.
+pub fn render(index_lookups: (u64, u64)) -> String {
     let m = metrics();
     // Totals kept by the library, brought up to date (they only grow).
     let catch_up = |c: &Counter, total: u64| c.inc_by(total.saturating_sub(c.get()));
     catch_up(&m.downloaded, archilyzer_core::net::downloaded_bytes());
-    let (hits, misses) = archilyzer_core::index::kept_index_lookups();
+    let (hits, misses) = index_lookups;
     catch_up(
         &m.index_lookups
             .get_or_create(&ResultLabel { result: "hit" }),
@@ -216,7 +217,7 @@ mod tests {
     fn a_call_is_counted_under_its_tool_with_its_latency_and_pages() {
         record_call("search_transcripts", true, Duration::from_millis(30), 7);
         record_refusal(Refusal::ServerBusy);
-        let text = render();
+        let text = render((3, 1));
         assert!(
             text.contains(
                 "archilyzer_tool_calls_total{tool=\"search_transcripts\",outcome=\"ok\"}"
@@ -240,8 +241,8 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("archilyzer_index_lookups_total{result=\"hit\"}"),
-            "{text}"
+            text.contains("archilyzer_index_lookups_total{result=\"hit\"} 3"),
+            "the index cache's hits as given: {text}"
         );
         assert!(text.ends_with("# EOF\n"), "{text}");
     }

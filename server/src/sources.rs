@@ -71,6 +71,11 @@ impl Sources {
         self
     }
 
+    /// The indexes kept for every archive these sources open.
+    pub fn indexes(&self) -> &Arc<archilyzer_core::index::IndexCache> {
+        &self.options.indexes
+    }
+
     /// The startup source.
     pub fn default_handle(&self) -> &SourceHandle {
         &self.default
@@ -265,7 +270,8 @@ impl Sources {
         }
         let mut archive = Archive::open(handle, &self.options).map_err(|e| e.to_string())?;
         if let Some(dir) = self.index_dir(handle) {
-            archive.read_spans_with(archilyzer_core::index::span_lookup(dir));
+            let lookup = archilyzer_core::index::span_lookup(&archive, dir);
+            archive.read_spans_with(lookup);
         }
         let archive = Arc::new(archive);
         self.open
@@ -397,6 +403,7 @@ mod tests {
             umtool: Err("no umtool".into()),
             binaries: Default::default(),
             passages: crate::passages::PassageSetup::new(None),
+            kept: Default::default(),
         };
         let args = serde_json::Map::new();
         let out = crate::tools::call(&ctx, "list_channels", &args, &mut |_| {});

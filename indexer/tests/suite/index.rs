@@ -1275,16 +1275,25 @@ fn age(dir: &Path) {
 }
 
 #[test]
-fn a_settled_index_is_loaded_once_per_process_and_a_rebuild_is_loaded_again() {
+fn a_settled_index_is_loaded_once_per_owner_and_a_rebuild_is_loaded_again() {
     let f = fixture();
     age(&f.index);
-    let open = || {
-        let archive = open_local(&f.site);
+    // Archives opened with the same options share one index cache.
+    let options = common::options(None);
+    let open_with = |options: &archilyzer_core::archive::OpenOptions| {
+        let handle = archilyzer_core::source::SourceHandle::local(&f.site);
+        let archive = Archive::open(&handle, options).unwrap();
         let (pages, _) = archive.page_table();
         index::Index::open(&f.index, &archive, &pages).0.unwrap()
     };
+    let open = || open_with(&options);
     let (first, again) = (open(), open());
     assert!(std::sync::Arc::ptr_eq(&first.raw, &again.raw), "kept");
+    let other = open_with(&common::options(None));
+    assert!(
+        !std::sync::Arc::ptr_eq(&first.raw, &other.raw),
+        "another owner's options keep their own"
+    );
     let page = page_file(&f, "daily-dispatch", 1);
     edit_page(&page, "the", "teh");
     build(&f);

@@ -152,7 +152,7 @@ fn a_video_moved_within_its_page_is_found_by_reading_the_whole_page() {
     move_the_holder(&site, &rare);
     set_time(&path, mtime);
     assert_whole_page_read(
-        &site,
+        &open_local(&site),
         &index,
         &rare.word,
         &path,
@@ -166,12 +166,11 @@ fn set_time(path: &Path, mtime: std::time::SystemTime) {
     file.set_modified(mtime).unwrap();
 }
 
-/// Asserts that a search of `word` in `site`, whose page `path` the index
+/// Asserts that a search of `word` in `archive`, whose page `path` the index
 /// still vouches for, found its one video by reading that whole page (for
 /// the reason `why`), as a full scan finds it.
-fn assert_whole_page_read(site: &Path, index: &Path, word: &str, path: &Path, why: &str) {
-    let archive = open_local(site);
-    let r = assert_parity(&archive, index, word);
+fn assert_whole_page_read(archive: &Archive, index: &Path, word: &str, path: &Path, why: &str) {
+    let r = assert_parity(archive, index, word);
     assert_eq!(
         r.index,
         index::IndexStatus::Fresh,
@@ -329,7 +328,8 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
 
     let built = r.server.requests_for(&path).len();
     let mut remote = open(&r.handle, None);
-    remote.read_spans_with(index::span_lookup(r.index.path().to_path_buf()));
+    let lookup = index::span_lookup(&remote, r.index.path().to_path_buf());
+    remote.read_spans_with(lookup);
     let found = remote
         .find_video(&slug, std::slice::from_ref(&rare.channel))
         .unwrap()
@@ -349,7 +349,8 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
     // its bytes are not the manifest's. Never another video's record.
     move_the_holder(&tmp.path().join("alpha"), &rare);
     let mut remote = open(&r.handle, None);
-    remote.read_spans_with(index::span_lookup(r.index.path().to_path_buf()));
+    let lookup = index::span_lookup(&remote, r.index.path().to_path_buf());
+    remote.read_spans_with(lookup);
     let again = remote.find_video(&slug, std::slice::from_ref(&rare.channel));
     let last = r.server.requests_for(&path).pop().unwrap();
     assert!(
@@ -364,9 +365,9 @@ fn one_video_is_read_by_its_span_and_a_stale_span_falls_back_to_the_page() {
 }
 
 /// The index in `dir` as a server keeps it: its files dated back past
-/// the kept-index rule's settling time, loaded into the process's cache,
-/// and its rows and places read (so searches answer from places).
-fn keep_warm(dir: &Path) {
+/// the kept-index rule's settling time, loaded into `archive`'s cache,
+/// and its rows and places read (so its searches answer from places).
+fn keep_warm(archive: &Archive, dir: &Path) {
     let past = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
     for name in index::files::ALL {
         let file = std::fs::File::options()
@@ -375,7 +376,7 @@ fn keep_warm(dir: &Path) {
             .unwrap();
         file.set_modified(past).unwrap();
     }
-    index::load_kept(dir).unwrap().warm();
+    archive.indexes().load(dir).unwrap().warm();
 }
 
 /// A word of the index in `dir` placed in exactly one video, which holds
@@ -422,7 +423,7 @@ fn a_rare_word_is_answered_from_its_places_as_from_the_spans() {
     let (word, placed) = placed_word(&index);
     let archive = open_local(&site);
     let by_span = search(&archive, Some(&index), &query(&word)).unwrap();
-    keep_warm(&index);
+    keep_warm(&archive, &index);
     let by_place = assert_parity(&archive, &index, &word);
     assert_eq!(answers(&by_place), answers(&by_span), "{word}");
     assert_eq!(by_place.total_videos, 1);
@@ -466,9 +467,10 @@ fn a_stale_place_falls_back_and_answers_as_a_full_scan_does() {
     text[at] = if text[at] == b'9' { b'8' } else { text[at] + 1 };
     std::fs::write(&path, &bytes).unwrap();
     set_time(&path, mtime);
-    keep_warm(&index);
+    let archive = open_local(&site);
+    keep_warm(&archive, &index);
     assert_whole_page_read(
-        &site,
+        &archive,
         &index,
         &word,
         &path,

@@ -344,6 +344,7 @@ mod tests {
             umtool: Err("no umtool".into()),
             binaries: Default::default(),
             passages: crate::passages::PassageSetup::new(None),
+            kept: Default::default(),
         }
     }
 

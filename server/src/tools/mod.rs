@@ -7,7 +7,6 @@
 pub mod args;
 pub mod bounds;
 pub mod catalog;
-pub mod kept;
 pub mod notes;
 pub mod passages;
 pub mod read;

@@ -317,7 +317,7 @@ fn table() -> Vec<Tool> {
             "Search transcripts",
             Effect::Reads,
             "Search captions and titles for a phrase or regex, alias-aware: matching videos, most relevant first, with timestamped, linked snippets. Naming scopes replaces the default (captions and titles): include transcripts to keep captions. Within the size budget (max_chars) every listed video gets the same number of hit lines, a cut one says what it left out, and counts stay complete. Page with offset; enumerate_matches covers everything. Its arguments mean the same in every tool that takes them.",
-            |c, a: search::SearchArgs| search::search_transcripts(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
+            |c, a: search::SearchArgs| search::search_transcripts(c.ctx, c.handle, &a, c.budget, c.progress),
         )
         .returns(crate::output::of::<search::SearchPage>()),
         tool(
@@ -325,7 +325,7 @@ fn table() -> Vec<Tool> {
             "List every match",
             Effect::Reads,
             "A query's complete match set as a worklist (id, title, channel, date, matches) in archive order, with complete totals and the batch count. A long one comes in pages: call again with the same arguments and next_cursor until none is given. Query and filters as search_transcripts.",
-            |c, a: worklist::EnumerateArgs| worklist::enumerate_matches(&c.ctx.sources, c.handle, &a, c.budget, c.progress),
+            |c, a: worklist::EnumerateArgs| worklist::enumerate_matches(c.ctx, c.handle, &a, c.budget, c.progress),
         )
         .returns(crate::output::of::<worklist::WorklistPage>()),
         tool(

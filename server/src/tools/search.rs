@@ -13,9 +13,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::args::FindOptions;
-use super::kept::Store;
 
 use crate::budget;
+use crate::context::Context;
 use crate::sources::Sources;
 use crate::tool::{Progress, Tick, ToolResult};
 use archilyzer_core::archive::{Archive, PageTable};
@@ -121,11 +121,6 @@ fn run(
     response.videos = videos;
     Ok(response)
 }
-
-/// The searches kept ([`super::kept`]) so the pages that follow one by
-/// `offset` cost no scan. Their hits hold cue text, so the bound is in
-/// bytes as well as in results.
-static FOUND: Store<Found> = Store::new(8, 32 << 20);
 
 /// A search's result, ready to page: its rows (mirrors folded unless the
 /// call said not to), what folding did, and the rows' counts (the
@@ -402,12 +397,13 @@ pub struct SearchPage {
 
 /// The `search_transcripts` tool.
 pub fn search_transcripts(
-    sources: &Sources,
+    ctx: &Context,
     handle: &SourceHandle,
     args: &SearchArgs,
     budget: usize,
     progress: Progress,
 ) -> ToolResult {
+    let sources = &ctx.sources;
     let archive = sources.archive(handle)?;
     // The arguments are read once, here: what to find, then how to show it.
     let request = request(&args.query, &args.find);
@@ -418,7 +414,8 @@ pub fn search_transcripts(
         budget,
         default_order: Order::Relevance,
     };
-    let (found, kept) = FOUND.kept_or_made(&archive, &shape(&request, collapse), |table| {
+    let searches = &ctx.kept.searches;
+    let (found, kept) = searches.kept_or_made(&archive, &shape(&request, collapse), |table| {
         let r = run(sources, handle, &archive, table, &request, progress)?;
         let found = Found::of(&archive, r, collapse);
         let bytes = found.bytes();

@@ -8,7 +8,7 @@
 //! list (the arguments that shape it, every row's identity and hit count).
 //!
 //! A made worklist is kept ([`kept_or_made`], by the rules of
-//! [`super::kept`]) so the cursors that follow it cost no scan; the
+//! [`crate::kept`]) so the cursors that follow it cost no scan; the
 //! arguments that shape it are all but the presentation ones.
 //!
 //! Promise: the pages of one worklist, followed cursor by cursor, list
@@ -28,10 +28,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::args::FindOptions;
-use super::kept::Store;
 use super::search::{self, ScanNotes};
 use crate::budget;
-use crate::sources::Sources;
+use crate::context::Context;
+use crate::kept::Store;
 use crate::tool::{Progress, Tick, ToolResult};
 use archilyzer_core::collapse::Row;
 
@@ -98,14 +98,15 @@ pub struct FirstPage {
 
 /// The `enumerate_matches` tool.
 pub fn enumerate_matches(
-    sources: &Sources,
+    ctx: &Context,
     handle: &SourceHandle,
     args: &EnumerateArgs,
     budget: usize,
     progress: Progress,
 ) -> ToolResult {
+    let sources = &ctx.sources;
     let archive = sources.archive(handle)?;
-    let (made, kept) = kept_or_made(&archive, args, |table| {
+    let (made, kept) = kept_or_made(&ctx.kept.worklists, &archive, args, |table| {
         make_worklist(
             &archive,
             table,
@@ -251,11 +252,6 @@ pub struct List<'a> {
     title_chars: usize,
 }
 
-/// The made worklists kept ([`super::kept`]): the cursors that follow
-/// one cost no scan. A list holds no cue text, so a few megabytes hold
-/// the largest.
-static KEPT: Store<Made> = Store::new(8, 64 << 20);
-
 /// What one scan found for a worklist.
 pub struct Made {
     /// The engine's answer, its videos moved into `rows`.
@@ -279,11 +275,12 @@ impl Made {
 /// the same arguments made it on this archive, unchanged since; else
 /// `make`'s. The flag says whether it was kept.
 pub fn kept_or_made(
+    store: &Store,
     archive: &Arc<Archive>,
     args: &EnumerateArgs,
     make: impl FnOnce(&PageTable) -> Result<Made, String>,
 ) -> Result<(Arc<Made>, bool), String> {
-    KEPT.kept_or_made(archive, &arguments_text(args), |table| {
+    store.kept_or_made(archive, &arguments_text(args), |table| {
         make(table).map(|made| {
             let bytes = made.bytes();
             (made, bytes)

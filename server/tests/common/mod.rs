@@ -31,6 +31,7 @@ pub fn context(default: SourceHandle) -> Context {
         umtool: Err("no umtool".into()),
         binaries: Default::default(),
         passages: archilyzer_mcp::passages::PassageSetup::new(None),
+        kept: Default::default(),
     }
 }
 

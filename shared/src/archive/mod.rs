@@ -35,6 +35,9 @@ pub struct OpenOptions {
     /// The memory budget whole-page reads take their shares of, shared by
     /// every archive opened with these options (unlimited by default).
     pub memory: Arc<crate::memory::Budget>,
+    /// The indexes loaded for every archive opened with these options,
+    /// kept while their files are unchanged.
+    pub indexes: Arc<crate::index::cache::IndexCache>,
 }
 
 impl Default for OpenOptions {
@@ -50,6 +53,7 @@ impl Default for OpenOptions {
             http_cache_bytes: http_mb * 1024 * 1024,
             http: HttpOptions::default(),
             memory: Arc::new(crate::memory::Budget::unlimited()),
+            indexes: Arc::default(),
         }
     }
 }
@@ -103,6 +107,8 @@ pub struct Archive {
     /// Where an index recorded each video, so a one-video read reads only
     /// that video's bytes ([`Archive::read_spans_with`]).
     spans: Option<SpanLookup>,
+    /// The indexes kept for it and every archive opened with its options.
+    indexes: Arc<crate::index::cache::IndexCache>,
 }
 
 impl std::fmt::Debug for Archive {
@@ -163,6 +169,7 @@ impl Archive {
                 hub: None,
                 sites: vec![Arc::new(Site::new(store, site, pages))],
                 spans: None,
+                indexes: options.indexes.clone(),
             }),
             (_, CorpusFile::Hub(hub)) => {
                 let wanted = match handle {
@@ -182,6 +189,7 @@ impl Archive {
                     hub: Some(hub),
                     sites,
                     spans: None,
+                    indexes: options.indexes.clone(),
                 })
             }
         }
@@ -195,6 +203,12 @@ impl Archive {
             .flat_map(|s| s.corpus().channels.iter())
             .map(|c| c.video_count as usize)
             .sum()
+    }
+
+    /// The indexes kept for this archive (and every archive opened with
+    /// its options).
+    pub fn indexes(&self) -> &Arc<crate::index::cache::IndexCache> {
+        &self.indexes
     }
 
     /// The handle this archive was opened from.

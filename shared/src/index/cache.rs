@@ -1,11 +1,12 @@
-//! Loaded indexes kept for the life of the process, so a long-running
-//! server parses an index's files once, not on every question.
+//! Loaded indexes kept by their owner ([`IndexCache`], held in the
+//! options archives are opened with), so a long-running server parses an
+//! index's files once, not on every question.
 //!
 //! Promise: a kept index is handed out only while every one of its files
 //! is the file it was loaded from: same inode, size and modification time
 //! (a build writes a new folder and renames it over the old one, so every
 //! rebuild makes new inodes). Anything else loads the files again. An
-//! index whose files changed within the last [`SETTLED_SECS`] is not kept
+//! index whose files changed within the last `SETTLED_SECS` (2) is not kept
 //! at all: a file rewritten in place within one tick of the clock can keep
 //! its modification time, and only files older than that tick are sure to
 //! show a later change (git's "racily clean" rule). Which
@@ -15,7 +16,7 @@
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::read::RawIndex;
@@ -63,72 +64,93 @@ impl Stamp {
 /// reading every file again beside it.
 type Slot = Arc<Mutex<Option<Arc<RawIndex>>>>;
 
-static KEPT_INDEXES: Mutex<Vec<(PathBuf, Stamp, Slot)>> = Mutex::new(Vec::new());
-
-/// Whether a kept index is warmed as soon as it is loaded ([`keep_warm`]).
-static WARM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// From now on, every index this process keeps has its rows and places
-/// read on a thread of their own as soon as it is loaded, so a search
-/// can answer rare words from their places (a server calls this; a
-/// one-shot search does not, and reads no more than it needs).
-pub fn keep_warm() {
-    WARM.store(true, Ordering::Relaxed);
+/// The indexes one owner (a server, a command) has loaded, kept while
+/// their files are unchanged; shared by every archive opened with the
+/// same [`crate::archive::OpenOptions`].
+#[derive(Default)]
+pub struct IndexCache {
+    kept: Mutex<Vec<(PathBuf, Stamp, Slot)>>,
+    /// Whether a kept index is warmed as soon as it is loaded
+    /// ([`IndexCache::keep_warm`]).
+    warm: AtomicBool,
+    /// Loads answered by a kept index, and loads that read the files.
+    hits: AtomicU64,
+    misses: AtomicU64,
 }
 
-/// Loads answered by a kept index, and loads that read the files.
-static HITS: AtomicU64 = AtomicU64::new(0);
-static MISSES: AtomicU64 = AtomicU64::new(0);
-
-/// `(hits, misses)` of [`load`] since the process started: how often a
-/// kept index answered (what a server's metrics report).
-pub fn lookups() -> (u64, u64) {
-    (HITS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
-}
-
-/// The index in `dir`: the kept one if its files are unchanged, else
-/// loaded now (and kept). Callers asking for the same unchanged index at
-/// once share one load: the first reads the files, the others wait for it
-/// (a server's first question, asked as it starts, waits for the load the
-/// server began at start instead of doing it again). Errors are never
-/// kept: after a failed load, the next caller tries again.
-pub fn load(dir: &Path) -> Result<Arc<RawIndex>, IndexError> {
-    let Some(stamp) = Stamp::of(dir).filter(Stamp::settled) else {
-        MISSES.fetch_add(1, Ordering::Relaxed);
-        return RawIndex::load(dir).map(Arc::new);
-    };
-    let slot = slot_for(dir, &stamp);
-    let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(raw) = held.as_ref() {
-        HITS.fetch_add(1, Ordering::Relaxed);
-        return Ok(Arc::clone(raw));
+impl std::fmt::Debug for IndexCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kept = self.kept.lock().map_or(0, |k| k.len());
+        f.debug_struct("IndexCache")
+            .field("kept", &kept)
+            .field("lookups", &self.lookups())
+            .finish()
     }
-    MISSES.fetch_add(1, Ordering::Relaxed);
-    let raw = Arc::new(RawIndex::load(dir)?);
-    if Stamp::of(dir).as_ref() == Some(&stamp) {
-        *held = Some(Arc::clone(&raw));
-        if WARM.load(Ordering::Relaxed) {
-            let warming = Arc::clone(&raw);
-            std::thread::spawn(move || warming.warm());
+}
+
+impl IndexCache {
+    /// From now on, every index this cache keeps has its rows and places
+    /// read on a thread of their own as soon as it is loaded, so a search
+    /// can answer rare words from their places (a server asks this; a
+    /// one-shot search does not, and reads no more than it needs).
+    pub fn keep_warm(&self) {
+        self.warm.store(true, Ordering::Relaxed);
+    }
+
+    /// `(hits, misses)` of [`IndexCache::load`] so far: how often a kept
+    /// index answered (what a server's metrics report).
+    pub fn lookups(&self) -> (u64, u64) {
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The index in `dir`: the kept one if its files are unchanged, else
+    /// loaded now (and kept). Callers asking for the same unchanged index
+    /// at once share one load: the first reads the files, the others wait
+    /// for it (a server's first question, asked as it starts, waits for
+    /// the load the server began at start instead of doing it again).
+    /// Errors are never kept: after a failed load, the next caller tries
+    /// again.
+    pub fn load(&self, dir: &Path) -> Result<Arc<RawIndex>, IndexError> {
+        let Some(stamp) = Stamp::of(dir).filter(Stamp::settled) else {
+            self.misses.fetch_add(1, Ordering::Relaxed);
+            return RawIndex::load(dir).map(Arc::new);
+        };
+        let slot = self.slot_for(dir, &stamp);
+        let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(raw) = held.as_ref() {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(Arc::clone(raw));
         }
+        self.misses.fetch_add(1, Ordering::Relaxed);
+        let raw = Arc::new(RawIndex::load(dir)?);
+        if Stamp::of(dir).as_ref() == Some(&stamp) {
+            *held = Some(Arc::clone(&raw));
+            if self.warm.load(Ordering::Relaxed) {
+                let warming = Arc::clone(&raw);
+                std::thread::spawn(move || warming.warm());
+            }
+        }
+        Ok(raw)
     }
-    Ok(raw)
-}
 
-/// The slot of the index in `dir` with files `stamp`, made (and the
-/// folder's older slot dropped) if there is none.
-fn slot_for(dir: &Path, stamp: &Stamp) -> Slot {
-    let mut kept = KEPT_INDEXES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, _, slot)) = kept.iter().find(|(d, s, _)| d == dir && s == stamp) {
-        return Arc::clone(slot);
+    /// The slot of the index in `dir` with files `stamp`, made (and the
+    /// folder's older slot dropped) if there is none.
+    fn slot_for(&self, dir: &Path, stamp: &Stamp) -> Slot {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, slot)) = kept.iter().find(|(d, s, _)| d == dir && s == stamp) {
+            return Arc::clone(slot);
+        }
+        kept.retain(|(d, _, _)| d != dir);
+        if kept.len() >= KEPT {
+            kept.remove(0);
+        }
+        let slot = Slot::default();
+        kept.push((dir.to_path_buf(), stamp.clone(), Arc::clone(&slot)));
+        slot
     }
-    kept.retain(|(d, _, _)| d != dir);
-    if kept.len() >= KEPT {
-        kept.remove(0);
-    }
-    let slot = Slot::default();
-    kept.push((dir.to_path_buf(), stamp.clone(), Arc::clone(&slot)));
-    slot
 }
 
 #[cfg(test)]
@@ -181,12 +203,14 @@ mod tests {
         crate::index::build(&archive, dir.path(), &|_| {}).unwrap();
         settle(dir.path());
         let start = Arc::new(std::sync::Barrier::new(4));
+        let cache = Arc::new(IndexCache::default());
         let callers: Vec<_> = (0..4)
             .map(|_| {
                 let (start, dir) = (Arc::clone(&start), dir.path().to_path_buf());
+                let cache = Arc::clone(&cache);
                 std::thread::spawn(move || {
                     start.wait();
-                    load(&dir).unwrap()
+                    cache.load(&dir).unwrap()
                 })
             })
             .collect();
@@ -196,8 +220,14 @@ mod tests {
             "every caller got the one index loaded, none loaded its own"
         );
         assert!(
-            Arc::ptr_eq(&load(dir.path()).unwrap(), &loads[0]),
+            Arc::ptr_eq(&cache.load(dir.path()).unwrap(), &loads[0]),
             "and it is kept"
+        );
+        assert_eq!(cache.lookups(), (4, 1), "one load read the files");
+        let other = IndexCache::default();
+        assert!(
+            !Arc::ptr_eq(&other.load(dir.path()).unwrap(), &loads[0]),
+            "another owner's cache keeps its own"
         );
     }
 }

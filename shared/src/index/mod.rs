@@ -178,7 +178,7 @@
 
 pub(crate) mod blocks;
 mod build;
-mod cache;
+pub mod cache;
 mod checked_fst;
 mod error;
 pub mod fields;
@@ -197,7 +197,7 @@ pub(crate) mod span_table;
 pub(crate) mod word_lists;
 
 pub use build::{build, claim, BuildEvent, BuildReport};
-pub use cache::{keep_warm, load as load_kept, lookups as kept_index_lookups};
+pub use cache::IndexCache;
 pub use error::IndexError;
 pub use open::{default_dir, default_root, dir_under, Index, IndexStatus, Vouched};
 pub use postings::Posting;
@@ -215,11 +215,12 @@ use crate::format::paths::Layer;
 use crate::format::spans::VideoSpan;
 use crate::format::{HasFacts, VideoView};
 
-/// The spans the index in `dir` recorded, for
-/// [`Archive::read_spans_with`]: looked up in the kept index, loaded
-/// again whenever its files change.
-pub fn span_lookup(dir: std::path::PathBuf) -> crate::archive::SpanLookup {
-    Box::new(move |site, channel, slug| load_kept(&dir).ok()?.span_of(site, channel, slug))
+/// The spans the index in `dir` recorded, for `archive`'s
+/// [`Archive::read_spans_with`]: looked up in the index the archive's
+/// cache keeps, loaded again whenever its files change.
+pub fn span_lookup(archive: &Archive, dir: std::path::PathBuf) -> crate::archive::SpanLookup {
+    let cache = archive.indexes().clone();
+    Box::new(move |site, channel, slug| cache.load(&dir).ok()?.span_of(site, channel, slug))
 }
 
 /// The on-disk layout version of the index (history in the module docs).

@@ -71,7 +71,7 @@ impl IndexStatus {
 /// it vouches for.
 pub struct Index {
     /// The index's files, shared with the process's other opens of it
-    /// (`index::cache`).
+    /// (the archive's [`super::IndexCache`]).
     pub raw: Arc<RawIndex>,
     /// For each page of the archive's page table, its index id when vouched.
     pub vouched: Vouched,
@@ -87,7 +87,7 @@ pub struct Vouched {
 impl Index {
     /// Opens the index in `dir` for `archive`, whose page table is `pages`.
     pub fn open(dir: &Path, archive: &Archive, pages: &[PageRef]) -> (Option<Index>, IndexStatus) {
-        let raw = match super::cache::load(dir) {
+        let raw = match archive.indexes().load(dir) {
             Ok(raw) => raw,
             Err(_) if !dir.join(files::META).exists() => {
                 return (None, IndexStatus::Ignored(missing(dir)));

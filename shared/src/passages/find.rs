@@ -181,7 +181,7 @@ pub fn find(
     q: &PassageQuery,
 ) -> Result<Found, PassageError> {
     let started = std::time::Instant::now();
-    let raw = crate::index::load_kept(index_dir).ok();
+    let raw = archive.indexes().load(index_dir).ok();
     let allowed = scope(archive, store, raw.as_deref(), q.filters);
     let in_scope: Vec<u32> = (0..store.len())
         .filter(|&i| allowed[store.record(i).video as usize])

@@ -530,7 +530,7 @@ pub fn search_each(
     // seconds (not yet settled, so not kept) is read a second time there.
     let table = std::thread::scope(|s| {
         if let Some(dir) = index_dir {
-            s.spawn(|| crate::index::load_kept(dir));
+            s.spawn(|| archive.indexes().load(dir));
         }
         archive.page_table()
     });

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::watch::Watch;
-use super::{check_relative_path, ReadError, Store};
+use super::{check_relative_path, stamp_of, ReadError, Store};
 
 /// Files kept open at most (well under the usual limit of 1,024
 /// descriptors; when full, the set is emptied and refilled).
@@ -320,16 +320,6 @@ impl Store for LocalStore {
         let target = self.root.join(reference);
         Ok(Box::new(LocalStore::open(&target)?))
     }
-}
-
-/// A file's stamp: its size and modification time, as `len:nanos`.
-pub(super) fn stamp_of(meta: &std::fs::Metadata) -> Option<String> {
-    let mtime = meta
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    Some(format!("{}:{}", meta.len(), mtime.as_nanos()))
 }
 
 /// Whether a file whose [`LocalStore`] stamp is `stamp` last changed more

@@ -258,6 +258,16 @@ pub fn check_relative_path(path: &str) -> Result<(), ReadError> {
     Ok(())
 }
 
+/// A file's stamp: its size and modification time, as `len:nanos`.
+pub(super) fn stamp_of(meta: &std::fs::Metadata) -> Option<String> {
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!("{}:{}", meta.len(), mtime.as_nanos()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

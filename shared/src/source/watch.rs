@@ -152,7 +152,7 @@ impl Watch {
         let Ok(meta) = std::fs::symlink_metadata(self.root.join(path)) else {
             return;
         };
-        if !meta.file_type().is_file() || super::local::stamp_of(&meta).as_deref() != Some(stamp) {
+        if !meta.file_type().is_file() || super::stamp_of(&meta).as_deref() != Some(stamp) {
             return;
         }
         if self.stamps.len() >= KEPT_AT_MOST {
