@@ -9,8 +9,6 @@
 //! the handler); a tool that needs one part of it (the editor, say) is
 //! handed that part, so `editor/` never imports it.
 
-use std::sync::Arc;
-
 use crate::editor::EditorSetup;
 use crate::kept::Kept;
 use crate::passages::PassageSetup;
@@ -31,7 +29,7 @@ pub struct Context {
     /// The sentence model and passage stores `find_passages` uses.
     pub passages: PassageSetup,
     /// The searches and worklists kept for the calls that page them.
-    pub kept: Arc<Kept>,
+    pub kept: Kept,
 }
 
 impl Context {
@@ -44,7 +42,7 @@ impl Context {
             umtool: umtool_from_env(),
             binaries: Locator::from_env(),
             passages: PassageSetup::new(None),
-            kept: Arc::default(),
+            kept: Kept::default(),
         }
     }
 

@@ -115,8 +115,9 @@ impl LocalStore {
         stamp_of(&meta)
     }
 
-    /// The watch that keeps this store's stamps, started by the first
-    /// stamp asked for; `None` where there can be none ([`Watch::new`]).
+    /// The watch that keeps this store's stamps, started when first asked
+    /// for (by the second survey of the stamps); `None` where there can
+    /// be none ([`Watch::new`]).
     fn watch(&self) -> Option<&Mutex<Watch>> {
         self.watch
             .get_or_init(|| Watch::new(&self.root).map(Mutex::new))

@@ -70,7 +70,7 @@ const DIR_CHANGES: WatchFlags = WatchFlags::MODIFY
 /// Stamps kept at most; past it they are all dropped and taken again.
 const KEPT_AT_MOST: usize = 1 << 20;
 
-/// A directory watched, and which of its entries' events matter.
+/// A directory or file watched, and which of its events matter.
 #[derive(Debug)]
 enum Watched {
     /// The root, a directory inside it or a file, by its path under the
@@ -87,13 +87,13 @@ enum Watched {
 pub(super) struct Watch {
     fd: OwnedFd,
     root: PathBuf,
-    /// Watch descriptor → the directory it watches.
+    /// Watch descriptor → what it watches.
     watched: HashMap<i32, Watched>,
     /// A directory or file under the root (`""`: the root) → its watch.
     inside: HashMap<String, i32>,
     /// Path under the root → its kept stamp.
     stamps: HashMap<String, Kept>,
-    /// Stamps answered from what was kept (for tests and logs).
+    /// Stamps answered from what was kept (what the tests check).
     kept_answers: u64,
 }
 
@@ -176,21 +176,10 @@ impl Watch {
     /// `false` when one cannot be watched (a symlink, another file
     /// system, no watch left), and then nothing may be kept for `path`.
     pub(super) fn prepare(&mut self, path: &str) -> bool {
-        let Some((dir, _)) = path.rsplit_once('/') else {
-            return self.watch_inside("", DIR_CHANGES);
-        };
-        if !self.watch_inside("", DIR_CHANGES) {
-            return false;
-        }
-        let mut end = 0;
-        for part in dir.split('/') {
-            end += part.len();
-            if !self.watch_inside(&dir[..end], DIR_CHANGES) {
-                return false;
-            }
-            end += 1;
-        }
-        true
+        let dirs = path.match_indices('/').map(|(end, _)| &path[..end]);
+        std::iter::once("")
+            .chain(dirs)
+            .all(|dir| self.watch_inside(dir, DIR_CHANGES))
     }
 
     /// Stamps answered from what was kept since the watch began.
@@ -281,7 +270,7 @@ impl Watch {
         }
     }
 
-    /// Stops watching the directories inside the root that `which` picks,
+    /// Stops watching the paths inside the root that `which` picks,
     /// so the next [`Watch::prepare`] watches what their paths name then.
     fn forget_inside(&mut self, which: impl Fn(&str) -> bool) {
         let gone: Vec<(String, i32)> = self
