@@ -33,6 +33,7 @@ macro_rules! array_record {
 }
 
 mod corpus;
+pub mod cue_layout;
 mod extras;
 pub mod facts;
 pub mod spans;

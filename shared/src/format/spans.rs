@@ -152,7 +152,7 @@ impl VideoSpan {
 
     /// Whether `bytes` are the ones this span was taken from: as long,
     /// with the same digest.
-    fn holds(&self, bytes: &[u8]) -> bool {
+    pub fn holds(&self, bytes: &[u8]) -> bool {
         bytes.len() as u64 == self.len() && digest64(bytes) == self.digest
     }
 

@@ -154,7 +154,10 @@ fn fitted(page: &[u8], layout: &[Range<u64>]) -> Option<Vec<Range<usize>>> {
 /// Each char beginning at one of `offsets` (non-ASCII bytes of `page`),
 /// with its offset (a byte that does not begin a char is skipped; invalid
 /// UTF-8 is the parser's to refuse).
-fn chars_at<'a>(page: &'a [u8], offsets: &'a [usize]) -> impl Iterator<Item = (usize, char)> + 'a {
+pub(super) fn chars_at<'a>(
+    page: &'a [u8],
+    offsets: &'a [usize],
+) -> impl Iterator<Item = (usize, char)> + 'a {
     offsets
         .iter()
         .copied()

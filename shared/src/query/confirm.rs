@@ -14,6 +14,7 @@ use super::matcher::TokenStream;
 use super::page_result::{Item, PageResult, MERGE_GAP};
 use super::plan::{Compiled, Target};
 use super::prefilter::{Found, PageHint, Shared};
+use super::skim::{self, Held, Laid, Window};
 use super::terms::{Field, Times};
 use super::{Scope, VideoResult};
 use crate::archive::{Archive, PageRef, Site};
@@ -123,17 +124,32 @@ fn confirm_candidates(
     };
     let page: &[u8] = &bytes[..];
     let (chosen, found) = super::candidates::candidates(page, layout, &words)?;
-    let views = chosen
+    let spans: Vec<&[u8]> = chosen
         .iter()
-        .map(|&i| {
-            let span = &page[layout[i].start as usize..layout[i].end as usize];
-            crate::format::from_json::<VideoView>(span).ok()
-        })
-        .collect::<Option<Vec<VideoView>>>()?;
+        .map(|&i| &page[layout[i].start as usize..layout[i].end as usize])
+        .collect();
     let read = page.len() as u64;
+    if let Some(anchors) = c.terms.anchors(p.site) {
+        let laid: Vec<Laid> = spans.iter().map(|span| skim::lay(span)).collect();
+        let videos = skimmed(&laid, &anchors)?;
+        return Some(Ok(confirm_videos(site, p, c, &videos, read, scratch)));
+    }
+    let views = spans
+        .iter()
+        .map(|span| crate::format::from_json::<VideoView>(span).ok())
+        .collect::<Option<Vec<VideoView>>>()?;
     let shared: Shared = bytes.clone();
     let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, &views, read, scratch);
     Some(Ok(hinted(c, scratch, &shared, Some(found), confirm)))
+}
+
+/// The videos `laid`, each skimmed around `anchors` or parsed whole
+/// ([`skim::read`]); `None` when one does not parse.
+fn skimmed<'a>(laid: &'a [Laid], anchors: &skim::Anchors) -> Option<Vec<skim::Read<'a>>> {
+    let mut block = Vec::new();
+    laid.iter()
+        .map(|l| skim::read(l, anchors, &mut block))
+        .collect()
 }
 
 /// Runs `confirm` with the matcher's page hint set on `page` (starting
@@ -200,10 +216,11 @@ fn read_targets(site: &Site, p: &PageRef, targets: &[Target]) -> Option<Vec<Run>
     runs.collect()
 }
 
-/// Confirms the targets read in `runs`, each run with the matcher's page
-/// hint set on it (one SIMD search of the run per word instead of one per
-/// cue); `None` when a target's bytes are not the ones indexed, and the
-/// caller reads the whole page.
+/// Confirms the targets read in `runs`: skimmed around where a match can
+/// begin ([`skim`]) when the query allows, else each run with the
+/// matcher's page hint set on it (one SIMD search of the run per word
+/// instead of one per cue); `None` when a target's bytes are not the ones
+/// indexed, and the caller reads the whole page.
 fn confirm_runs(
     site: &Site,
     p: &PageRef,
@@ -212,25 +229,32 @@ fn confirm_runs(
     runs: &[Run],
     scratch: &mut TokenStream,
 ) -> Option<PageResult> {
-    let views = runs
+    let spans = runs
         .iter()
         .map(|run| {
-            let view = |(i, r): &(usize, std::ops::Range<usize>)| {
-                targets[*i].span.check(&run.bytes[r.clone()])
+            let span = |(i, r): &(usize, std::ops::Range<usize>)| {
+                let bytes = &run.bytes[r.clone()];
+                targets[*i].span.holds(bytes).then_some(bytes)
             };
-            run.spans
-                .iter()
-                .map(view)
-                .collect::<Option<Vec<VideoView>>>()
+            run.spans.iter().map(span).collect::<Option<Vec<&[u8]>>>()
         })
         .collect::<Option<Vec<_>>>()?;
     let read = targets.iter().map(|t| t.span.len()).sum();
+    if let Some(anchors) = c.terms.anchors(p.site) {
+        let laid: Vec<Laid> = spans.iter().flatten().map(|span| skim::lay(span)).collect();
+        let videos = skimmed(&laid, &anchors)?;
+        return Some(confirm_videos(site, p, c, &videos, read, scratch));
+    }
     let mut out = PageResult {
         bytes: read,
         ..PageResult::default()
     };
-    for (run, views) in runs.iter().zip(&views) {
-        let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, views, 0, scratch);
+    for (run, spans) in runs.iter().zip(&spans) {
+        let views = spans
+            .iter()
+            .map(|span| crate::format::from_json::<VideoView>(span).ok())
+            .collect::<Option<Vec<VideoView>>>()?;
+        let confirm = |scratch: &mut TokenStream| confirm_videos(site, p, c, &views, 0, scratch);
         let shared: Shared = run.bytes.clone();
         let found = hinted(c, scratch, &shared, None, confirm);
         out.videos.extend(found.videos);
@@ -245,7 +269,7 @@ fn confirm_videos(
     site: &Site,
     p: &PageRef,
     c: &Compiled,
-    videos: &[VideoView],
+    videos: &[impl Held],
     bytes: u64,
     scratch: &mut TokenStream,
 ) -> PageResult {
@@ -256,7 +280,7 @@ fn confirm_videos(
     for v in videos {
         let verdict = c
             .filters
-            .verdict(&VideoFacts::of_video(p.site, &p.channel, v));
+            .verdict(&VideoFacts::of_video(p.site, &p.channel, v.view()));
         if verdict == Verdict::Fails {
             continue;
         }
@@ -315,6 +339,7 @@ fn chat_results(
             scope: Scope::Chat,
             texts,
             times: Times::Chat(&chat.messages),
+            first: 0,
             span: false,
         }];
         let Some(mut r) = c.terms.judge(p.site, &fields, scratch) else {
@@ -345,48 +370,62 @@ fn chat_results(
     Ok(out)
 }
 
-/// The fields of a video in the scopes searched.
+/// The fields of a video in the scopes searched: its captions as one
+/// field, or one per run of cues when the view holds only `runs`.
 fn video_fields<'t>(
     c: &Compiled,
     site: &'t Site,
     channel: &str,
     v: &'t VideoView<'t>,
+    runs: Option<&[Window]>,
 ) -> Vec<Field<'t>> {
     let untimed = |scope, texts| Field {
         scope,
         texts,
         times: Times::Untimed,
+        first: 0,
         span: false,
     };
-    c.scopes
-        .iter()
-        .filter_map(|&scope| match scope {
-            Scope::Transcripts => Some(Field {
-                scope,
-                texts: v.cues.iter().map(|cue| cue.text.as_ref()).collect(),
-                times: Times::Cues(&v.cues),
-                span: true,
-            }),
-            Scope::Title => Some(untimed(scope, vec![v.title.as_ref()])),
+    let whole = [Window {
+        first: 0,
+        at: 0..v.cues.len(),
+    }];
+    let captions = |w: &Window| Field {
+        scope: Scope::Transcripts,
+        texts: v.cues[w.at.clone()]
+            .iter()
+            .map(|cue| cue.text.as_ref())
+            .collect(),
+        times: Times::Cues(&v.cues[w.at.clone()]),
+        first: w.first,
+        span: true,
+    };
+    let mut fields = Vec::new();
+    for &scope in &c.scopes {
+        match scope {
+            Scope::Transcripts => fields.extend(runs.unwrap_or(&whole).iter().map(captions)),
+            Scope::Title => fields.push(untimed(scope, vec![v.title.as_ref()])),
             Scope::Metadata => {
                 let channel_name = site.channel(channel).map_or("", |ch| ch.name.as_str());
-                Some(untimed(scope, vec![v.title.as_ref(), channel_name]))
+                fields.push(untimed(scope, vec![v.title.as_ref(), channel_name]));
             }
-            Scope::Description => Some(untimed(scope, vec![v.description.as_ref()])),
-            Scope::Tags => Some(untimed(scope, v.tags.iter().map(|t| t.as_ref()).collect())),
-            Scope::Chat | Scope::Posts => None,
-        })
-        .collect()
+            Scope::Description => fields.push(untimed(scope, vec![v.description.as_ref()])),
+            Scope::Tags => fields.push(untimed(scope, v.tags.iter().map(|t| t.as_ref()).collect())),
+            Scope::Chat | Scope::Posts => {}
+        }
+    }
+    fields
 }
 
 fn video_result(
     site: &Site,
     p: &PageRef,
-    v: &VideoView,
+    held: &impl Held,
     c: &Compiled,
     scratch: &mut TokenStream,
 ) -> Option<VideoResult> {
-    let fields = video_fields(c, site, &p.channel, v);
+    let (v, runs) = (held.view(), held.runs());
+    let fields = video_fields(c, site, &p.channel, v, runs.map(|(w, _)| w));
     let r = c.terms.judge(p.site, &fields, scratch)?;
     Some(r.into_result(
         site,
@@ -399,7 +438,7 @@ fn video_result(
             url: v.webpage_url.as_deref().map(str::to_string),
             platform: v.platform,
             captions: v.facts().captions(),
-            length: v.caption_bytes(),
+            length: runs.map_or_else(|| v.caption_bytes(), |(_, bytes)| bytes),
         },
     ))
 }
@@ -415,6 +454,7 @@ fn post_result(
         scope: Scope::Posts,
         texts: vec![post.text.as_str()],
         times: Times::Untimed,
+        first: 0,
         span: false,
     }];
     let r = c.terms.judge(p.site, &fields, scratch)?;

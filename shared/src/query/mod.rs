@@ -43,6 +43,7 @@ pub(crate) mod plan;
 pub(crate) mod prefilter;
 pub(crate) mod prune;
 pub(crate) mod scan;
+mod skim;
 pub(crate) mod suggest;
 pub(crate) mod terms;
 pub mod vocabulary;

@@ -141,6 +141,7 @@ fn placed_result(
         scope,
         texts,
         times: Times::Untimed,
+        first: 0,
         span: false,
     };
     let fields: Vec<Field> = c
@@ -151,6 +152,7 @@ fn placed_result(
                 scope,
                 texts: cues.iter().map(|cue| cue.text.as_ref()).collect(),
                 times: Times::Cues(cues),
+                first: 0,
                 span: false,
             }),
             Scope::Title => Some(untimed(scope, vec![row.title.as_str()])),

@@ -316,4 +316,4 @@ mod tests {
 
 #[cfg(test)]
 #[path = "prefilter_property.rs"]
-mod property;
+pub(crate) mod property;

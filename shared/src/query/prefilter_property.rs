@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use std::sync::Arc;
 
 /// Pieces of cue text, as written in the JSON page.
-const PIECES: &[&str] = &[
+pub(crate) const PIECES: &[&str] = &[
     "transformers",
     "Transformers",
     "TRANSFORMERS",
@@ -27,7 +27,7 @@ const PIECES: &[&str] = &[
     "",
 ];
 
-const QUERIES: &[&str] = &[
+pub(crate) const QUERIES: &[&str] = &[
     "transformers",
     "transformers x",
     "star",

@@ -237,6 +237,16 @@ impl Terms {
         Some(words)
     }
 
+    /// The words each match can begin with, for every matcher a video is
+    /// judged by on site number `site` (the query's, its aliases' and
+    /// fuzzy variants', and the excludes'), and how many words the longest
+    /// phrase has; `None` when one is a regex or begins with a word
+    /// outside ASCII (see [`super::skim`] for what this lets a reader
+    /// leave out).
+    pub fn anchors(&self, site: usize) -> Option<super::skim::Anchors> {
+        super::skim::Anchors::of(self.for_site(site).iter().chain(&self.excludes))
+    }
+
     /// Whether setting a page's [`super::prefilter::PageHint`] can pay:
     /// whether the query's own matcher reads it. (Excludes and fuzzy
     /// expansions are phrases exactly when the query is; aliases are
@@ -274,10 +284,13 @@ pub fn hits_of<'a>(
 
 /// One field of an item to match: its scope, its texts, when each was
 /// said, and whether a phrase may run on from one text into the next
-/// (captions).
+/// (captions). A field may hold a run of its item's units rather than all
+/// of them (the cues around where a word is said, [`super::skim`]):
+/// `first` is the number of its first text among the item's units.
 pub(super) struct Field<'t> {
     pub scope: Scope,
     pub texts: Vec<&'t str>,
+    pub first: usize,
     pub times: Times<'t>,
     pub span: bool,
 }
@@ -361,7 +374,7 @@ fn fields_hits(matchers: &[Matcher], fields: &[Field], scratch: &mut TokenStream
         };
         hits.extend(found.into_iter().map(|i| Hit {
             scope: f.scope,
-            unit: i,
+            unit: f.first + i,
             start: f.times.at(i),
             text: f.texts[i].to_string(),
             author: None,
