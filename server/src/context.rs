@@ -30,6 +30,8 @@ pub struct Context {
     pub passages: PassageSetup,
     /// The searches and worklists kept for the calls that page them.
     pub kept: Kept,
+    /// What `/metrics` reports of the calls (shared with the HTTP door).
+    pub metrics: std::sync::Arc<crate::metrics::Metrics>,
 }
 
 impl Context {
@@ -43,6 +45,7 @@ impl Context {
             binaries: Locator::from_env(),
             passages: PassageSetup::new(None),
             kept: Kept::default(),
+            metrics: Default::default(),
         }
     }
 

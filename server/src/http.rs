@@ -47,19 +47,25 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::Digest;
 
-use crate::metrics::{self, Refusal};
+use crate::metrics::{Metrics, Refusal};
 use archilyzer_core::index::IndexCache;
+use archilyzer_core::net::Downloaded;
 
 /// Whether the server can answer calls (its default archive opens).
 pub type Readiness = Arc<dyn Fn() -> bool + Send + Sync>;
 
-/// What the server holds that `/metrics` reports beside the calls: when
-/// it is ready, and the indexes it keeps.
+/// What the HTTP door shares with the server: when it is ready, the
+/// indexes it keeps and the bytes it downloaded (which `/metrics` reports
+/// beside the calls), and its counts.
 pub struct Served {
     /// Whether the server can answer calls.
     pub ready: Readiness,
     /// The indexes its archives keep (their hits and misses).
     pub indexes: Arc<IndexCache>,
+    /// The bytes its remote stores downloaded.
+    pub downloaded: Arc<Downloaded>,
+    /// The server's counts (its context's).
+    pub metrics: Arc<Metrics>,
 }
 
 /// How long a client may take to send its request headers.
@@ -254,6 +260,8 @@ struct Door {
     config: HttpConfig,
     ready: Readiness,
     indexes: Arc<IndexCache>,
+    downloaded: Arc<Downloaded>,
+    metrics: Arc<Metrics>,
     token_digest: Option<[u8; 32]>,
     in_flight: Mutex<(usize, HashMap<IpAddr, usize>)>,
 }
@@ -268,7 +276,7 @@ impl Drop for Slot {
     fn drop(&mut self) {
         let mut counts = self.door.in_flight.lock().unwrap();
         counts.0 -= 1;
-        metrics::set_in_flight(counts.0);
+        self.door.metrics.set_in_flight(counts.0);
         if let Some(n) = counts.1.get_mut(&self.peer) {
             *n -= 1;
             if *n == 0 {
@@ -285,6 +293,8 @@ impl Door {
             config,
             ready: served.ready,
             indexes: served.indexes,
+            downloaded: served.downloaded,
+            metrics: served.metrics,
             in_flight: Mutex::new((0, HashMap::new())),
         }
     }
@@ -313,7 +323,7 @@ impl Door {
                 "Host {host:?} is not a name this server answers to (DNS-rebinding protection): use localhost, or start the server with --allow-host NAME"
             );
             drain(req.into_body(), self.config.max_body_bytes).await;
-            metrics::record_refusal(Refusal::Host);
+            self.metrics.record_refusal(Refusal::Host);
             return refusal(StatusCode::FORBIDDEN, &why);
         }
         if get && req.uri().path() == "/health" {
@@ -329,19 +339,20 @@ impl Door {
                 origin
             );
             drain(req.into_body(), self.config.max_body_bytes).await;
-            metrics::record_refusal(Refusal::Origin);
+            self.metrics.record_refusal(Refusal::Origin);
             return refusal(StatusCode::FORBIDDEN, &why);
         }
         if let Err(token) = self.authorized(&req) {
             drain(req.into_body(), self.config.max_body_bytes).await;
-            metrics::record_refusal(token.refusal());
+            self.metrics.record_refusal(token.refusal());
             return refusal(StatusCode::UNAUTHORIZED, token.message());
         }
         if get && req.uri().path() == "/metrics" {
             return text(
                 StatusCode::OK,
                 METRICS_TYPE,
-                metrics::render(self.indexes.lookups()),
+                self.metrics
+                    .render(self.indexes.lookups(), self.downloaded.total()),
             );
         }
         let declared = req
@@ -358,11 +369,12 @@ impl Door {
             Ok(slot) => slot,
             Err((status, why)) => {
                 drain(req.into_body(), self.config.max_body_bytes).await;
-                metrics::record_refusal(if status == StatusCode::TOO_MANY_REQUESTS {
-                    Refusal::ClientLimit
-                } else {
-                    Refusal::ServerBusy
-                });
+                self.metrics
+                    .record_refusal(if status == StatusCode::TOO_MANY_REQUESTS {
+                        Refusal::ClientLimit
+                    } else {
+                        Refusal::ServerBusy
+                    });
                 return busy(status, &why);
             }
         };
@@ -375,7 +387,7 @@ impl Door {
                 Err(_) => return self.timeout(),
                 Ok(ReadBody::TooLarge) => return self.too_large(),
                 Ok(ReadBody::Broken(e)) => {
-                    metrics::record_refusal(Refusal::BadBody);
+                    self.metrics.record_refusal(Refusal::BadBody);
                     return refusal(
                         StatusCode::BAD_REQUEST,
                         &format!("the request body could not be read: {e}"),
@@ -385,7 +397,7 @@ impl Door {
             };
         if parts.method == hyper::Method::POST {
             if let Some(answer) = crate::frames::check(&body) {
-                metrics::record_refusal(Refusal::BadFrame);
+                self.metrics.record_refusal(Refusal::BadFrame);
                 return malformed(answer);
             }
         }
@@ -411,12 +423,12 @@ impl Door {
     }
 
     fn timeout(&self) -> Response<Body> {
-        metrics::record_refusal(Refusal::Timeout);
+        self.metrics.record_refusal(Refusal::Timeout);
         refusal(StatusCode::GATEWAY_TIMEOUT, &self.timed_out())
     }
 
     fn too_large(&self) -> Response<Body> {
-        metrics::record_refusal(Refusal::TooLarge);
+        self.metrics.record_refusal(Refusal::TooLarge);
         refusal(
             StatusCode::PAYLOAD_TOO_LARGE,
             &format!(
@@ -476,7 +488,7 @@ impl Door {
             ));
         }
         counts.0 += 1;
-        metrics::set_in_flight(counts.0);
+        self.metrics.set_in_flight(counts.0);
         *counts.1.entry(peer).or_default() += 1;
         Ok(Slot {
             door: Arc::clone(self),
@@ -650,6 +662,8 @@ mod tests {
         Served {
             ready: Arc::new(|| true),
             indexes: Arc::default(),
+            downloaded: Arc::default(),
+            metrics: Arc::default(),
         }
     }
 

@@ -177,6 +177,8 @@ async fn serve() -> std::process::ExitCode {
         let context = server.context.clone();
         let served = http::Served {
             indexes: context.sources.indexes().clone(),
+            downloaded: context.sources.downloaded().clone(),
+            metrics: context.metrics.clone(),
             ready: Arc::new(move || {
                 let sources = &context.sources;
                 sources.archive(sources.default_handle()).is_ok()

@@ -5,9 +5,11 @@
 //!
 //! Promise: every tool call (over stdio too) is counted once, when it
 //! ends, under its tool's name; a call to an unknown tool is counted under
-//! `unknown`, so the label set stays bounded by the tool table.
+//! `unknown`, so the label set stays bounded by the tool table. The counts
+//! are the server's own ([`Metrics`], held in its [`crate::context::Context`]
+//! and shared with the HTTP door), not the process's: two servers in one
+//! process count apart.
 
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
@@ -84,7 +86,8 @@ impl Refusal {
     }
 }
 
-struct Metrics {
+/// The server's counts, registered under `archilyzer_`.
+pub struct Metrics {
     registry: Registry,
     calls: Family<CallLabels, Counter>,
     seconds: Family<ToolLabel, Histogram>,
@@ -95,9 +98,8 @@ struct Metrics {
     in_flight: Gauge,
 }
 
-fn metrics() -> &'static Metrics {
-    static METRICS: OnceLock<Metrics> = OnceLock::new();
-    METRICS.get_or_init(|| {
+impl Default for Metrics {
+    fn default() -> Metrics {
         let mut registry = Registry::with_prefix("archilyzer");
         let calls = Family::<CallLabels, Counter>::default();
         registry.register(
@@ -149,64 +151,72 @@ fn metrics() -> &'static Metrics {
             index_lookups,
             in_flight,
         }
-    })
-}
-
-/// Counts one finished call of `tool` that took `took`, and the pages it
-/// read.
-pub fn record_call(tool: &str, ok: bool, took: Duration, pages_read: u64) {
-    let m = metrics();
-    let outcome = if ok { "ok" } else { "error" };
-    m.calls
-        .get_or_create(&CallLabels {
-            tool: tool.to_string(),
-            outcome,
-        })
-        .inc();
-    m.seconds
-        .get_or_create(&ToolLabel {
-            tool: tool.to_string(),
-        })
-        .observe(took.as_secs_f64());
-    m.pages_read.inc_by(pages_read);
-}
-
-/// Counts one refusal at the door.
-pub fn record_refusal(why: Refusal) {
-    metrics()
-        .refusals
-        .get_or_create(&KindLabel { kind: why.label() })
-        .inc();
-}
-
-/// Sets the number of calls running over HTTP.
-pub fn set_in_flight(n: usize) {
-    metrics().in_flight.set(n as i64);
-}
-
-/// The metrics now, in the Prometheus text format, with the index
-/// cache's `(hits, misses)` so far.
-pub fn render(index_lookups: (u64, u64)) -> String {
-    let m = metrics();
-    // Totals kept by the library, brought up to date (they only grow).
-    let catch_up = |c: &Counter, total: u64| c.inc_by(total.saturating_sub(c.get()));
-    catch_up(&m.downloaded, archilyzer_core::net::downloaded_bytes());
-    let (hits, misses) = index_lookups;
-    catch_up(
-        &m.index_lookups
-            .get_or_create(&ResultLabel { result: "hit" }),
-        hits,
-    );
-    catch_up(
-        &m.index_lookups
-            .get_or_create(&ResultLabel { result: "miss" }),
-        misses,
-    );
-    let mut out = String::new();
-    if prometheus_client::encoding::text::encode(&mut out, &m.registry).is_err() {
-        out = "# the metrics could not be written\n".into();
     }
-    out
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Metrics")
+    }
+}
+
+impl Metrics {
+    /// Counts one finished call of `tool` that took `took`, and the pages it
+    /// read.
+    pub fn record_call(&self, tool: &str, ok: bool, took: Duration, pages_read: u64) {
+        let m = self;
+        let outcome = if ok { "ok" } else { "error" };
+        m.calls
+            .get_or_create(&CallLabels {
+                tool: tool.to_string(),
+                outcome,
+            })
+            .inc();
+        m.seconds
+            .get_or_create(&ToolLabel {
+                tool: tool.to_string(),
+            })
+            .observe(took.as_secs_f64());
+        m.pages_read.inc_by(pages_read);
+    }
+
+    /// Counts one refusal at the door.
+    pub fn record_refusal(&self, why: Refusal) {
+        self.refusals
+            .get_or_create(&KindLabel { kind: why.label() })
+            .inc();
+    }
+
+    /// Sets the number of calls running over HTTP.
+    pub fn set_in_flight(&self, n: usize) {
+        self.in_flight.set(n as i64);
+    }
+
+    /// The metrics now, in the Prometheus text format, with the totals the
+    /// library keeps: the index cache's `(hits, misses)` and the bytes
+    /// downloaded so far.
+    pub fn render(&self, index_lookups: (u64, u64), downloaded: u64) -> String {
+        let m = self;
+        // Totals kept by the library, brought up to date (they only grow).
+        let catch_up = |c: &Counter, total: u64| c.inc_by(total.saturating_sub(c.get()));
+        catch_up(&m.downloaded, downloaded);
+        let (hits, misses) = index_lookups;
+        catch_up(
+            &m.index_lookups
+                .get_or_create(&ResultLabel { result: "hit" }),
+            hits,
+        );
+        catch_up(
+            &m.index_lookups
+                .get_or_create(&ResultLabel { result: "miss" }),
+            misses,
+        );
+        let mut out = String::new();
+        if prometheus_client::encoding::text::encode(&mut out, &m.registry).is_err() {
+            out = "# the metrics could not be written\n".into();
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -215,9 +225,10 @@ mod tests {
 
     #[test]
     fn a_call_is_counted_under_its_tool_with_its_latency_and_pages() {
-        record_call("search_transcripts", true, Duration::from_millis(30), 7);
-        record_refusal(Refusal::ServerBusy);
-        let text = render((3, 1));
+        let metrics = Metrics::default();
+        metrics.record_call("search_transcripts", true, Duration::from_millis(30), 7);
+        metrics.record_refusal(Refusal::ServerBusy);
+        let text = metrics.render((3, 1), 0);
         assert!(
             text.contains(
                 "archilyzer_tool_calls_total{tool=\"search_transcripts\",outcome=\"ok\"}"
@@ -245,5 +256,14 @@ mod tests {
             "the index cache's hits as given: {text}"
         );
         assert!(text.ends_with("# EOF\n"), "{text}");
+    }
+
+    #[test]
+    fn two_servers_in_one_process_count_apart() {
+        let (one, other) = (Metrics::default(), Metrics::default());
+        one.record_call("list_channels", true, Duration::from_millis(1), 0);
+        let counted = "archilyzer_tool_calls_total{tool=\"list_channels\",outcome=\"ok\"} 1";
+        assert!(one.render((0, 0), 0).contains(counted));
+        assert!(!other.render((0, 0), 0).contains("list_channels"));
     }
 }

@@ -76,6 +76,11 @@ impl Sources {
         &self.options.indexes
     }
 
+    /// The bytes downloaded by every remote store these sources open.
+    pub fn downloaded(&self) -> &Arc<archilyzer_core::net::Downloaded> {
+        &self.options.http.downloaded
+    }
+
     /// The startup source.
     pub fn default_handle(&self) -> &SourceHandle {
         &self.default
@@ -404,6 +409,7 @@ mod tests {
             binaries: Default::default(),
             passages: crate::passages::PassageSetup::new(None),
             kept: Default::default(),
+            metrics: Default::default(),
         };
         let args = serde_json::Map::new();
         let out = crate::tools::call(&ctx, "list_channels", &args, &mut |_| {});

@@ -48,6 +48,7 @@ pub fn options(cache: Option<&Path>) -> OpenOptions {
                 first_backoff: Duration::from_millis(20),
                 max_backoff: Duration::from_millis(200),
             },
+            ..HttpOptions::default()
         },
         ..OpenOptions::default()
     }

@@ -345,6 +345,7 @@ mod tests {
             binaries: Default::default(),
             passages: crate::passages::PassageSetup::new(None),
             kept: Default::default(),
+            metrics: Default::default(),
         }
     }
 

@@ -29,13 +29,14 @@ pub use crate::tool::{Failure, Output, Progress, Tick, ToolResult};
 use registry::Runs;
 
 /// Runs tool `name` with `args` (blocking: call it off the async runtime),
-/// and counts the call in [`crate::metrics`].
+/// and counts the call in the context's [`crate::metrics::Metrics`].
 pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>, progress: Progress) -> Output {
     let started = std::time::Instant::now();
     let out = dispatch(ctx, name, args, progress);
     let tool = registry::find(name).map_or("unknown", |_| name);
     let pages = PagesRead::deserialize(&out.structured).map_or(0, |p| p.pages_read);
-    crate::metrics::record_call(tool, !out.is_error, started.elapsed(), pages);
+    ctx.metrics
+        .record_call(tool, !out.is_error, started.elapsed(), pages);
     out
 }
 

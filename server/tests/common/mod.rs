@@ -32,6 +32,7 @@ pub fn context(default: SourceHandle) -> Context {
         binaries: Default::default(),
         passages: archilyzer_mcp::passages::PassageSetup::new(None),
         kept: Default::default(),
+        metrics: Default::default(),
     }
 }
 

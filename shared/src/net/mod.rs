@@ -1,5 +1,5 @@
 //! What every build knows of the network: the kinds of failure a request
-//! meets, with what to do about each, and the count of bytes downloaded.
+//! meets, with what to do about each, and the counter of bytes downloaded.
 //! The HTTP client itself (`client`, `site_client` and `block_on`, behind the
 //! `remote` feature) is the only part that opens a socket.
 
@@ -8,18 +8,24 @@ mod client;
 #[cfg(feature = "remote")]
 pub use client::{block_on, client, describe, site_client, ClientError, Encoding};
 
-/// Body bytes received from archive hosts since the process started.
-static DOWNLOADED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// Body bytes received from archive hosts, counted by every remote store
+/// opened with the same [`crate::source::HttpOptions`] (a server's own
+/// count; nothing process-wide).
+#[derive(Debug, Default)]
+pub struct Downloaded(std::sync::atomic::AtomicU64);
 
-/// Counts `n` body bytes received from an archive's host.
-pub fn count_downloaded(n: usize) {
-    DOWNLOADED.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
-}
+impl Downloaded {
+    /// Counts `n` body bytes received from an archive's host.
+    pub fn add(&self, n: usize) {
+        self.0
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+    }
 
-/// Body bytes received from archive hosts since the process started (as
-/// decoded: a compressed answer counts its decoded size).
-pub fn downloaded_bytes() -> u64 {
-    DOWNLOADED.load(std::sync::atomic::Ordering::Relaxed)
+    /// The bytes counted so far (as decoded: a compressed answer counts
+    /// its decoded size).
+    pub fn total(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The kind of network failure a request met: what to tell the user, and

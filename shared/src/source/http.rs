@@ -35,7 +35,7 @@ use reqwest::header::{
 use reqwest::StatusCode;
 use reqwest::{Client, Response};
 
-use crate::net::{block_on, describe, site_client, Encoding, Failure};
+use crate::net::{block_on, describe, site_client, Downloaded, Encoding, Failure};
 use url::Url;
 
 use super::disk_cache::{DiskCache, Validators};
@@ -200,7 +200,7 @@ impl HttpStore {
                 Err(outcome) => return outcome,
             };
             let validators = validators(resp.headers());
-            match read_body(resp) {
+            match read_body(resp, &self.options.downloaded) {
                 Ok(body) => {
                     if let Some(c) = &self.cache {
                         if validators.etag.is_some() || validators.last_modified.is_some() {
@@ -317,11 +317,11 @@ fn is_encoded(resp: &Response) -> bool {
         .is_some_and(|e| !e.trim().eq_ignore_ascii_case("identity"))
 }
 
-fn read_body(resp: Response) -> Result<Vec<u8>, Retryable> {
+fn read_body(resp: Response, counted: &Downloaded) -> Result<Vec<u8>, Retryable> {
     let expected = resp.content_length();
     let body = block_on(async move { resp.bytes().await })
         .map_err(|e| Retryable::Network(describe(&e), Failure::of(&e)))?;
-    crate::net::count_downloaded(body.len());
+    counted.add(body.len());
     match expected {
         Some(n) if n != body.len() as u64 => Err(Retryable::Network(
             format!("body cut short ({} of {n} bytes)", body.len()),
@@ -378,7 +378,7 @@ fn checked_page(body: Result<Vec<u8>, Retryable>, sha256: &str) -> Attempt {
 
 /// The body of a 206, accepted only when `Content-Range` names exactly the
 /// range asked and the body has its length.
-fn ranged_body(resp: Response, range: &Range<u64>) -> Attempt {
+fn ranged_body(resp: Response, range: &Range<u64>, counted: &Downloaded) -> Attempt {
     let asked = format!("bytes {}-{}/", range.start, range.end.saturating_sub(1));
     let answered = resp
         .headers()
@@ -392,7 +392,7 @@ fn ranged_body(resp: Response, range: &Range<u64>) -> Attempt {
             resp.url()
         ))));
     }
-    match read_body(resp) {
+    match read_body(resp, counted) {
         Ok(body) if body.len() as u64 == range.end - range.start => Attempt::Done(Ok(Some(body))),
         Ok(body) => Attempt::Retry {
             reason: Retryable::Network(
@@ -421,7 +421,7 @@ impl Store for HttpStore {
             return Ok(Some(body));
         }
         let body = self.with_retries(&url, || match self.get_once(&url, None).and_then(judge) {
-            Ok(resp) => checked_page(read_body(resp), sha256),
+            Ok(resp) => checked_page(read_body(resp, &self.options.downloaded), sha256),
             Err(outcome) => outcome,
         })?;
         if let Some(b) = &body {
@@ -463,11 +463,11 @@ impl Store for HttpStore {
                 return Attempt::Done(Ok(None));
             }
             if resp.status() == StatusCode::PARTIAL_CONTENT {
-                return ranged_body(resp, &range);
+                return ranged_body(resp, &range, &self.options.downloaded);
             }
             // The server ignored `Range` and sent the whole file: check it
             // as a page, keep it, and cut the range out of it.
-            match checked_page(read_body(resp), sha256) {
+            match checked_page(read_body(resp, &self.options.downloaded), sha256) {
                 Attempt::Done(Ok(Some(page))) => {
                     let cut = cut_range(&page, range.clone(), url.as_str());
                     whole = Some(page);

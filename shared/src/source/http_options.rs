@@ -34,6 +34,8 @@ pub struct HttpOptions {
     pub read_timeout: Duration,
     /// How often, and how patiently, to retry.
     pub retry: RetryPolicy,
+    /// The body bytes the stores opened with these options received.
+    pub downloaded: std::sync::Arc<crate::net::Downloaded>,
 }
 
 impl Default for HttpOptions {
@@ -46,6 +48,7 @@ impl Default for HttpOptions {
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(secs),
             retry: RetryPolicy::default(),
+            downloaded: Default::default(),
         }
     }
 }
