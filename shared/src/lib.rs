@@ -160,6 +160,7 @@ pub mod links;
 pub mod logging;
 pub mod memory;
 pub mod net;
+#[cfg(feature = "passages")]
 pub mod passages;
 pub mod platform;
 pub mod query;

@@ -883,10 +883,36 @@ fn write(
         std::fs::write(staging.path().join(name), bytes).map_err(|e| io(name, &e))?;
         total += bytes.len() as u64;
     }
-    crate::passages::store::carry(claim.resolved(), staging.path())
-        .map_err(|e| io("passages", &e))?;
+    carry_passages(claim.resolved(), staging.path()).map_err(|e| io("passages", &e))?;
     staging.commit().map_err(|e| io("rename", &e))?;
     Ok((terms, total))
+}
+
+/// Carries the store (and unfinished embedding work) of the index folder
+/// `from` into `to`, the folder a build is about to rename over it, by
+/// hard links where the file system allows and copies elsewhere; `from`
+/// keeps its files. A build replaces the index folder; the vectors, whose
+/// videos say themselves whether they are current, outlive it.
+fn carry_passages(from: &Path, to: &Path) -> std::io::Result<()> {
+    for name in [files::PASSAGES, files::PASSAGES_PENDING] {
+        let src = from.join(name);
+        if !src.is_dir() {
+            continue;
+        }
+        let dst = to.join(name);
+        std::fs::create_dir_all(&dst)?;
+        for entry in std::fs::read_dir(&src)? {
+            let entry = entry?;
+            if !entry.file_type()?.is_file() {
+                continue;
+            }
+            let target = dst.join(entry.file_name());
+            if std::fs::hard_link(entry.path(), &target).is_err() {
+                std::fs::copy(entry.path(), &target)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Each word's number in the index being written, by its fresh id and by

@@ -66,12 +66,13 @@
 //!               the marker that says this folder is an index written by
 //!               this project (see [`crate::claim`])
 //! passages/     the passages embedded by `build --embed`, with the model's
-//!               identity ([`crate::passages::store`]); a build carries it
+//!               identity (`passages::store`, behind the core's `passages`
+//!               feature); a build carries it
 //!               into the folder it writes unread: each passage says
 //!               itself whether its video is unchanged
 //! passages.pending/
 //!               the finished chunks of an embedding run not yet done
-//!               ([`crate::passages::store::PENDING`]), carried over the same way
+//!               ([`files::PASSAGES_PENDING`]), carried over the same way
 //! ```
 //!
 //! # Format versions ([`FORMAT_VERSION`])
@@ -248,6 +249,12 @@ pub mod files {
     pub const WORDS: &str = "words.bin";
     /// Each word's census over the transcript pages.
     pub const HELD: &str = "held.bin";
+    /// The folder of the passages `build --embed` writes
+    /// (`passages::store`), carried into every new build's folder.
+    pub const PASSAGES: &str = "passages";
+    /// The folder of an embedding run's unfinished work, carried the
+    /// same way.
+    pub const PASSAGES_PENDING: &str = "passages.pending";
     /// Every data file, in the order a build writes them.
     pub const ALL: [&str; 10] = [
         TERMS,

@@ -31,11 +31,11 @@ use super::words::Words;
 use super::PassageError;
 
 /// The folder's name inside the index folder.
-pub const DIR: &str = "passages";
+pub use crate::index::files::PASSAGES as DIR;
 
 /// The folder of an embedding run's unfinished work
 /// ([`mod@super::embed`]), in the index folder.
-pub const PENDING: &str = "passages.pending";
+pub use crate::index::files::PASSAGES_PENDING as PENDING;
 
 /// The store's format.
 pub const FORMAT: u32 = 1;
@@ -281,31 +281,4 @@ pub fn write(index_dir: &Path, mut w: Written) -> std::io::Result<u64> {
     std::fs::rename(staged.keep(), &target)?;
     drop(aside);
     Ok(total)
-}
-
-/// Carries the store (and unfinished embedding work) of the index folder
-/// `from` into `to`, the folder a build is about to rename over it, by
-/// hard links where the file system allows and copies elsewhere; `from`
-/// keeps its files. A build replaces the index folder; the vectors, whose
-/// videos say themselves whether they are current, outlive it.
-pub fn carry(from: &Path, to: &Path) -> std::io::Result<()> {
-    for name in [DIR, PENDING] {
-        let src = from.join(name);
-        if !src.is_dir() {
-            continue;
-        }
-        let dst = to.join(name);
-        std::fs::create_dir_all(&dst)?;
-        for entry in std::fs::read_dir(&src)? {
-            let entry = entry?;
-            if !entry.file_type()?.is_file() {
-                continue;
-            }
-            let target = dst.join(entry.file_name());
-            if std::fs::hard_link(entry.path(), &target).is_err() {
-                std::fs::copy(entry.path(), &target)?;
-            }
-        }
-    }
-    Ok(())
 }

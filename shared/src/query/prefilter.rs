@@ -140,20 +140,31 @@ impl PageHint {
 }
 
 /// Every offset of `word` (lower-case ASCII, not empty) in `page` in any
-/// ASCII letter case. Each block of [`BLOCK`] bytes is lowered into
-/// `block` (so the copy stays in cache) with the word's length less one
-/// byte of the next, so a word that starts in a block is found in it.
+/// ASCII letter case ([`offsets_of_words`] for one word).
 pub fn offsets_ignoring_ascii_case(page: &[u8], word: &[u8], block: &mut Vec<u8>) -> Vec<usize> {
-    let finder = memmem::Finder::new(word);
-    let mut offsets = Vec::new();
+    offsets_of_words(page, &[word], block)
+        .pop()
+        .unwrap_or_default()
+}
+
+/// Every offset of each of `words` (lower-case ASCII, not empty) in
+/// `page` in any ASCII letter case, ascending, in one pass: each block of
+/// [`BLOCK`] bytes is lowered once into `block` (so the copy stays in
+/// cache), with the longest word's length less one byte of the next, and
+/// searched for every word; a word is counted in the block it starts in.
+pub fn offsets_of_words(page: &[u8], words: &[&[u8]], block: &mut Vec<u8>) -> Vec<Vec<usize>> {
+    let finders: Vec<memmem::Finder> = words.iter().map(memmem::Finder::new).collect();
+    let longest = words.iter().map(|w| w.len()).max().unwrap_or(0);
+    let mut offsets = vec![Vec::new(); words.len()];
     for from in (0..page.len()).step_by(BLOCK) {
         let end = (from + BLOCK).min(page.len());
-        let reach = (end + word.len().saturating_sub(1)).min(page.len());
+        let reach = (end + longest.saturating_sub(1)).min(page.len());
         block.clear();
-        block.extend_from_slice(&page[from..reach]);
-        block.make_ascii_lowercase();
-        let starts = finder.find_iter(block).map(|at| from + at);
-        offsets.extend(starts.take_while(|&at| at < end));
+        block.extend(page[from..reach].iter().map(u8::to_ascii_lowercase));
+        for (finder, found) in finders.iter().zip(&mut offsets) {
+            let starts = finder.find_iter(block).map(|at| from + at);
+            found.extend(starts.take_while(|&at| at < end));
+        }
     }
     offsets
 }
@@ -310,6 +321,24 @@ mod tests {
                 assert_eq!(hint.offsets, [at + 6], "word at {at}");
                 assert_eq!(hint.non_ascii, [at + 3, at + 4], "é at {at}");
             });
+        }
+    }
+
+    #[test]
+    fn words_of_any_length_searched_in_one_pass_are_each_found_once() {
+        let mut page = vec![b'x'; 3 * BLOCK];
+        page[BLOCK - 3..BLOCK + 3].copy_from_slice(b"SpeeCH");
+        page[2 * BLOCK - 1..2 * BLOCK + 1].copy_from_slice(b"aB");
+        page[7..9].copy_from_slice(b"ab");
+        let words: [&[u8]; 2] = [b"speech", b"ab"];
+        let mut block = Vec::new();
+        let found = offsets_of_words(&page, &words, &mut block);
+        assert_eq!(found, [vec![BLOCK - 3], vec![7, 2 * BLOCK - 1]]);
+        for (word, offsets) in words.iter().zip(&found) {
+            assert_eq!(
+                &offsets_ignoring_ascii_case(&page, word, &mut block),
+                offsets
+            );
         }
     }
 }

@@ -40,7 +40,7 @@ use std::ops::Range;
 
 use super::candidates::chars_at;
 use super::matcher::Matcher;
-use super::prefilter::{non_ascii_offsets, offsets_ignoring_ascii_case};
+use super::prefilter::{non_ascii_offsets, offsets_of_words};
 use crate::format::cue_layout::{cue_layout, RawCue};
 use crate::format::{CueView, VideoView};
 
@@ -209,7 +209,10 @@ fn skim<'a>(
         });
     }
     view.cues = parsed;
-    let lengths = cues.iter().map(|c| cue_text(text, c).map(|t| t.len()));
+    let lengths = cues.iter().map(|c| match c.escaped {
+        false => Some(c.text.len()),
+        true => cue_text(text, c).map(|t| t.len()),
+    });
     let caption_bytes: usize = lengths.sum::<Option<usize>>()?;
     Some(Read::Skimmed {
         view,
@@ -227,10 +230,9 @@ fn candidates(text: &[u8], cues: &[RawCue], anchors: &Anchors, block: &mut Vec<u
             marked[i] = true;
         }
     };
-    for word in &anchors.words {
-        offsets_ignoring_ascii_case(text, word, block)
-            .into_iter()
-            .for_each(&mut mark);
+    let words: Vec<&[u8]> = anchors.words.iter().map(Vec::as_slice).collect();
+    for at in offsets_of_words(text, &words, block).into_iter().flatten() {
+        mark(at);
     }
     let high: Vec<usize> = non_ascii_offsets(text, 0).collect();
     for (at, c) in chars_at(text, &high) {
