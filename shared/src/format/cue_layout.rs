@@ -145,37 +145,10 @@ impl<'a> Walk<'a> {
         Some(())
     }
 
-    /// A number as JSON writes it: `-? int frac? exp?`.
+    /// A number as JSON writes it ([`number_end`]).
     fn number(&mut self) -> Option<()> {
-        self.eat(b'-');
-        match self.peek()? {
-            b'0' => self.at += 1,
-            b'1'..=b'9' => self.digits(),
-            _ => return None,
-        }
-        if self.eat(b'.') {
-            self.some_digits()?;
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.at += 1;
-            if !self.eat(b'+') {
-                self.eat(b'-');
-            }
-            self.some_digits()?;
-        }
+        self.at = number_end(self.bytes, self.at)?;
         Some(())
-    }
-
-    fn digits(&mut self) {
-        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            self.at += 1;
-        }
-    }
-
-    fn some_digits(&mut self) -> Option<()> {
-        let from = self.at;
-        self.digits();
-        (self.at > from).then_some(())
     }
 
     /// Any value, `depth` levels inside the video object.
@@ -344,54 +317,50 @@ fn escape_len(rest: &[u8]) -> Option<usize> {
 /// Whether `bytes` are a cue's two times as written before its text:
 /// `number , number ,`, with white space around each.
 fn times(bytes: &[u8]) -> bool {
-    let mut parts = bytes.split(|&b| b == b',');
-    let (Some(start), Some(end), Some(rest), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return false;
+    let mut at = 0;
+    for _ in 0..2 {
+        let Some(end) = number_end(bytes, skip_blank(bytes, at)) else {
+            return false;
+        };
+        at = skip_blank(bytes, end);
+        if bytes.get(at) != Some(&b',') {
+            return false;
+        }
+        at += 1;
+    }
+    skip_blank(bytes, at) == bytes.len()
+}
+
+/// Where the number JSON writes (`-? int frac? exp?`) starting at `at`
+/// ends; `None` if none starts there.
+fn number_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+    let digits = |from: usize| {
+        let rest = bytes.get(from..).unwrap_or_default();
+        rest.iter().take_while(|b| b.is_ascii_digit()).count()
     };
-    is_number(trim(start)) && is_number(trim(end)) && trim(rest).is_empty()
-}
-
-/// `bytes` without JSON white space around them.
-fn trim(bytes: &[u8]) -> &[u8] {
-    let blank = |b: &u8| matches!(b, b' ' | b'\n' | b'\r' | b'\t');
-    let from = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
-    let to = bytes
-        .iter()
-        .rposition(|b| !blank(b))
-        .map_or(from, |i| i + 1);
-    &bytes[from..to]
-}
-
-/// Whether `bytes` are a number as JSON writes it: `-? int frac? exp?`.
-fn is_number(bytes: &[u8]) -> bool {
-    let digits = |s: &[u8]| s.iter().take_while(|b| b.is_ascii_digit()).count();
-    let s = bytes.strip_prefix(b"-").unwrap_or(bytes);
-    let int = digits(s);
-    if int == 0 || (int > 1 && s[0] == b'0') {
-        return false;
+    at += usize::from(bytes.get(at) == Some(&b'-'));
+    let int = digits(at);
+    if int == 0 || (int > 1 && bytes[at] == b'0') {
+        return None;
     }
-    let mut rest = &s[int..];
-    if let Some(frac) = rest.strip_prefix(b".") {
-        let n = digits(frac);
-        if n == 0 {
-            return false;
+    at += int;
+    if bytes.get(at) == Some(&b'.') {
+        let frac = digits(at + 1);
+        if frac == 0 {
+            return None;
         }
-        rest = &frac[n..];
+        at += 1 + frac;
     }
-    if let Some(exp) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
-        let exp = exp
-            .strip_prefix(b"+")
-            .or_else(|| exp.strip_prefix(b"-"))
-            .unwrap_or(exp);
-        let n = digits(exp);
-        if n == 0 {
-            return false;
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        at += usize::from(matches!(bytes.get(at), Some(b'+' | b'-')));
+        let exp = digits(at);
+        if exp == 0 {
+            return None;
         }
-        rest = &exp[n..];
+        at += exp;
     }
-    rest.is_empty()
+    Some(at)
 }
 
 #[cfg(test)]
@@ -448,6 +417,29 @@ mod tests {
         ] {
             let (layout, _, _) = both(json);
             assert_eq!(layout, None, "{json}");
+        }
+    }
+
+    #[test]
+    fn a_cue_time_is_a_number_as_json_writes_it() {
+        for (time, number) in [
+            ("0", true),
+            ("-0.5", true),
+            ("12.25", true),
+            ("1.5E-3", true),
+            ("2e+10", true),
+            ("1.", false),
+            ("1e", false),
+            ("-", false),
+            ("+1", false),
+            (".5", false),
+            ("00", false),
+            ("1x", false),
+        ] {
+            let json = format!(r#"{{"slug":"s","title":"t","cues":[[{time}, 1 ,"a"]]}}"#);
+            let (layout, _, parses) = both(&json);
+            assert_eq!(layout.is_some(), number, "{time}");
+            assert_eq!(parses, number, "the parser agrees on {time}");
         }
     }
 
