@@ -254,7 +254,7 @@ def real_sentence(f):
     return (f" On real captions (the {r['videos']} TWIML episodes as a yt-dlp download), a running server "
             f"finds every hit of the rare word `{rare['words']}` in {rare['server_ms']:.1f} ms and of "
             f"`{phrase['words']}` in {phrase['server_ms']:.0f} ms, where SQLite FTS5 takes "
-            f"{rare['fts5_ms']:.2f} ms and {phrase['fts5_ms']:.0f} ms and `rg` {rare['rg_ms']:.0f} ms and "
+            f"{rare['fts5_ms']:.2f} ms and {phrase['fts5_ms']:.2f} ms and `rg` {rare['rg_ms']:.0f} ms and "
             f"{phrase['rg_ms']:.0f} ms; importing the unchanged download again takes {r['reimport_s_median']} s.")
 
 
