@@ -45,32 +45,20 @@ pub fn cue_layout(video: &[u8], cues: &mut Vec<RawCue>) -> Option<Option<Range<u
     };
     let mut array = None;
     w.blank();
-    w.expect(b'{')?;
-    w.blank();
-    if !w.eat(b'}') {
-        loop {
-            w.blank();
-            let key = w.key()?;
-            w.blank();
-            w.expect(b':')?;
-            w.blank();
-            if key == b"cues" {
-                if array.is_some() {
-                    return None;
-                }
-                let from = w.at;
-                w.cues(cues)?;
-                array = Some(from..w.at);
-            } else {
-                w.value(0)?;
-            }
-            w.blank();
-            if w.eat(b'}') {
-                break;
-            }
-            w.expect(b',')?;
+    w.seq(b'{', b'}', |w| {
+        let key = w.key()?;
+        w.colon()?;
+        if key != b"cues" {
+            return w.value(0);
         }
-    }
+        if array.is_some() {
+            return None;
+        }
+        let from = w.at;
+        w.cues(cues)?;
+        array = Some(from..w.at);
+        Some(())
+    })?;
     w.blank();
     (w.at == video.len()).then_some(array)
 }
@@ -169,29 +157,48 @@ impl<'a> Walk<'a> {
         (here == word).then(|| self.at += word.len())
     }
 
+    /// A `:` between a key and its value, with white space around it.
+    fn colon(&mut self) -> Option<()> {
+        self.blank();
+        self.expect(b':')?;
+        self.blank();
+        Some(())
+    }
+
+    /// `open`, then items separated by commas, then `close`, white space
+    /// allowed between any two; `item` reads one item.
+    fn seq(
+        &mut self,
+        open: u8,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        self.expect(open)?;
+        self.blank();
+        if self.eat(close) {
+            return Some(());
+        }
+        loop {
+            self.blank();
+            item(self)?;
+            self.blank();
+            if self.eat(close) {
+                return Some(());
+            }
+            self.expect(b',')?;
+        }
+    }
+
     /// An object, at `depth`.
     fn members(&mut self, depth: usize) -> Option<()> {
         if depth > MAX_DEPTH {
             return None;
         }
-        self.expect(b'{')?;
-        self.blank();
-        if self.eat(b'}') {
-            return Some(());
-        }
-        loop {
-            self.blank();
-            self.string()?;
-            self.blank();
-            self.expect(b':')?;
-            self.blank();
-            self.value(depth)?;
-            self.blank();
-            if self.eat(b'}') {
-                return Some(());
-            }
-            self.expect(b',')?;
-        }
+        self.seq(b'{', b'}', |w| {
+            w.string()?;
+            w.colon()?;
+            w.value(depth)
+        })
     }
 
     /// An array, at `depth`.
@@ -199,20 +206,7 @@ impl<'a> Walk<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
-        self.expect(b'[')?;
-        self.blank();
-        if self.eat(b']') {
-            return Some(());
-        }
-        loop {
-            self.blank();
-            self.value(depth)?;
-            self.blank();
-            if self.eat(b']') {
-                return Some(());
-            }
-            self.expect(b',')?;
-        }
+        self.seq(b'[', b']', |w| w.value(depth))
     }
 
     /// The `cues` array, each cue appended to `cues`: one SIMD pass over
