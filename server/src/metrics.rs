@@ -164,20 +164,19 @@ impl Metrics {
     /// Counts one finished call of `tool` that took `took`, and the pages it
     /// read.
     pub fn record_call(&self, tool: &str, ok: bool, took: Duration, pages_read: u64) {
-        let m = self;
         let outcome = if ok { "ok" } else { "error" };
-        m.calls
+        self.calls
             .get_or_create(&CallLabels {
                 tool: tool.to_string(),
                 outcome,
             })
             .inc();
-        m.seconds
+        self.seconds
             .get_or_create(&ToolLabel {
                 tool: tool.to_string(),
             })
             .observe(took.as_secs_f64());
-        m.pages_read.inc_by(pages_read);
+        self.pages_read.inc_by(pages_read);
     }
 
     /// Counts one refusal at the door.
@@ -196,23 +195,24 @@ impl Metrics {
     /// library keeps: the index cache's `(hits, misses)` and the bytes
     /// downloaded so far.
     pub fn render(&self, index_lookups: (u64, u64), downloaded: u64) -> String {
-        let m = self;
         // Totals kept by the library, brought up to date (they only grow).
         let catch_up = |c: &Counter, total: u64| c.inc_by(total.saturating_sub(c.get()));
-        catch_up(&m.downloaded, downloaded);
+        catch_up(&self.downloaded, downloaded);
         let (hits, misses) = index_lookups;
         catch_up(
-            &m.index_lookups
+            &self
+                .index_lookups
                 .get_or_create(&ResultLabel { result: "hit" }),
             hits,
         );
         catch_up(
-            &m.index_lookups
+            &self
+                .index_lookups
                 .get_or_create(&ResultLabel { result: "miss" }),
             misses,
         );
         let mut out = String::new();
-        if prometheus_client::encoding::text::encode(&mut out, &m.registry).is_err() {
+        if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {
             out = "# the metrics could not be written\n".into();
         }
         out

@@ -130,9 +130,7 @@ fn confirm_candidates(
         .collect();
     let read = page.len() as u64;
     if let Some(anchors) = c.terms.anchors(p.site) {
-        let laid: Vec<Laid> = spans.iter().map(|span| skim::lay(span)).collect();
-        let videos = skimmed(&laid, &anchors)?;
-        return Some(Ok(confirm_videos(site, p, c, &videos, read, scratch)));
+        return confirm_skimmed(site, p, c, &anchors, &spans, read, scratch).map(Ok);
     }
     let views = spans
         .iter()
@@ -143,13 +141,25 @@ fn confirm_candidates(
     Some(Ok(hinted(c, scratch, &shared, Some(found), confirm)))
 }
 
-/// The videos `laid`, each skimmed around `anchors` or parsed whole
-/// ([`skim::read`]); `None` when one does not parse.
-fn skimmed<'a>(laid: &'a [Laid], anchors: &skim::Anchors) -> Option<Vec<skim::Read<'a>>> {
+/// Confirms the videos whose bytes are `spans`, each skimmed around
+/// `anchors` or parsed whole ([`skim::read`]), `read` bytes having been
+/// read for them; `None` when one does not parse.
+fn confirm_skimmed(
+    site: &Site,
+    p: &PageRef,
+    c: &Compiled,
+    anchors: &skim::Anchors,
+    spans: &[&[u8]],
+    read: u64,
+    scratch: &mut TokenStream,
+) -> Option<PageResult> {
+    let laid: Vec<Laid> = spans.iter().map(|span| skim::lay(span)).collect();
     let mut block = Vec::new();
-    laid.iter()
+    let videos = laid
+        .iter()
         .map(|l| skim::read(l, anchors, &mut block))
-        .collect()
+        .collect::<Option<Vec<_>>>()?;
+    Some(confirm_videos(site, p, c, &videos, read, scratch))
 }
 
 /// Runs `confirm` with the matcher's page hint set on `page` (starting
@@ -241,9 +251,8 @@ fn confirm_runs(
         .collect::<Option<Vec<_>>>()?;
     let read = targets.iter().map(|t| t.span.len()).sum();
     if let Some(anchors) = c.terms.anchors(p.site) {
-        let laid: Vec<Laid> = spans.iter().flatten().map(|span| skim::lay(span)).collect();
-        let videos = skimmed(&laid, &anchors)?;
-        return Some(confirm_videos(site, p, c, &videos, read, scratch));
+        let all: Vec<&[u8]> = spans.iter().flatten().copied().collect();
+        return confirm_skimmed(site, p, c, &anchors, &all, read, scratch);
     }
     let mut out = PageResult {
         bytes: read,

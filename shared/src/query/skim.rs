@@ -171,11 +171,8 @@ pub(super) fn read<'a>(
     match laid {
         Laid::Walked { text, head, cues } => {
             let skimmed = skim(text, head, cues, anchors, block);
-            skimmed.or_else(|| {
-                crate::format::from_json(text.as_bytes())
-                    .ok()
-                    .map(Read::Whole)
-            })
+            // The text is known to be UTF-8: parsed as a `str`, not checked again.
+            skimmed.or_else(|| serde_json::from_str(text).ok().map(Read::Whole))
         }
         Laid::Whole(span) => crate::format::from_json(span).ok().map(Read::Whole),
     }
