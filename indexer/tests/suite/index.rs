@@ -469,6 +469,7 @@ fn a_rebuild_reads_only_the_pages_that_changed() {
         "terms.txt",
         "videos.json.zst",
         "words.bin",
+        "held.bin",
     ] {
         assert!(
             std::fs::read(f.index.join(file)).unwrap()

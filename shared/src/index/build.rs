@@ -32,11 +32,13 @@ use crate::source::ReadError;
 use crate::staging::Staging;
 use crate::text::{for_each_token, NORMALIZER_VERSION};
 
-/// zstd level of the postings: measured on a 1.35 GB generated archive,
-/// the delta-varint postings take 6.4 MB raw and 0.72 MB at level 9
-/// (0.85 MB at level 3), compressed in a quarter second and decompressed
-/// in milliseconds.
-const POSTINGS_ZSTD_LEVEL: i32 = 9;
+/// zstd level of the postings, compressed in blocks of 64 KB. On real
+/// captions (the non-repeating benchmark archive of 1.24 GB) the blocks
+/// take 27.2 MB raw, 18.52 MB at level 3 and 18.45 MB at level 9, which
+/// costs four times as long; on the generated archive of 200 MB, 6.4 MB
+/// raw, 2.88 MB at level 3 and 2.78 MB at level 9. A point of the index's
+/// size is not worth a second of every build.
+const POSTINGS_ZSTD_LEVEL: i32 = 3;
 
 /// What a build reports as it goes.
 #[derive(Debug)]
@@ -173,6 +175,7 @@ impl PageWords {
             fields: lists.fields,
         };
         ReadPage {
+            transcripts: spans,
             entries,
             holders: lists.units,
             videos: self.videos,
@@ -218,6 +221,8 @@ type Rare = (std::ops::Range<usize>, std::ops::Range<usize>);
 /// holders the entries name, and its video rows. Made on the reading
 /// thread, so the thread that merges pages only encodes them.
 struct ReadPage {
+    /// A transcript page (whose postings a word's tally counts).
+    transcripts: bool,
     entries: Vec<(Word, Entry)>,
     holders: Vec<u32>,
     videos: Vec<VideoRow>,
@@ -508,6 +513,8 @@ struct Encoded {
     bytes: Vec<u8>,
     /// Videos (chat threads, posts) holding it so far.
     videos: u64,
+    /// Videos holding it on transcript pages so far, by fields.
+    tally: held::Tally,
 }
 
 impl Postings {
@@ -544,6 +551,9 @@ impl Postings {
             e.last_page = id;
             e.count += 1;
             e.videos += u64::from(entry.videos);
+            if page.transcripts {
+                e.tally.add(entry.videos, entry.census.as_ref());
+            }
             let videos = e.videos;
             match &entry.rare {
                 _ if videos > places::PLACED_VIDEOS_AT_MOST => self.pending.forget(&w),
@@ -591,11 +601,63 @@ impl Postings {
 impl Encoded {
     /// The postings, decoded (one word's at a time, while writing).
     fn into_postings(self, pages: usize) -> Result<Vec<Posting>, IndexError> {
+        decode_postings(&self.list(), 0, pages as u32).ok_or_else(|| {
+            IndexError::Dictionary("a postings list this build encoded does not decode".into())
+        })
+    }
+
+    /// The postings list as [`encode_postings`] writes it: the pages were
+    /// added in ascending order, each once, and each entry encoded after
+    /// the one before, so the count before the entries is all it lacks.
+    fn list(&self) -> Vec<u8> {
         let mut list = Vec::with_capacity(self.bytes.len() + 10);
         super::put_varint(&mut list, self.count);
         list.extend_from_slice(&self.bytes);
-        decode_postings(&list, 0, pages as u32).ok_or_else(|| {
-            IndexError::Dictionary("a postings list this build encoded does not decode".into())
+        list
+    }
+}
+
+/// A word's postings list as `write` takes it: its bytes as
+/// [`encode_postings`] writes them, the videos holding it, and their
+/// fields on transcript pages.
+struct Listed {
+    bytes: Vec<u8>,
+    videos: u64,
+    tally: held::Tally,
+}
+
+impl Listed {
+    /// A fresh word's list, as the build encoded it page by page (no
+    /// decoding: its pages are ascending and each once already).
+    fn fresh(e: Encoded) -> Listed {
+        Listed {
+            bytes: e.list(),
+            videos: e.videos,
+            tally: e.tally,
+        }
+    }
+
+    /// A list made of decoded postings (a word of the previous index,
+    /// with a fresh word's postings merged in): sorted by page, each page
+    /// once; `None` when no page is left.
+    fn decoded(mut ids: Vec<Posting>, meta: &Meta) -> Option<Listed> {
+        ids.sort_unstable_by_key(|p| p.page);
+        ids.dedup_by_key(|p| p.page);
+        if ids.is_empty() {
+            return None;
+        }
+        let mut tally = held::Tally::default();
+        for p in &ids {
+            if meta.pages[p.page as usize].key.layer == LayerName::Transcripts {
+                tally.add(p.videos, p.census.as_ref());
+            }
+        }
+        let mut bytes = Vec::new();
+        encode_postings(&mut bytes, &ids);
+        Some(Listed {
+            bytes,
+            videos: ids.iter().map(|p| u64::from(p.videos)).sum(),
+            tally,
         })
     }
 }
@@ -758,16 +820,14 @@ fn write(
         .map(|(o, remap)| carried_places(o, remap))
         .unwrap_or_default();
     let mut emit = |term: &[u8],
-                    ids: &mut Vec<Posting>,
+                    listed: Option<Listed>,
                     mut placed: Vec<PlacedVideo>,
                     (fresh_id, old_number): (Option<u32>, Option<u32>)|
      -> Result<(), IndexError> {
-        ids.sort_unstable_by_key(|p| p.page);
-        ids.dedup_by_key(|p| p.page);
-        if ids.is_empty() {
+        let Some(listed) = listed else {
             return Ok(());
-        }
-        let videos: u64 = ids.iter().map(|p| u64::from(p.videos)).sum();
+        };
+        let videos = listed.videos;
         if let Some(old) = old_places.remove(term) {
             placed.extend(old);
         }
@@ -782,18 +842,12 @@ fn write(
         }
         starts.push(blob.len() as u64);
         map.insert(term, blob.len() as u64).map_err(fst_err)?;
-        encode_postings(&mut blob, ids);
+        blob.extend_from_slice(&listed.bytes);
         text.push_str(&String::from_utf8_lossy(term));
         text.push('\n');
         let number = Some(terms as u32);
         renumber.held.push(videos);
-        let mut tally = held::Tally::default();
-        for p in ids.iter() {
-            if meta.pages[p.page as usize].key.layer == LayerName::Transcripts {
-                tally.add(p.videos, p.census.as_ref());
-            }
-        }
-        censuses.push(tally);
+        censuses.push(listed.tally);
         if let Some(id) = fresh_id {
             renumber.fresh[id as usize] = number;
         }
@@ -804,19 +858,20 @@ fn write(
         Ok(())
     };
     let pages = meta.pages.len();
-    // A fresh word with its postings decoded and its fresh id.
-    let decoded = |(w, e, placed): (Box<str>, Encoded, Vec<PlacedVideo>)| {
-        let id = e.id;
-        e.into_postings(pages).map(|ids| (w, ids, placed, id))
-    };
+    let decoded = |ids| Listed::decoded(ids, meta);
     let mut fresh = fresh.sorted().into_iter().peekable();
     if let Some((old, remap)) = old {
         let mut stream = old.terms.stream();
         let mut old_number = 0u32;
         while let Some((term, offset)) = stream.next() {
-            while let Some(word) = fresh.next_if(|(w, _, _)| w.as_bytes() < term) {
-                let (w, mut ids, placed, id) = decoded(word)?;
-                emit(w.as_bytes(), &mut ids, placed, (Some(id), None))?;
+            while let Some((w, e, placed)) = fresh.next_if(|(w, _, _)| w.as_bytes() < term) {
+                let id = e.id;
+                emit(
+                    w.as_bytes(),
+                    Some(Listed::fresh(e)),
+                    placed,
+                    (Some(id), None),
+                )?;
             }
             let mut ids: Vec<Posting> = old
                 .postings_with_counts(offset)?
@@ -831,13 +886,18 @@ fn write(
                 (placed, fresh_id) = (fresh_placed, Some(more.id));
                 ids.extend(more.into_postings(pages)?);
             }
-            emit(term, &mut ids, placed, (fresh_id, Some(old_number)))?;
+            emit(term, decoded(ids), placed, (fresh_id, Some(old_number)))?;
             old_number += 1;
         }
     }
-    for word in fresh {
-        let (w, mut ids, placed, id) = decoded(word)?;
-        emit(w.as_bytes(), &mut ids, placed, (Some(id), None))?;
+    for (w, e, placed) in fresh {
+        let id = e.id;
+        emit(
+            w.as_bytes(),
+            Some(Listed::fresh(e)),
+            placed,
+            (Some(id), None),
+        )?;
     }
     let words_bin = renumber.file(&lists);
     let held_bin = held::encode(&censuses);
@@ -925,29 +985,52 @@ struct Renumber {
 }
 
 impl Renumber {
-    /// `words.bin` for the videos' `lists`, renumbered; a list holding a
-    /// word the new vocabulary lacks (damage in the previous index) is
-    /// left unknown, so its video is read instead.
+    /// `words.bin` for the videos' `lists`, renumbered on every core (a
+    /// few hundred lists to a task); a list holding a word the new
+    /// vocabulary lacks (damage in the previous index) is left unknown,
+    /// so its video is read instead.
     fn file(&self, lists: &[Option<Numbered>]) -> Vec<u8> {
         let common = word_lists::Common::of(&self.held, lists.len() as u64);
-        let renumbered: Vec<Option<Vec<u8>>> = lists
-            .iter()
-            .map(|list| {
-                let (bytes, numbers) = match list.as_ref()? {
-                    Numbered::Fresh(b) => (b, &self.fresh),
-                    Numbered::Carried(b) => (b, &self.old),
-                };
-                let words = word_lists::decode_list(bytes, numbers.len() as u32, &[])?;
-                let mut new: Vec<(u32, Fields)> = words
-                    .into_iter()
-                    .map(|(n, f)| Some((numbers[n as usize]?, f)))
-                    .collect::<Option<_>>()?;
-                new.sort_unstable_by_key(|w| w.0);
-                let mut out = Vec::with_capacity(bytes.len());
-                word_lists::encode_list(&mut out, &new, &common);
-                Some(out)
-            })
-            .collect();
+        let tasks: Vec<&[Option<Numbered>]> = lists.chunks(LISTS_PER_TASK).collect();
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let mut renumbered: Vec<Option<Vec<u8>>> = Vec::with_capacity(lists.len());
+        in_order(
+            &tasks,
+            workers,
+            || (),
+            |_, task| {
+                let lists = task.iter();
+                lists
+                    .map(|l| self.list(l.as_ref()?, &common))
+                    .collect::<Vec<_>>()
+            },
+            |_, done| {
+                renumbered.extend(done);
+                std::ops::ControlFlow::Continue(())
+            },
+        );
         word_lists::encode(&renumbered, &common)
     }
+
+    /// One video's word list, renumbered as the new vocabulary numbers
+    /// its words; `None` when it holds a word the vocabulary lacks.
+    fn list(&self, list: &Numbered, common: &word_lists::Common) -> Option<Vec<u8>> {
+        let (bytes, numbers) = match list {
+            Numbered::Fresh(b) => (b, &self.fresh),
+            Numbered::Carried(b) => (b, &self.old),
+        };
+        let words = word_lists::decode_list(bytes, numbers.len() as u32, &[])?;
+        let mut new: Vec<(u32, Fields)> = words
+            .into_iter()
+            .map(|(n, f)| Some((numbers[n as usize]?, f)))
+            .collect::<Option<_>>()?;
+        new.sort_unstable_by_key(|w| w.0);
+        let mut out = Vec::with_capacity(bytes.len());
+        word_lists::encode_list(&mut out, &new, common);
+        Some(out)
+    }
 }
+
+/// Video word lists renumbered by one task of [`Renumber::file`]: enough
+/// that handing results over costs little beside the work.
+const LISTS_PER_TASK: usize = 256;
