@@ -15,6 +15,7 @@
 //! character); a reader parses every text it uses, and the caller checks
 //! the text is UTF-8 once for the whole video.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use memchr::memchr2;
@@ -61,6 +62,46 @@ pub fn cue_layout(video: &[u8], cues: &mut Vec<RawCue>) -> Option<Option<Range<u
     })?;
     w.blank();
     (w.at == video.len()).then_some(array)
+}
+
+/// A video walked by [`cue_layout`]: what a reader parses in place of
+/// the whole text, each cue's text read where it lies.
+pub struct Walked<'a> {
+    /// The video's text.
+    pub text: &'a str,
+    /// The same text with `[]` in place of the cues' array: the other
+    /// members, to parse.
+    pub head: Vec<u8>,
+    /// Where each cue lies in `text`.
+    pub cues: Vec<RawCue>,
+}
+
+impl<'a> Walked<'a> {
+    /// `text` walked; `None` when the walk cannot vouch for it (the
+    /// caller then parses it whole).
+    pub fn of(text: &'a str) -> Option<Walked<'a>> {
+        let mut cues = Vec::new();
+        let bytes = text.as_bytes();
+        let head = match cue_layout(bytes, &mut cues)? {
+            Some(array) => [&bytes[..array.start], b"[]", &bytes[array.end..]].concat(),
+            None => bytes.to_vec(),
+        };
+        Some(Walked { text, head, cues })
+    }
+
+    /// The text of `cue` as the parser reads it: its bytes as written, or
+    /// unescaped when it holds an escape; `None` where the parser refuses
+    /// it (a control character, a bad escape).
+    pub fn cue_text(&self, cue: &RawCue) -> Option<Cow<'a, str>> {
+        if !cue.escaped {
+            let written = &self.text[cue.text.clone()];
+            // Folded, not stopped at the first: the loop vectorises.
+            let control = written.bytes().fold(false, |any, b| any | (b < 0x20));
+            return (!control).then_some(Cow::Borrowed(written));
+        }
+        let quoted = &self.text[cue.text.start - 1..cue.text.end + 1];
+        serde_json::from_str::<String>(quoted).ok().map(Cow::Owned)
+    }
 }
 
 /// A cursor over the video's bytes.

@@ -26,6 +26,7 @@ use super::{
 use super::{held, word_lists};
 use crate::archive::{Archive, PageRef};
 use crate::claim::{Claim, OutputKind, Refusal};
+use crate::format::cue_layout::Walked;
 use crate::format::paths::Layer;
 use crate::format::{self, ChatPage, FormatError, PostPage, VideoView};
 use crate::source::ReadError;
@@ -564,6 +565,7 @@ impl Postings {
                 None => {}
             }
         }
+        self.pending.settle();
         let mut lists = page.unit_words.into_iter();
         let built = page.videos.into_iter().map(|row| {
             let words = lists.next().map(|list| {
@@ -719,12 +721,14 @@ fn page_words(
     match p.layer {
         Layer::Transcripts => {
             for (span, json) in format::spans::videos(&bytes, &name)? {
-                let v: VideoView =
-                    serde_json::from_str(json).map_err(|e| FormatError::json(&name, e))?;
-                w.add_video(&v);
-                w.cues.push(format::spans::cue_ranges(json));
-                w.videos
-                    .push(VideoRow::of(site.id(), &p.channel, p.page, &v, span));
+                let at = RowAt {
+                    site: site.id(),
+                    channel: &p.channel,
+                    page: p.page,
+                    span,
+                };
+                w.add_transcript(json, at)
+                    .map_err(|e| FormatError::json(&name, e))?;
             }
             w.spans = true;
         }
@@ -751,10 +755,71 @@ fn channel_name_of(site: &crate::archive::Site, channel: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Where a transcript video's row says it is.
+struct RowAt<'a> {
+    site: &'a str,
+    channel: &'a str,
+    page: u32,
+    span: format::spans::VideoSpan,
+}
+
+impl RowAt<'_> {
+    /// The row of `v`, whose captions' text is `captions` bytes long.
+    fn row(&self, v: &VideoView, captions: u32) -> VideoRow {
+        let span = self.span.clone();
+        VideoRow::of(self.site, self.channel, self.page, v, captions, span)
+    }
+}
+
 impl PageWords {
+    /// Adds a transcript page's video, whose JSON text is `json`, with its
+    /// row. Walked when the walk vouches for it ([`Walked`]: each cue's
+    /// text read where it lies, the other members parsed), else parsed
+    /// whole. Both give the same words, cues and row: a walked cue's text
+    /// is what the parser reads there, and where the parser would refuse
+    /// a part the video is parsed whole, which says why.
+    fn add_transcript(&mut self, json: &str, at: RowAt) -> Result<(), serde_json::Error> {
+        match Walked::of(json) {
+            Some(walked) if self.add_walked(&walked, &at) => Ok(()),
+            _ => self.add_parsed(json, &at),
+        }
+    }
+
+    /// [`Self::add_transcript`] from the walk: `false`, and nothing added,
+    /// when its other members or a cue's text do not parse.
+    fn add_walked(&mut self, walked: &Walked, at: &RowAt) -> bool {
+        let Ok(v) = serde_json::from_slice::<VideoView>(&walked.head) else {
+            return false;
+        };
+        let texts: Option<Vec<_>> = walked.cues.iter().map(|c| walked.cue_text(c)).collect();
+        let Some(texts) = texts else {
+            return false;
+        };
+        let offset = |at: usize| u32::try_from(at).ok();
+        let ranges = walked
+            .cues
+            .iter()
+            .map(|c| Some(offset(c.whole.start)?..offset(c.whole.end)?));
+        self.cues.push(ranges.collect());
+        let texts = || texts.iter().map(|t| t.as_ref());
+        self.add_video(&v, texts());
+        self.videos.push(at.row(&v, format::text_bytes(texts())));
+        true
+    }
+
+    /// [`Self::add_transcript`] from the whole parse.
+    fn add_parsed(&mut self, json: &str, at: &RowAt) -> Result<(), serde_json::Error> {
+        let v: VideoView = serde_json::from_str(json)?;
+        self.cues.push(format::spans::cue_ranges(json));
+        let texts = || v.cues.iter().map(|c| c.text.as_ref());
+        self.add_video(&v, texts());
+        self.videos.push(at.row(&v, format::text_bytes(texts())));
+        Ok(())
+    }
+
     /// Adds the next unit, a video: its title, description and tags, and
     /// each word of its captions with the cue that says it.
-    fn add_video(&mut self, v: &VideoView) {
+    fn add_video<'t>(&mut self, v: &VideoView, cues: impl Iterator<Item = &'t str>) {
         let unit = self.units;
         let fields = [
             (Fields::TITLE, v.title.as_ref()),
@@ -764,8 +829,8 @@ impl PageWords {
             .into_iter()
             .chain(v.tags.iter().map(|t| (Fields::TAGS, t.as_ref())));
         self.add_unit(texts);
-        for (cue, c) in v.cues.iter().enumerate() {
-            for_each_token(&c.text, |t, _| self.words.add_in_cue(t, unit, cue as u32));
+        for (cue, text) in cues.enumerate() {
+            for_each_token(text, |t, _| self.words.add_in_cue(t, unit, cue as u32));
         }
     }
 
@@ -1034,3 +1099,69 @@ impl Renumber {
 /// Video word lists renumbered by one task of [`Renumber::file`]: enough
 /// that handing results over costs little beside the work.
 const LISTS_PER_TASK: usize = 256;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::spans::VideoSpan;
+    use crate::query::prefilter::property::PIECES;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    /// Each word with its holders, their fields and its marks.
+    type Words = BTreeMap<Box<str>, (Vec<u32>, Vec<Fields>, Vec<(u32, u32)>)>;
+
+    /// The words, cue ranges and row a page holding only the video `json`
+    /// has, added walked or parsed whole; `None` when it is refused.
+    fn added(json: &str, walked: bool) -> Option<(Words, PageWords)> {
+        let mut page = PageWords::default();
+        let at = RowAt {
+            site: "s",
+            channel: "c",
+            page: 1,
+            span: VideoSpan::default(),
+        };
+        let added = match walked {
+            true => page.add_walked(&Walked::of(json).expect("the walk vouches"), &at),
+            false => page.add_parsed(json, &at).is_ok(),
+        };
+        let lists = page.words.take_lists();
+        let words = lists.words.into_iter().map(|(word, units, marks)| {
+            let fields = lists.fields[units.clone()].to_vec();
+            let holders = (
+                lists.units[units].to_vec(),
+                fields,
+                lists.marks[marks].to_vec(),
+            );
+            (word.into_text(), holders)
+        });
+        added.then(|| (words.collect(), page))
+    }
+
+    proptest! {
+        #[test]
+        fn a_walked_video_is_indexed_as_the_parsed_one(
+            cues in prop::collection::vec(prop::collection::vec(0..=PIECES.len(), 0..5), 0..30),
+        ) {
+            // One piece past the list is a raw tab, which the parser refuses.
+            let piece = |i: usize| PIECES.get(i).copied().unwrap_or("\t");
+            let cues: Vec<String> = cues.iter().enumerate().map(|(i, p)| {
+                let text: Vec<&str> = p.iter().map(|&i| piece(i)).collect();
+                format!("[{i}.5, {}, \"{}\"]", i + 1, text.join(" "))
+            }).collect();
+            let json = format!(
+                r#"{{"slug":"v","title":"A Title","description":"caf\u00e9 \"q\"","tags":["Tag one"],"cues":[{}]}}"#,
+                cues.join(",")
+            );
+            let parsed = added(&json, false);
+            let walked = added(&json, true);
+            prop_assert_eq!(parsed.is_some(), walked.is_some(), "{}", json);
+            if let (Some((pw, p)), Some((ww, w))) = (parsed, walked) {
+                prop_assert_eq!(pw, ww);
+                prop_assert_eq!(p.cues, w.cues);
+                prop_assert_eq!(p.videos, w.videos);
+                prop_assert_eq!(p.units, 1);
+            }
+        }
+    }
+}

@@ -221,7 +221,7 @@ impl Holders {
 /// A word as the builder keys it until the words are sorted: its bytes
 /// packed into an integer when they fit ([`pack`]), else its text. Two
 /// words are equal exactly when their texts are.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(super) enum Word {
     Short(u64),
     Long(Box<str>),

@@ -422,8 +422,16 @@ impl VideoRow {
         }
     }
 
-    /// The row of `v`, on `page` of `channel` of site `site`, at `span`.
-    pub fn of(site: &str, channel: &str, page: u32, v: &VideoView, span: VideoSpan) -> Self {
+    /// The row of `v`, on `page` of `channel` of site `site`, at `span`,
+    /// its captions' text `captions` bytes long ([`VideoView::caption_bytes`]).
+    pub fn of(
+        site: &str,
+        channel: &str,
+        page: u32,
+        v: &VideoView,
+        captions: u32,
+        span: VideoSpan,
+    ) -> Self {
         let mut row = VideoRow {
             site: site.to_string(),
             channel: channel.to_string(),
@@ -431,7 +439,7 @@ impl VideoRow {
             title: v.title.to_string(),
             page,
             url: v.webpage_url.as_deref().map(str::to_string),
-            caption_bytes: Some(v.caption_bytes()),
+            caption_bytes: Some(captions),
             span: Some(span),
             ..VideoRow::default()
         };

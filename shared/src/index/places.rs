@@ -52,8 +52,9 @@ pub const CUES_PER_VIDEO_AT_MOST: usize = 16;
 pub const PLACES_SHARE_DIVISOR: u64 = 100;
 
 /// While a build reads pages, the places it holds for words still rare
-/// take at most this many times the budget: past it, the words held by
-/// the most videos so far are dropped (the last the budget would take).
+/// take at most this many times the budget, give or take a page: past
+/// it, the words held by the most videos so far are dropped (the last the
+/// budget would take).
 const PENDING_TIMES_BUDGET: u64 = 4;
 
 /// A cue of a video holding a word.
@@ -216,7 +217,7 @@ pub(super) struct Pending<K> {
     cap: u64,
 }
 
-impl<K: std::hash::Hash + Eq + Clone> Pending<K> {
+impl<K: std::hash::Hash + Ord + Clone> Pending<K> {
     /// Room for `budget` bytes of places (the budget of the index's).
     pub fn new(budget: u64) -> Self {
         Pending {
@@ -244,6 +245,14 @@ impl<K: std::hash::Hash + Eq + Clone> Pending<K> {
         }
         (*held, *n) = (videos, *n + placed.len());
         self.bytes += (bytes.len() - before) as u64;
+    }
+
+    /// Between two pages: past the room, drops the words held by the most
+    /// videos (the greater word first among equals) until half the room
+    /// is free. Only between pages, and in a total order, so what is
+    /// dropped depends on the pages read and not on the order in which a
+    /// reading thread hands a page's words over.
+    pub fn settle(&mut self) {
         if self.bytes > self.cap {
             self.shed();
         }
@@ -261,7 +270,7 @@ impl<K: std::hash::Hash + Eq + Clone> Pending<K> {
     fn shed(&mut self) {
         let mut by_videos: Vec<(u64, K)> =
             self.words.iter().map(|(k, e)| (e.0, k.clone())).collect();
-        by_videos.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        by_videos.sort_unstable_by(|a, b| b.cmp(a));
         for (_, word) in by_videos {
             if self.bytes <= self.cap / 2 {
                 break;
@@ -425,6 +434,7 @@ mod tests {
         let mut pending = Pending::new(budget);
         for (i, word) in ["a", "b", "c", "d", "e"].into_iter().enumerate() {
             pending.add(&word, i as u64 + 1, vec![video(i as u32, &[1])]);
+            pending.settle();
             assert!(pending.bytes <= PENDING_TIMES_BUDGET * budget);
         }
         assert_eq!(

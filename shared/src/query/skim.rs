@@ -35,13 +35,12 @@
 //! A video whose text the walk cannot vouch for, or whose cues are mostly
 //! candidates, is parsed whole instead.
 
-use std::borrow::Cow;
 use std::ops::Range;
 
 use super::candidates::chars_at;
 use super::matcher::Matcher;
 use super::prefilter::{non_ascii_offsets, offsets_of_words};
-use crate::format::cue_layout::{cue_layout, RawCue};
+use crate::format::cue_layout::{RawCue, Walked};
 use crate::format::{CueView, VideoView};
 
 /// What a match can begin with, over every matcher a video is judged by:
@@ -87,11 +86,7 @@ pub(super) struct Window {
 pub(super) enum Laid<'s> {
     /// Walked: the text, its members with the cues' array emptied, and
     /// where each cue lies in the text.
-    Walked {
-        text: &'s str,
-        head: Vec<u8>,
-        cues: Vec<RawCue>,
-    },
+    Walked(Walked<'s>),
     /// To be parsed whole.
     Whole(&'s [u8]),
 }
@@ -148,16 +143,8 @@ impl Held for Read<'_> {
 
 /// `span` (one video object) walked, or left to be parsed whole.
 pub(super) fn lay(span: &[u8]) -> Laid<'_> {
-    let Ok(text) = simdutf8::basic::from_utf8(span) else {
-        return Laid::Whole(span);
-    };
-    let mut cues = Vec::new();
-    let head = match cue_layout(span, &mut cues) {
-        Some(Some(array)) => [&span[..array.start], b"[]", &span[array.end..]].concat(),
-        Some(None) => span.to_vec(),
-        None => return Laid::Whole(span),
-    };
-    Laid::Walked { text, head, cues }
+    let walked = simdutf8::basic::from_utf8(span).ok().and_then(Walked::of);
+    walked.map_or(Laid::Whole(span), Laid::Walked)
 }
 
 /// The video `laid` holds, skimmed around `anchors` when it was walked and
@@ -169,10 +156,10 @@ pub(super) fn read<'a>(
     block: &mut Vec<u8>,
 ) -> Option<Read<'a>> {
     match laid {
-        Laid::Walked { text, head, cues } => {
-            let skimmed = skim(text, head, cues, anchors, block);
+        Laid::Walked(walked) => {
+            let skimmed = skim(walked, anchors, block);
             // The text is known to be UTF-8: parsed as a `str`, not checked again.
-            skimmed.or_else(|| serde_json::from_str(text).ok().map(Read::Whole))
+            skimmed.or_else(|| serde_json::from_str(walked.text).ok().map(Read::Whole))
         }
         Laid::Whole(span) => crate::format::from_json(span).ok().map(Read::Whole),
     }
@@ -180,19 +167,14 @@ pub(super) fn read<'a>(
 
 /// The skimmed video (see the module's proof); `None` when most cues are
 /// candidates, or a part does not parse.
-fn skim<'a>(
-    text: &'a str,
-    head: &'a [u8],
-    cues: &[RawCue],
-    anchors: &Anchors,
-    block: &mut Vec<u8>,
-) -> Option<Read<'a>> {
+fn skim<'a>(walked: &'a Walked<'_>, anchors: &Anchors, block: &mut Vec<u8>) -> Option<Read<'a>> {
+    let (text, cues) = (walked.text, &walked.cues);
     let candidates = candidates(text.as_bytes(), cues, anchors, block);
     if candidates.len() * 2 > cues.len() {
         return None;
     }
-    let mut view: VideoView = crate::format::from_json(head).ok()?;
-    let runs = runs(text, cues, &candidates, anchors.longest)?;
+    let mut view: VideoView = crate::format::from_json(&walked.head).ok()?;
+    let runs = runs(walked, &candidates, anchors.longest)?;
     let mut parsed = Vec::new();
     let mut windows = Vec::with_capacity(runs.len());
     for run in runs {
@@ -208,7 +190,7 @@ fn skim<'a>(
     view.cues = parsed;
     let lengths = cues.iter().map(|c| match c.escaped {
         false => Some(c.text.len()),
-        true => cue_text(text, c).map(|t| t.len()),
+        true => walked.cue_text(c).map(|t| t.len()),
     });
     let caption_bytes: usize = lengths.sum::<Option<usize>>()?;
     Some(Read::Skimmed {
@@ -243,18 +225,14 @@ fn candidates(text: &[u8], cues: &[RawCue], anchors: &Anchors, block: &mut Vec<u
 /// The runs of cues to parse: each candidate's window (it and the cues
 /// after it until they hold `longest` words), merged where they overlap
 /// or touch; `None` when an escaped text does not parse.
-fn runs(
-    text: &str,
-    cues: &[RawCue],
-    candidates: &[usize],
-    longest: usize,
-) -> Option<Vec<Range<usize>>> {
+fn runs(walked: &Walked, candidates: &[usize], longest: usize) -> Option<Vec<Range<usize>>> {
+    let cues = &walked.cues;
     let mut runs: Vec<Range<usize>> = Vec::new();
     for &i in candidates {
         let mut end = i + 1;
         let mut words = 0;
         while end < cues.len() && words < longest {
-            crate::text::for_each_token(&cue_text(text, &cues[end])?, |_, _| words += 1);
+            crate::text::for_each_token(&walked.cue_text(&cues[end])?, |_, _| words += 1);
             end += 1;
         }
         match runs.last_mut() {
@@ -263,16 +241,6 @@ fn runs(
         }
     }
     Some(runs)
-}
-
-/// A cue's text: its bytes as written, or unescaped when it holds an
-/// escape (`None` if that fails).
-fn cue_text<'a>(text: &'a str, cue: &RawCue) -> Option<Cow<'a, str>> {
-    if !cue.escaped {
-        return Some(Cow::Borrowed(&text[cue.text.clone()]));
-    }
-    let quoted = &text[cue.text.start - 1..cue.text.end + 1];
-    serde_json::from_str::<String>(quoted).ok().map(Cow::Owned)
 }
 
 #[cfg(test)]
