@@ -620,12 +620,13 @@ impl Encoded {
 }
 
 /// A word's postings list as `write` takes it: its bytes as
-/// [`encode_postings`] writes them, the videos holding it, and their
-/// fields on transcript pages.
+/// [`encode_postings`] writes them, the videos holding it, their fields
+/// on transcript pages, and the word's fresh id when this build met it.
 struct Listed {
     bytes: Vec<u8>,
     videos: u64,
     tally: held::Tally,
+    fresh: Option<u32>,
 }
 
 impl Listed {
@@ -636,6 +637,7 @@ impl Listed {
             bytes: e.list(),
             videos: e.videos,
             tally: e.tally,
+            fresh: Some(e.id),
         }
     }
 
@@ -660,6 +662,7 @@ impl Listed {
             bytes,
             videos: ids.iter().map(|p| u64::from(p.videos)).sum(),
             tally,
+            fresh: None,
         })
     }
 }
@@ -887,7 +890,7 @@ fn write(
     let mut emit = |term: &[u8],
                     listed: Option<Listed>,
                     mut placed: Vec<PlacedVideo>,
-                    (fresh_id, old_number): (Option<u32>, Option<u32>)|
+                    old_number: Option<u32>|
      -> Result<(), IndexError> {
         let Some(listed) = listed else {
             return Ok(());
@@ -913,7 +916,7 @@ fn write(
         let number = Some(terms as u32);
         renumber.held.push(videos);
         censuses.push(listed.tally);
-        if let Some(id) = fresh_id {
+        if let Some(id) = listed.fresh {
             renumber.fresh[id as usize] = number;
         }
         if let Some(n) = old_number {
@@ -930,13 +933,7 @@ fn write(
         let mut old_number = 0u32;
         while let Some((term, offset)) = stream.next() {
             while let Some((w, e, placed)) = fresh.next_if(|(w, _, _)| w.as_bytes() < term) {
-                let id = e.id;
-                emit(
-                    w.as_bytes(),
-                    Some(Listed::fresh(e)),
-                    placed,
-                    (Some(id), None),
-                )?;
+                emit(w.as_bytes(), Some(Listed::fresh(e)), placed, None)?;
             }
             let mut ids: Vec<Posting> = old
                 .postings_with_counts(offset)?
@@ -951,18 +948,16 @@ fn write(
                 (placed, fresh_id) = (fresh_placed, Some(more.id));
                 ids.extend(more.into_postings(pages)?);
             }
-            emit(term, decoded(ids), placed, (fresh_id, Some(old_number)))?;
+            let listed = decoded(ids).map(|l| Listed {
+                fresh: fresh_id,
+                ..l
+            });
+            emit(term, listed, placed, Some(old_number))?;
             old_number += 1;
         }
     }
     for (w, e, placed) in fresh {
-        let id = e.id;
-        emit(
-            w.as_bytes(),
-            Some(Listed::fresh(e)),
-            placed,
-            (Some(id), None),
-        )?;
+        emit(w.as_bytes(), Some(Listed::fresh(e)), placed, None)?;
     }
     let words_bin = renumber.file(&lists);
     let held_bin = held::encode(&censuses);
