@@ -10,15 +10,18 @@
 //! only white space between tokens) and accepts cues of exactly the shape
 //! the archive writes (`[start, end, "text"]`, two numbers and a string).
 //! Anything else (another shape, a key spelt with an escape, `cues`
-//! twice) is `None`, and the caller parses the video whole. It does not
-//! look inside a string for what the parser would refuse there (a control
-//! character); a reader parses every text it uses, and the caller checks
-//! the text is UTF-8 once for the whole video.
+//! twice) is `None`, and the caller parses the video whole. The walk does
+//! not look inside a string for what the parser would refuse there (a
+//! control character): [`Walked::cue_text`] does, for each text a reader
+//! uses, and the caller checks the text is UTF-8 once for the whole
+//! video.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
 use memchr::memchr2;
+
+use super::VideoView;
 
 /// Nesting deeper than this in the members around the cues gives up.
 pub const MAX_DEPTH: usize = 64;
@@ -70,8 +73,8 @@ pub struct Walked<'a> {
     /// The video's text.
     pub text: &'a str,
     /// The same text with `[]` in place of the cues' array: the other
-    /// members, to parse.
-    pub head: Vec<u8>,
+    /// members, which [`Walked::view`] parses.
+    head: String,
     /// Where each cue lies in `text`.
     pub cues: Vec<RawCue>,
 }
@@ -81,12 +84,18 @@ impl<'a> Walked<'a> {
     /// caller then parses it whole).
     pub fn of(text: &'a str) -> Option<Walked<'a>> {
         let mut cues = Vec::new();
-        let bytes = text.as_bytes();
-        let head = match cue_layout(bytes, &mut cues)? {
-            Some(array) => [&bytes[..array.start], b"[]", &bytes[array.end..]].concat(),
-            None => bytes.to_vec(),
+        // The array's ends are its brackets, so the cuts fall between chars.
+        let head = match cue_layout(text.as_bytes(), &mut cues)? {
+            Some(array) => [&text[..array.start], "[]", &text[array.end..]].concat(),
+            None => text.to_string(),
         };
         Some(Walked { text, head, cues })
+    }
+
+    /// The video's members other than its cues, parsed (its `cues` left
+    /// empty); `None` when they do not parse.
+    pub fn view(&self) -> Option<VideoView<'_>> {
+        serde_json::from_str(&self.head).ok()
     }
 
     /// The text of `cue` as the parser reads it: its bytes as written, or

@@ -791,7 +791,7 @@ impl PageWords {
     /// [`Self::add_transcript`] from the walk: `false`, and nothing added,
     /// when its other members or a cue's text do not parse.
     fn add_walked(&mut self, walked: &Walked, at: &RowAt) -> bool {
-        let Ok(v) = serde_json::from_slice::<VideoView>(&walked.head) else {
+        let Some(v) = walked.view() else {
             return false;
         };
         let texts: Option<Vec<_>> = walked.cues.iter().map(|c| walked.cue_text(c)).collect();

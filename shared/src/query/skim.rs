@@ -173,7 +173,7 @@ fn skim<'a>(walked: &'a Walked<'_>, anchors: &Anchors, block: &mut Vec<u8>) -> O
     if candidates.len() * 2 > cues.len() {
         return None;
     }
-    let mut view: VideoView = crate::format::from_json(&walked.head).ok()?;
+    let mut view = walked.view()?;
     let runs = runs(walked, &candidates, anchors.longest)?;
     let mut parsed = Vec::new();
     let mut windows = Vec::with_capacity(runs.len());
