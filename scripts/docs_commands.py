@@ -376,8 +376,16 @@ def main():
     if sys.argv[1:] == ["--print-test-command"]:
         print(test_command())
         return
+    if any(a in ("-h", "--help") for a in sys.argv[1:]):
+        print(__doc__)
+        print("usage: python3 scripts/docs_commands.py [--keep] [DOC.md ...] | --print-test-command")
+        return
     args = [a for a in sys.argv[1:] if a != "--keep"]
     keep = "--keep" in sys.argv
+    for a in args:
+        if a.startswith("-") or not os.path.isfile(a):
+            sys.exit(f"docs_commands.py: {a!r} is not a Markdown file to run; pass README.md or docs/*.md "
+                     "(or nothing, for all of them), --keep, or --print-test-command")
     files = args or [os.path.join(REPO, "README.md")] + sorted(glob.glob(os.path.join(REPO, "docs", "*.md")))
     root = tempfile.mkdtemp(prefix="docs-commands-")
     env = environment(root, fakes(root))
