@@ -803,21 +803,31 @@ impl PageWords {
             .cues
             .iter()
             .map(|c| Some(offset(c.whole.start)?..offset(c.whole.end)?));
-        self.cues.push(ranges.collect());
-        let texts = || texts.iter().map(|t| t.as_ref());
-        self.add_video(&v, texts());
-        self.videos.push(at.row(&v, format::text_bytes(texts())));
+        let texts = texts.iter().map(|t| t.as_ref());
+        self.add_video_at(&v, ranges.collect(), texts, at);
         true
     }
 
     /// [`Self::add_transcript`] from the whole parse.
     fn add_parsed(&mut self, json: &str, at: &RowAt) -> Result<(), serde_json::Error> {
         let v: VideoView = serde_json::from_str(json)?;
-        self.cues.push(format::spans::cue_ranges(json));
-        let texts = || v.cues.iter().map(|c| c.text.as_ref());
-        self.add_video(&v, texts());
-        self.videos.push(at.row(&v, format::text_bytes(texts())));
+        let texts = v.cues.iter().map(|c| c.text.as_ref());
+        self.add_video_at(&v, format::spans::cue_ranges(json), texts, at);
         Ok(())
+    }
+
+    /// Adds `v`, whose cues lie at `ranges` in its text and say `texts`,
+    /// and its row (whichever way it was read).
+    fn add_video_at<'t>(
+        &mut self,
+        v: &VideoView,
+        ranges: Option<Vec<std::ops::Range<u32>>>,
+        texts: impl Iterator<Item = &'t str> + Clone,
+        at: &RowAt,
+    ) {
+        self.cues.push(ranges);
+        self.add_video(v, texts.clone());
+        self.videos.push(at.row(v, format::text_bytes(texts)));
     }
 
     /// Adds the next unit, a video: its title, description and tags, and
